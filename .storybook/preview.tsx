@@ -1,0 +1,30 @@
+import type { Preview } from '@storybook/react-vite';
+import { AyahRoot, type Theme } from '../src/ui/root';
+import { Toaster } from '../src/ui/toast';
+import '../src/styles.css';
+
+const preview: Preview = {
+  globalTypes: {
+    theme: {
+      description: 'Colour scheme',
+      toolbar: { title: 'Theme', icon: 'mirror', items: ['light', 'dark'], dynamicTitle: true },
+    },
+  },
+  initialGlobals: { theme: 'light' },
+  decorators: [
+    (Story, { globals }) => (
+      <AyahRoot theme={(globals.theme as Theme | undefined) ?? 'light'} className="ay:p-6">
+        <Story />
+        <Toaster />
+      </AyahRoot>
+    ),
+  ],
+  parameters: {
+    layout: 'fullscreen',
+    controls: { matchers: { color: /(background|color)$/i, date: /Date$/i } },
+    // Story tests fail on any serious or critical axe-core violation.
+    a11y: { test: 'error' },
+  },
+};
+
+export default preview;

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, then every vitest project (unit, component, browser, stories, server),
+// ending with one plain summary line: `tests: N passed, N failed`.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+
+const steps = [
+  ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
+  ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+];
+
+for (const [name, cmd, args] of steps) {
+  console.log(`\n== ${name}`);
+  const run = spawnSync(cmd, args, { stdio: 'inherit' });
+  if (run.status !== 0) {
+    console.error(`\n${name} failed`);
+    process.exit(run.status ?? 1);
+  }
+}
+
+mkdirSync('.test-results', { recursive: true });
+const report = '.test-results/vitest.json';
+console.log('\n== vitest');
+const vitest = spawnSync(
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+  { stdio: 'inherit' },
+);
+
+let passed = 0;
+let failed = 0;
+if (existsSync(report)) {
+  const results = JSON.parse(readFileSync(report, 'utf8'));
+  passed = results.numPassedTests ?? 0;
+  failed = (results.numFailedTests ?? 0) + (results.numFailedTestSuites ?? 0);
+}
+const status = vitest.status ?? 1;
+if (status !== 0 && failed === 0) failed = 1;
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(status !== 0 ? status : passed === 0 ? 1 : 0);
