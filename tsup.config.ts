@@ -14,5 +14,5 @@ export default defineConfig({
   outDir: 'dist',
   external: ['react', 'react-dom', 'react/jsx-runtime'],
   // The stylesheet is compiled by Tailwind's CLI into dist/styles.css (`ayah-coach/styles.css`).
-  onSuccess: 'tailwindcss -i src/styles.css -o dist/styles.css --minify',
+  onSuccess: 'node scripts/build-css.mjs',
 });

@@ -5,17 +5,36 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { playwright } from '@vitest/browser-playwright';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
-import { chromiumLaunchOptions } from './tests/chromium';
+import { chromiumLaunchOptions } from './tests/chromium.ts';
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 
-// Real Chromium from Debian, driven by Playwright; never a downloaded browser.
-const browser = {
+// Real Chromium from Debian, driven by Playwright; never a downloaded browser. A fresh object per
+// project: vitest names the instances it is given, in place.
+const browser = () => ({
   enabled: true,
   headless: true,
   provider: playwright({ launchOptions: chromiumLaunchOptions() }),
   instances: [{ browser: 'chromium' as const }],
   screenshotFailures: false,
+});
+
+// Pre-bundled up front: Vite discovering them mid-run reloads the page and loses the test.
+const optimizeDeps = {
+  include: [
+    'react',
+    'react-dom',
+    'react-dom/client',
+    'react/jsx-dev-runtime',
+    '@radix-ui/react-dialog',
+    '@radix-ui/react-dropdown-menu',
+    'class-variance-authority',
+    'clsx',
+    'react-hot-toast',
+    'tailwind-merge',
+    'xstate',
+    '@xstate/react',
+  ],
 };
 
 export default defineConfig({
@@ -29,12 +48,24 @@ export default defineConfig({
         },
       },
       {
-        // The reference server over real HTTP. DATABASE_URL (set by scripts/test.mjs for the
-        // PostgreSQL pass) selects a real PostgreSQL; otherwise each file shares one PGlite.
+        // The reference server over real HTTP; each test file boots one server on one PGlite.
         test: {
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The same tests on a real PostgreSQL: a throwaway cluster (or DATABASE_URL), one database a
+        // file. Skipped, with a message, where PostgreSQL is not installed.
+        test: {
+          name: 'server-pg',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          globalSetup: ['tests/server/pg-global-setup.ts'],
+          env: { AYAH_TEST_DB: 'postgres' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -51,10 +82,11 @@ export default defineConfig({
       },
       {
         plugins: [react(), tailwindcss()],
+        optimizeDeps,
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.tsx'],
-          browser,
+          browser: browser(),
         },
       },
       {
@@ -64,9 +96,10 @@ export default defineConfig({
           tailwindcss(),
           storybookTest({ configDir: path.join(dirname, '.storybook') }),
         ],
+        optimizeDeps,
         test: {
           name: 'stories',
-          browser,
+          browser: browser(),
         },
       },
     ],

@@ -1,0 +1,73 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
+import { Button } from '../../src/ui/button';
+import { toast, Toaster } from '../../src/ui/toast';
+
+// The Toaster itself is rendered once by the preview decorator; this story only fires toasts at it.
+const meta = {
+  title: 'UI/Toast',
+  component: Toaster,
+  render: () => (
+    <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
+      <Button onClick={() => toast.success('Goal saved')}>Success</Button>
+      <Button variant="destructive" onClick={() => toast.error('Something went wrong')}>
+        Error
+      </Button>
+      <Button variant="outline" onClick={() => toast.loading('Saving…')}>
+        Loading
+      </Button>
+    </div>
+  ),
+  // Toasts live in a module-wide store: clear them so none leaks into the next story.
+  beforeEach: () => () => toast.remove(),
+} satisfies Meta<typeof Toaster>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Kinds: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+
+    await userEvent.click(canvas.getByRole('button', { name: 'Success' }));
+    const success = await screen.findByText('Goal saved');
+    await expect(success).toHaveAttribute('role', 'status');
+    await expect(success).toHaveAttribute('aria-live', 'polite');
+
+    // Errors interrupt: role="alert", assertive.
+    await userEvent.click(canvas.getByRole('button', { name: 'Error' }));
+    const error = await screen.findByText('Something went wrong');
+    await expect(error).toHaveAttribute('role', 'alert');
+    await expect(error).toHaveAttribute('aria-live', 'assertive');
+
+    await userEvent.click(canvas.getByRole('button', { name: 'Loading' }));
+    const loading = await screen.findByText('Saving…');
+    await expect(loading).toHaveAttribute('role', 'status');
+
+    // Styled by the scoped stylesheet: the toast sits inside an Ayah scope and uses its tokens.
+    await expect(success.closest('.ayah')).not.toBeNull();
+    // Let the enter animations finish before the accessibility check reads colours.
+    await waitFor(() => expect(document.getAnimations().filter(isToastAnimation)).toEqual([]));
+  },
+};
+
+export const SuccessExpires: Story = {
+  play: async ({ canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: 'Success' }));
+    await screen.findByText('Goal saved');
+    // Success toasts last 2000 ms (spec section 9), then leave.
+    await waitFor(() => expect(screen.queryByText('Goal saved')).not.toBeInTheDocument(), {
+      timeout: 4000,
+    });
+  },
+};
+
+function isToastAnimation(animation: Animation) {
+  const target = (animation.effect as KeyframeEffect | null)?.target;
+  return (
+    target instanceof Element &&
+    target.closest('[data-rht-toaster]') !== null &&
+    animation.playState === 'running' &&
+    (animation.effect?.getTiming().iterations ?? 1) !== Infinity
+  );
+}
