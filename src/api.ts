@@ -1,0 +1,50 @@
+/**
+ * The seam between the components and a backend: one adapter per feature. `createHttpApi` (src/http.ts)
+ * builds the one that speaks the REST contract of API.md; a story or a test passes a fake instead.
+ * Every call takes `{ signal }` last and rejects with an `ApiError`, or with an `AbortError` when its
+ * signal aborts.
+ */
+import type { AuthAdapter } from './auth/auth.adapter';
+import type { ChatAdapter } from './chat/chat.adapter';
+import type { GoalsAdapter } from './goals/goals.adapter';
+import type { SettingsAdapter } from './settings/settings.adapter';
+import type { WalletAdapter } from './wallet/wallet.adapter';
+
+/** Every backend the components talk to, one adapter per feature. */
+export type Api = {
+  auth: AuthAdapter;
+  chat: ChatAdapter;
+  goals: GoalsAdapter;
+  wallet: WalletAdapter;
+  settings: SettingsAdapter;
+};
+
+/** The last argument of every adapter call: machines pass the signal `fromPromise` gives them. */
+export type CallOptions = {
+  signal?: AbortSignal;
+};
+
+/** `?limit&page` of a paged call; `page` counts from 1. */
+export type PageQuery = {
+  limit?: number;
+  page?: number;
+};
+
+/** A paged answer: `{<items>, total, page, limit, hasMore}`, the items under the key `K`. */
+export type Paged<K extends string, T> = { [P in K]: T[] } & {
+  total: number;
+  page: number;
+  limit: number;
+  hasMore: boolean;
+};
+
+/** The answer of calls that only confirm: `{message}`. */
+export type MessageResponse = {
+  message: string;
+};
+
+export type * from './auth/auth.adapter';
+export type * from './chat/chat.adapter';
+export type * from './goals/goals.adapter';
+export type * from './settings/settings.adapter';
+export type * from './wallet/wallet.adapter';

@@ -1,0 +1,70 @@
+import type { HttpClient } from '../http';
+import type { AuthAdapter, User } from './auth.adapter';
+
+const AUTH = '/api/v1/auth';
+
+/** The auth adapter over HTTP. Every user it answers with has passed `normalizeUser`. */
+export function authHttp(client: HttpClient): AuthAdapter {
+  const withUser = <T extends { user: User }>(answer: Promise<T>) =>
+    withNormalizedUser(answer, client.baseURL);
+
+  return {
+    register: (body, { signal } = {}) =>
+      withUser(client.request(`${AUTH}/register`, { method: 'POST', body, signal })),
+    login: (body, { signal } = {}) =>
+      withUser(client.request(`${AUTH}/login`, { method: 'POST', body, signal })),
+    me: ({ signal } = {}) => withUser(client.request(`${AUTH}/me`, { signal })),
+    verifyEmail: (body, { signal } = {}) =>
+      withUser(client.request(`${AUTH}/verify-email`, { method: 'POST', body, signal })),
+    resendVerification: (body, { signal } = {}) =>
+      client.request(`${AUTH}/resend-verification`, { method: 'POST', body, signal }),
+    requestPasswordReset: (body, { signal } = {}) =>
+      client.request(`${AUTH}/password-reset`, { method: 'POST', body, signal }),
+    confirmPasswordReset: (body, { signal } = {}) =>
+      client.request(`${AUTH}/password-reset/confirm`, { method: 'POST', body, signal }),
+    completeOnboarding: ({ signal } = {}) =>
+      withUser(client.request(`${AUTH}/onboarding/complete`, { method: 'POST', signal })),
+    refresh: ({ signal } = {}) => client.request(`${AUTH}/refresh`, { method: 'POST', signal }),
+    googleLoginUrl: () => `${trimSlash(client.baseURL)}${AUTH}/google/login`,
+    web3Nonce: (body, { signal } = {}) =>
+      client.request(`${AUTH}/web3/nonce`, { method: 'POST', body, signal }),
+    web3Authenticate: (body, { signal } = {}) =>
+      withUser(client.request(`${AUTH}/web3/authenticate`, { method: 'POST', body, signal })),
+  };
+}
+
+/** Resolves to the answer with its `user` through `normalizeUser`. */
+export function withNormalizedUser<T extends { user: User }>(
+  answer: Promise<T>,
+  baseURL: string,
+): Promise<T> {
+  return answer.then((body) => ({ ...body, user: normalizeUser(body.user, baseURL) }));
+}
+
+/**
+ * The user as the components want it: a relative avatar path prefixed with the API host (spec
+ * section 3), `subscription_type` falling back to `subscription`, then 'free', and `tier` to 'free'.
+ */
+export function normalizeUser(user: User, baseURL: string): User {
+  const legacy = user as User & { subscription?: string };
+  return {
+    ...user,
+    subscription_type: user.subscription_type || legacy.subscription || 'free',
+    tier: user.tier || 'free',
+    profile: {
+      ...user.profile,
+      avatar_url: resolveAvatarUrl(user.profile?.avatar_url ?? null, baseURL),
+    },
+  };
+}
+
+/** An avatar URL made absolute: a relative path is prefixed with `baseURL`; a URL is kept as is. */
+export function resolveAvatarUrl(url: string | null, baseURL: string): string | null {
+  if (!url) return null;
+  if (/^[a-z][a-z\d+.-]*:/i.test(url) || url.startsWith('//')) return url;
+  return `${trimSlash(baseURL)}/${url.replace(/^\/+/, '')}`;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

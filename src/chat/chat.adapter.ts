@@ -1,0 +1,103 @@
+import type { CallOptions, MessageResponse, PageQuery, Paged } from '../api';
+
+/** Who wrote a message. */
+export type ChatRole = 'user' | 'assistant';
+
+/** A message as sent: the whole conversation goes with every send. */
+export type ChatTurn = {
+  role: ChatRole;
+  content: string;
+};
+
+/** POST /send and /send/stream. The last message is the user's, 1–4000 characters after trimming. */
+export type ChatSendRequest = {
+  messages: ChatTurn[];
+  sessionId?: string;
+  threadId?: string;
+  /** Context for the tutor (the points context's tokens); `{}` by default. */
+  dashboardData?: Record<string, unknown>;
+};
+
+/** The whole reply, and the session and thread it was stored in. */
+export type ChatSendResponse = {
+  response: string;
+  sessionId: string;
+  threadId: string;
+};
+
+/** One step of a streamed reply: text chunks in order, then one `done` with the whole reply. */
+export type ChatStreamEvent =
+  { type: 'chunk'; text: string } | ({ type: 'done' } & ChatSendResponse);
+
+/** A stored message. */
+export type ChatMessage = {
+  id: string;
+  role: ChatRole;
+  content: string;
+  createdAt: string;
+};
+
+/** A session as lists show it. */
+export type ChatSession = {
+  id: string;
+  title: string;
+  createdAt: string;
+  lastMessageAt: string;
+  messageCount: number;
+};
+
+/** GET /sessions/{id}: the session with its messages. */
+export type ChatSessionDetail = ChatSession & {
+  messages: ChatMessage[];
+};
+
+/** A page of sessions: `{sessions, total, page, limit, hasMore}`. */
+export type ChatSessionPage = Paged<'sessions', ChatSession>;
+
+/** PATCH /sessions/{id}/title: 1–100 characters. */
+export type RenameSessionRequest = {
+  title: string;
+};
+
+/** GET /search: matches in titles and message text, case-insensitive. */
+export type ChatSearchQuery = PageQuery & {
+  search: string;
+};
+
+/** The tutor conversation and its saved sessions: `/api/v1/chat`. */
+export interface ChatAdapter {
+  /** Sends the conversation and answers with the whole reply. */
+  send(body: ChatSendRequest, options?: CallOptions): Promise<ChatSendResponse>;
+  /**
+   * Sends the conversation and streams the reply: `chunk`s, then one `done`. An `error` event, a
+   * failed answer or a stream that ends without `done` rejects with an ApiError; aborting the signal
+   * (or leaving the loop) cancels the request.
+   */
+  sendStream(body: ChatSendRequest, options?: CallOptions): AsyncIterable<ChatStreamEvent>;
+  /** Active sessions, newest activity first. */
+  listSessions(query?: PageQuery, options?: CallOptions): Promise<ChatSessionPage>;
+  /** One session with its messages; 404 when missing or someone else's. */
+  getSession(id: string, options?: CallOptions): Promise<ChatSessionDetail>;
+  /** Renames a session and answers with it. */
+  renameSession(
+    id: string,
+    body: RenameSessionRequest,
+    options?: CallOptions,
+  ): Promise<ChatSession>;
+  /** Deletes an active session. */
+  deleteSession(id: string, options?: CallOptions): Promise<MessageResponse>;
+  /** Searches sessions; `limit` 20 and `page` 1 unless given. */
+  search(query: ChatSearchQuery, options?: CallOptions): Promise<ChatSessionPage>;
+  /** Archived sessions; `limit` 50 and `page` 1 unless given. */
+  listArchived(query?: PageQuery, options?: CallOptions): Promise<ChatSessionPage>;
+  /** Archives every active session. */
+  archiveAll(options?: CallOptions): Promise<MessageResponse>;
+  /** Deletes every session, archived ones too. */
+  deleteAll(options?: CallOptions): Promise<MessageResponse>;
+  /** Archives one session and answers with it. */
+  archiveSession(id: string, options?: CallOptions): Promise<ChatSession>;
+  /** Brings one session back from the archive and answers with it. */
+  unarchiveSession(id: string, options?: CallOptions): Promise<ChatSession>;
+  /** Deletes one archived session. */
+  deleteArchivedSession(id: string, options?: CallOptions): Promise<MessageResponse>;
+}

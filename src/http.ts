@@ -1,0 +1,184 @@
+/**
+ * The Api over HTTP: one ofetch instance (bearer token, no cookies, JSON, no retries) and the error
+ * catalogue of spec section 8, shared by every feature's `<f>.http.ts`.
+ */
+import { ofetch, type FetchResponse } from 'ofetch';
+import type { Api } from './api';
+import { authHttp } from './auth/auth.http';
+import { chatHttp } from './chat/chat.http';
+import { goalsHttp } from './goals/goals.http';
+import {
+  ApiError,
+  describeHttpError,
+  describeStreamError,
+  isAbortError,
+  isTrialExpired,
+  networkError,
+} from './lib/http-errors';
+import { readSse } from './lib/sse';
+import { settingsHttp } from './settings/settings.http';
+import { walletHttp } from './wallet/wallet.http';
+
+/** How the app reaches its backend. */
+export type HttpApiOptions = {
+  /** The API host, e.g. 'https://api.example.org', or '' for the page's own origin. */
+  baseURL: string;
+  /** The current access token, or nothing when signed out (then no Authorization header goes). */
+  getToken: () => string | null | undefined | Promise<string | null | undefined>;
+  /** Called on every 401, before the call rejects: the host clears its token and signs out. */
+  onUnauthorized?: () => void;
+  /** Called when an error body's detail or message says TRIAL_EXPIRED; nothing is blocked. */
+  onTrialExpired?: () => void;
+  /** The fetch to use; the global one by default. */
+  fetch?: typeof globalThis.fetch;
+};
+
+/** One request of a feature adapter: a path under `baseURL`, a method, a JSON or multipart body. */
+export type HttpRequest = {
+  /** 'GET' by default. */
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: Record<string, unknown> | FormData;
+  /** Keys whose value is undefined are left out. */
+  query?: Record<string, string | number | undefined>;
+  signal?: AbortSignal | undefined;
+};
+
+/** One event of a streamed answer, its data parsed as JSON (or the raw text when it is not JSON). */
+export type HttpStreamEvent = {
+  event: string;
+  data: unknown;
+};
+
+/** What each feature's `<f>.http.ts` builds on. */
+export type HttpClient = {
+  readonly baseURL: string;
+  /**
+   * A JSON call. Rejects with an ApiError (status 0 when no answer arrived), or with the abort
+   * reason when `signal` aborts.
+   */
+  request<T>(path: string, request?: HttpRequest): Promise<T>;
+  /**
+   * POSTs JSON and reads the `text/event-stream` answer. A non-2xx answer and an `event: error`
+   * (data `{detail}`) reject with an ApiError; a broken stream with an ApiError of status 0; an abort
+   * cancels the request and rejects with the abort reason.
+   */
+  stream(
+    path: string,
+    request: { body: Record<string, unknown>; signal?: AbortSignal | undefined },
+  ): AsyncGenerator<HttpStreamEvent, void, undefined>;
+};
+
+/**
+ * Builds the Api that speaks the REST contract of API.md. A 401 calls `onUnauthorized`; TRIAL_EXPIRED
+ * calls `onTrialExpired`; a 402 is logged and rejects like any other error (the interim-premium flag
+ * is always on, so nothing is gated on it and it never signs anyone out).
+ */
+export function createHttpApi(options: HttpApiOptions): Api {
+  const client = createHttpClient(options);
+  return {
+    auth: authHttp(client),
+    chat: chatHttp(client),
+    goals: goalsHttp(client),
+    wallet: walletHttp(client),
+    settings: settingsHttp(client),
+  };
+}
+
+/** The one ofetch instance behind `createHttpApi`, for a host that adds its own adapter. */
+export function createHttpClient(options: HttpApiOptions): HttpClient {
+  const { baseURL, getToken, onUnauthorized, onTrialExpired } = options;
+
+  const $fetch = ofetch.create(
+    {
+      baseURL,
+      credentials: 'omit',
+      retry: false,
+      headers: { accept: 'application/json' },
+      async onRequest({ options: request }) {
+        const token = await getToken();
+        if (token) request.headers.set('authorization', `Bearer ${token}`);
+      },
+      onRequestError({ error, options: request }) {
+        if (request.signal?.aborted || isAbortError(error)) throw error;
+        throw networkError(error);
+      },
+      async onResponseError({ response }) {
+        const body = await errorBody(response);
+        if (response.status === 401) onUnauthorized?.();
+        if (response.status === 402) {
+          console.warn('[ayah] 402 Payment Required (not gated: interim premium)', body);
+        }
+        if (isTrialExpired(body)) onTrialExpired?.();
+        throw describeHttpError(response.status, response.statusText, body);
+      },
+    },
+    options.fetch ? { fetch: options.fetch } : {},
+  );
+
+  return {
+    baseURL,
+
+    async request<T>(path: string, { method = 'GET', body, query, signal }: HttpRequest = {}) {
+      try {
+        return await $fetch<T>(path, { method, body, query, signal });
+      } catch (error) {
+        throw settle(error, signal);
+      }
+    },
+
+    async *stream(path, { body, signal }) {
+      let response: FetchResponse<ReadableStream<Uint8Array>>;
+      try {
+        response = await $fetch.raw<ReadableStream<Uint8Array>, 'stream'>(path, {
+          method: 'POST',
+          body,
+          signal,
+          responseType: 'stream',
+          headers: { accept: 'text/event-stream' },
+        });
+      } catch (error) {
+        throw settle(error, signal);
+      }
+      if (!response.body) throw networkError(undefined, 'The answer has no body.');
+      try {
+        for await (const message of readSse(response.body, signal)) {
+          const data = parseData(message.data);
+          if (message.event === 'error') {
+            if (isTrialExpired(data)) onTrialExpired?.();
+            throw describeStreamError(data);
+          }
+          yield { event: message.event, data };
+        }
+      } catch (error) {
+        throw settle(error, signal);
+      }
+    },
+  };
+}
+
+/** Keeps ApiErrors and aborts as they are; any other failure means the answer never fully arrived. */
+function settle(error: unknown, signal: AbortSignal | undefined): unknown {
+  if (error instanceof ApiError) return error;
+  if (signal?.aborted || isAbortError(error)) return error;
+  if (error instanceof TypeError) return networkError(error);
+  return error;
+}
+
+/** The error answer's body: ofetch has parsed JSON and text; a streamed answer is read here. */
+async function errorBody(response: FetchResponse<unknown>): Promise<unknown> {
+  const data = response._data;
+  if (!(data instanceof ReadableStream)) return data;
+  try {
+    return parseData(await new Response(data).text());
+  } catch {
+    return undefined;
+  }
+}
+
+function parseData(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

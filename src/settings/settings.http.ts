@@ -1,0 +1,32 @@
+import type { UserResponse } from '../auth/auth.adapter';
+import { withNormalizedUser } from '../auth/auth.http';
+import { chatHttp } from '../chat/chat.http';
+import type { HttpClient } from '../http';
+import type { SettingsAdapter } from './settings.adapter';
+
+const AUTH = '/api/v1/auth';
+
+/** The settings adapter over HTTP. Data Controls reuse the chat adapter's archive calls. */
+export function settingsHttp(client: HttpClient): SettingsAdapter {
+  const chat = chatHttp(client);
+  const withUser = (answer: Promise<UserResponse>) => withNormalizedUser(answer, client.baseURL);
+
+  return {
+    updateProfile: (body, { signal } = {}) =>
+      withUser(client.request(`${AUTH}/profile`, { method: 'PUT', body, signal })),
+    uploadAvatar: (file, { signal } = {}) => {
+      const form = new FormData();
+      form.append('file', file, file instanceof File ? file.name : 'avatar');
+      return withUser(
+        client.request(`${AUTH}/profile/upload-avatar`, { method: 'POST', body: form, signal }),
+      );
+    },
+    changePassword: (body, { signal } = {}) =>
+      client.request(`${AUTH}/change-password`, { method: 'POST', body, signal }),
+    listArchived: chat.listArchived,
+    unarchiveSession: chat.unarchiveSession,
+    deleteArchivedSession: chat.deleteArchivedSession,
+    archiveAll: chat.archiveAll,
+    deleteAll: chat.deleteAll,
+  };
+}
