@@ -1,4 +1,9 @@
 // The public surface of ayah-coach, and nothing else.
-export { AyahRoot, PortalScope, useTheme, type Theme, type AyahRootProps } from './ui/root';
-export { Toaster, toast } from './ui/toast';
-export { cn } from './lib/cn';
+
+// The API seam: what every feature talks to, and the adapter that speaks API.md over HTTP.
+export type * from './api';
+export { createHttpApi, type HttpApiOptions } from './http';
+export { ApiError, isAbortError } from './lib/http-errors';
+
+// UI primitives and the scope every Ayah component renders in.
+export * from './ui';

@@ -1,0 +1,179 @@
+/**
+ * Every user-facing message of the spec (sections 4, 5 and 8), once, grouped by area; the HTTP
+ * catalogue lives with the HTTP errors in `http-errors.ts`. Components, the server and tests
+ * import these instead of retyping them, so a wording change is one edit. Strings the spec quotes
+ * are copied character for character; the few it only paraphrases say so.
+ */
+
+import { GOAL_TYPE_UNITS, SUBJECT_LABELS } from './labels';
+import type { GoalType, Subject } from './limits';
+
+/** Validation messages of spec section 5 (the rules themselves live beside them in `src/lib/`). */
+export const VALIDATION_MESSAGES = {
+  nameRequired: 'Name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Please enter a valid email address',
+  passwordRequired: 'Password is required',
+  passwordFieldsRequired: 'Please fill in all password fields',
+  newPasswordsDiffer: 'New passwords do not match',
+  newPasswordUnchanged: 'New password must be different from current password',
+  noProfileChanges: 'No changes to save',
+  avatarNotImage: 'Please select an image file',
+  avatarTooLarge: 'File size must be less than 5MB',
+  invalidConversion: 'Invalid amount to convert!',
+  insufficientTokens: 'Insufficient tokens!',
+  goalEditLocked: 'Goals with more than 50% progress cannot be edited.',
+  goalSubjectLimit: 'You can only create a maximum of 3 courses at a time.',
+  messageTooLong: 'Message can be up to 4000 characters only.',
+  emailNotFound: 'Email address not found',
+  /** Not quoted in the spec, which only disables Send; never shown as a toast. */
+  messageEmpty: 'Message cannot be empty',
+  /** Not quoted in the spec (create: "target number 1 to 999"). */
+  goalTargetRange: 'Target must be a whole number from 1 to 999',
+  /** Not quoted in the spec (edit: "minimum 1"). */
+  goalTargetMin: 'Target must be a whole number of at least 1',
+  /** Not quoted in the spec (the conversion modal only disables its button). */
+  conversionWhole: 'Enter a whole number of points',
+  /** Not quoted in the spec. */
+  conversionMinimum: 'Convert at least 100 points',
+  /** Not quoted in the spec. */
+  conversionStep: 'Convert points in steps of 10',
+} as const;
+
+/** Not quoted in the spec: the conversion modal's reason when the amount exceeds the balance. */
+export function conversionOverBalance(balance: number): string {
+  return `You have only ${balance} points`;
+}
+
+/** Sign-in and sign-out toasts (spec section 8, "Sign-in toasts"). */
+export const SIGN_IN_MESSAGES = {
+  /** Any authentication error. */
+  invalidCredentials: 'Invalid email or password. Please check your credentials.',
+  /** An error whose text contains "verify". */
+  notVerified:
+    'Your account has not been email verified. Please check your email and verify to continue.',
+  /** An error about the email. */
+  invalidEmail: 'Please enter a valid email address.',
+  /** An error about the password. */
+  passwordTooShort: 'Password must be at least 8 characters long.',
+  signedIn: 'Signed in successfully!',
+  signedOut: 'Signed out successfully',
+} as const;
+
+/** Sign-up toasts. */
+export const SIGN_UP_MESSAGES = {
+  emailTaken: 'An account with this email already exists. Please sign in instead.',
+  fullNameRequired: 'Please enter your full name.',
+  acceptTerms: 'Please accept the terms and privacy policy.',
+} as const;
+
+/** What a guest (signed-out widget) is told when reaching for a signed-in feature. */
+export const GUEST_MESSAGES = {
+  signInRequired: 'Please sign in to access all features',
+} as const;
+
+/** Google sign-in and the OAuth callback. */
+export const OAUTH_MESSAGES = {
+  googleFailed: 'Failed to sign in with Google. Please try again.',
+  googleIncomplete: 'Failed to complete Google sign-in',
+  noAccessToken: 'Authentication failed: No access token received',
+  googleSignedIn: 'Successfully signed in with Google!',
+} as const;
+
+/** 'OAuth error: {error}' for the callback's `error` query parameter. */
+export function oauthError(error: string): string {
+  return `OAuth error: ${error}`;
+}
+
+/** The EIP-1193 error code a wallet uses when the user rejects a request. */
+export const USER_REJECTED_CODE = 4001;
+
+/** Wallet (MetaMask) sign-in. */
+export const WALLET_MESSAGES = {
+  metamaskMissing: 'MetaMask is not installed. Please install MetaMask extension.',
+  connectionRejected: 'User rejected the connection request.',
+  signatureRejected: 'User rejected the signature request.',
+  noAccounts: 'No accounts found...',
+} as const;
+
+/** 'Please connect to your registered wallet address: {address}'. */
+export function wrongWalletAddress(address: string): string {
+  return `Please connect to your registered wallet address: ${address}`;
+}
+
+/** Settings: password change and profile. */
+export const PROFILE_MESSAGES = {
+  currentPasswordIncorrect: 'Current password is incorrect',
+  weakNewPassword:
+    'New password does not meet security requirements. Please choose a stronger password.',
+  authFailed: 'Authentication failed. Please try logging in again.',
+  updateFailed: 'Failed to update profile. Please try again.',
+  avatarUploadFailed: 'Failed to upload profile picture',
+} as const;
+
+/** Password reset and email verification. The failures are defaults a server message replaces. */
+export const RESET_VERIFY_MESSAGES = {
+  /** Shown under the email field of the forgot-password form. */
+  resetEmailFailed: 'Failed to send reset email. Please try again.',
+  resetFailed: 'Failed to reset password.',
+  /** Shown in red. */
+  resendFailed: 'Failed to resend verification email',
+  emailNotFound: VALIDATION_MESSAGES.emailNotFound,
+  resetEmailSent: 'Password reset email sent!',
+  passwordReset: 'Password reset successfully!',
+  verificationResent: 'Verification email resent successfully!',
+} as const;
+
+/** Chat toasts. The successes are paraphrased in the spec; these are their wordings. */
+export const CHAT_MESSAGES = {
+  tooLong: VALIDATION_MESSAGES.messageTooLong,
+  /** The last user message is removed as well. */
+  sendFailed: 'Failed to send message. Please try again.',
+  sessionNotFound: 'Chat session not found, starting new conversation',
+  archiveAllFailed: 'Failed to archive all chats',
+  deleteAllFailed: 'Failed to delete all chats',
+  unarchiveFailed: 'Failed to unarchive chat',
+  deleteFailed: 'Failed to delete chat',
+  /** Shown as an alert, not a toast. */
+  deleteConversationFailed: 'Failed to delete conversation. Please try again.',
+  renameFailed: 'Change name failed!',
+  allArchived: 'All chats archived successfully',
+  allDeleted: 'All chats deleted successfully',
+  unarchived: 'Chat unarchived successfully',
+  deleted: 'Chat deleted successfully',
+  renamed: 'Chat renamed successfully',
+  archived: 'Chat archived successfully',
+} as const;
+
+/** The assistant's first message in a reopened session that has no messages yet. */
+export function welcomeBack(title: string): string {
+  return `Welcome back to "${title}"! How can I help you continue this discussion?`;
+}
+
+/** The toast shown beside {@link welcomeBack}. */
+export function startedConversation(title: string): string {
+  return `Started conversation: ${title}`;
+}
+
+/** Goal toasts. */
+export const GOAL_MESSAGES = {
+  updateFailed: 'Failed to update goal',
+  /** Logged, not shown. */
+  fetchFailed: 'Failed to fetch goals',
+  deleted: 'Goal deleted successfully',
+  updated: 'Goal updated successfully!',
+} as const;
+
+/** Other messages. */
+export const OTHER_MESSAGES = {
+  transferFailed: 'Failed to submit Ayah transfer.',
+} as const;
+
+/**
+ * The goal-created toast. The spec only says it names subject, type and target per week, so the
+ * wording is ours: 'Math goal created: 10 problems per week!'.
+ */
+export function goalCreated(subject: Subject, goalType: GoalType, target: number): string {
+  const unit = GOAL_TYPE_UNITS[goalType];
+  return `${SUBJECT_LABELS[subject]} goal created: ${target} ${unit} per week!`;
+}
