@@ -50,7 +50,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/app/**', '**/server/**'], message: 'src/ is the published library.' }] },
+        {
+          patterns: [
+            { group: ['**/app/**', '**/server/**'], message: 'src/ is the published library.' },
+          ],
+        },
       ],
     },
   },

@@ -92,10 +92,7 @@ export default defineConfig({
       {
         // Story tests: every story renders and runs its play function in real Chromium. The addon
         // does not read vite.config, so the Tailwind plugin is added here.
-        plugins: [
-          tailwindcss(),
-          storybookTest({ configDir: path.join(dirname, '.storybook') }),
-        ],
+        plugins: [tailwindcss(), storybookTest({ configDir: path.join(dirname, '.storybook') })],
         optimizeDeps,
         test: {
           name: 'stories',

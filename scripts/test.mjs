@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, then every vitest project (unit, component, browser, stories, server),
+// `npm test`: typecheck, lint, format check, then every vitest project (unit, component, browser, stories, server),
 // ending with one plain summary line: `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 const steps = [
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+  ['format', 'npx', ['prettier', '--check', '--log-level=warn', '.']],
 ];
 
 for (const [name, cmd, args] of steps) {

@@ -19,7 +19,10 @@ function createIcon(displayName: string, paths: ReactNode) {
         strokeLinejoin="round"
         aria-hidden="true"
         focusable="false"
-        className={cn('ay:size-4 ay:shrink-0 ay:fill-none ay:stroke-current ay:stroke-2', className)}
+        className={cn(
+          'ay:size-4 ay:shrink-0 ay:fill-none ay:stroke-current ay:stroke-2',
+          className,
+        )}
         {...props}
       >
         {paths}

@@ -69,7 +69,11 @@ function Fixture({ withDialog = false }: { withDialog?: boolean }) {
         <Button variant="outline" size="sm">
           Cancel
         </Button>
-        <Field label="Email" description="We never share it." error="Please enter a valid email address">
+        <Field
+          label="Email"
+          description="We never share it."
+          error="Please enter a valid email address"
+        >
           <Input defaultValue="student@example.com" />
         </Field>
         <Field label="Message">
@@ -170,7 +174,9 @@ describe('the stylesheet, embedded in a hostile page', () => {
       // Only our own namespaced variables may appear (on :root, where the theme is declared).
       const changed = differences(before, after, nodes).filter((d) => !/ --ay-[\w-]+:/.test(d));
       expect(changed).toEqual([]);
-      expect(getComputedStyle(document.documentElement).getPropertyValue('--ay-color-primary')).not.toBe('');
+      expect(
+        getComputedStyle(document.documentElement).getPropertyValue('--ay-color-primary'),
+      ).not.toBe('');
     } finally {
       ours.remove();
     }
@@ -184,7 +190,9 @@ describe('the stylesheet, embedded in a hostile page', () => {
     const clean = iframe.contentDocument!;
     clean.open();
     // Same language as the host document: Chromium derives a computed -webkit-locale from it.
-    clean.write(`<!doctype html><html lang="${document.documentElement.lang}"><head></head><body></body></html>`);
+    clean.write(
+      `<!doctype html><html lang="${document.documentElement.lang}"><head></head><body></body></html>`,
+    );
     clean.close();
     addStyle(clean, css);
     const cleanMount = clean.createElement('div');
