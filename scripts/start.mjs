@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// `npm start`: builds the app into dist-app/ when it is missing or older than its sources, then runs
+// the server (server/main.ts, through tsx), which serves the app and the API on one port.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const appDir = path.join(root, 'app');
+const outDir = path.join(root, 'dist-app');
+const CONFIG_NAMES = ['vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs'];
+
+function viteConfig() {
+  for (const dir of [appDir, root]) {
+    for (const name of CONFIG_NAMES) {
+      const file = path.join(dir, name);
+      if (existsSync(file)) return file;
+    }
+  }
+  return null;
+}
+
+/** The newest modification time under the given paths (skipping dependencies and outputs). */
+function newest(paths) {
+  let latest = 0;
+  const walk = (p) => {
+    if (!existsSync(p)) return;
+    const stat = statSync(p);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(p)) {
+        if (entry === 'node_modules' || entry.startsWith('.')) continue;
+        walk(path.join(p, entry));
+      }
+    } else {
+      latest = Math.max(latest, stat.mtimeMs);
+    }
+  };
+  paths.forEach(walk);
+  return latest;
+}
+
+function buildApp() {
+  const config = viteConfig();
+  if (!existsSync(path.join(appDir, 'index.html')) || !config) {
+    console.log('[start] app/ has no index.html and vite config yet: skipping the app build.');
+    return;
+  }
+  const built = path.join(outDir, 'index.html');
+  const sources = [appDir, path.join(root, 'src'), config];
+  if (existsSync(built) && statSync(built).mtimeMs >= newest(sources)) {
+    console.log('[start] dist-app/ is up to date.');
+    return;
+  }
+  console.log('[start] building the app into dist-app/ …');
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const run = spawnSync(
+    process.execPath,
+    [vite, 'build', appDir, '--config', config, '--outDir', outDir, '--emptyOutDir'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (run.status !== 0) {
+    console.error('[start] the app build failed.');
+    process.exit(run.status ?? 1);
+  }
+}
+
+if (process.env.AYAH_SKIP_BUILD !== '1') buildApp();
+
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,150 @@
+/**
+ * The reference API as a Hono app: pure (no listening, no environment), so tests build it with their
+ * own database, mailer and clock. `main.ts` wires it to the real ones.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { authRoutes } from './auth/routes';
+import type { AppDeps, Deps } from './deps';
+import { healthRoutes } from './health/routes';
+import { errorResponse } from './http/errors';
+import { createRouter } from './http/openapi';
+import { corsPolicy, securityHeaders } from './http/security';
+
+export const API_PREFIX = '/api/v1';
+
+/** FastAPI treats an empty body as no body; so do we (a bare `Content-Type: application/json` is fine). */
+const emptyBodyIsNoBody: MiddlewareHandler = async (c, next) => {
+  if (c.req.raw.body && c.req.header('content-length') === '0') {
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete('content-type');
+    headers.delete('content-length');
+    c.req.raw = new Request(c.req.raw.url, {
+      method: c.req.method,
+      headers,
+      signal: c.req.raw.signal,
+    });
+  }
+  await next();
+};
+
+function routePattern(route: string): RegExp {
+  const source = route
+    .split('/')
+    .map((segment) =>
+      segment === '*'
+        ? '.*'
+        : segment.startsWith(':')
+          ? '[^/]+'
+          : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+function placeholderPage(): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Ayah</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#1f2937">
+<h1>Ayah, your AI learning coach</h1>
+<p>The API is running, but the app has not been built yet. Run <code>npm start</code> (it builds the app
+when <code>app/</code> is ready) or build it into <code>dist-app/</code>.</p>
+<ul><li><a href="${API_PREFIX}/health">${API_PREFIX}/health</a></li>
+<li><a href="${API_PREFIX}/openapi.json">${API_PREFIX}/openapi.json</a></li></ul>
+</body></html>`;
+}
+
+export function createApp(appDeps: AppDeps) {
+  const logger = appDeps.logger ?? console;
+  const deps: Deps = {
+    db: appDeps.database.db,
+    config: appDeps.config,
+    mailer: appDeps.mailer,
+    logger,
+    now: appDeps.now ?? (() => new Date()),
+  };
+  const { config } = deps;
+  const app = createRouter();
+
+  app.onError((error, c) => errorResponse(error, c, logger));
+  app.use('*', securityHeaders({ https: config.publicUrl.startsWith('https:') }));
+  app.use('/api/*', corsPolicy(config.publicUrl, config.allowedOrigins));
+  app.use('/api/*', emptyBodyIsNoBody);
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: config.maxBodyBytes,
+      // The rest of the body is never read, so the connection cannot be reused: say so.
+      onError: (c) => c.json({ detail: 'Request body too large' }, 413, { Connection: 'close' }),
+    }),
+  );
+
+  const auth = authRoutes(deps);
+  app.route(API_PREFIX, healthRoutes(appDeps.database));
+  app.route(`${API_PREFIX}/auth`, auth.app);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  });
+  app.doc31(`${API_PREFIX}/openapi.json`, {
+    openapi: '3.1.0',
+    info: {
+      title: 'Ayah API',
+      version: '1',
+      description: 'The reference server of the Ayah learning coach. Errors are FastAPI-shaped.',
+    },
+  });
+
+  // The built app beside the API: files as they are, every other page path to index.html (the SPA).
+  const staticDir = appDeps.staticDir ?? null;
+  const indexFile = staticDir ? path.join(staticDir, 'index.html') : null;
+  if (staticDir) {
+    const files = serveStatic({
+      root: staticDir,
+      onFound: (file, c) => {
+        const immutable = file.includes(`${path.sep}assets${path.sep}`);
+        c.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.use('*', async (c, next) => (c.req.path.startsWith('/api/') ? next() : files(c, next)));
+  }
+
+  let routes: { method: string; pattern: RegExp }[] | undefined;
+  function allowedMethods(pathname: string): string[] {
+    routes ??= app.routes
+      .filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/'))
+      .map((r) => ({ method: r.method, pattern: routePattern(r.path) }));
+    const methods = new Set(routes.filter((r) => r.pattern.test(pathname)).map((r) => r.method));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods];
+  }
+
+  app.notFound((c: Context) => {
+    const { method } = c.req;
+    const pathname = c.req.path;
+    const allowed = allowedMethods(pathname);
+    if (allowed.length > 0) {
+      c.header('Allow', allowed.join(', '));
+      return c.json({ detail: 'Method Not Allowed' }, 405);
+    }
+    const isPage =
+      (method === 'GET' || method === 'HEAD') &&
+      !pathname.startsWith('/api/') &&
+      pathname !== '/api' &&
+      !/\.[a-z0-9]+$/i.test(pathname);
+    if (!isPage) return c.json({ detail: 'Not Found' }, 404);
+    c.header('Cache-Control', 'no-cache');
+    if (indexFile && existsSync(indexFile)) return c.html(readFileSync(indexFile, 'utf8'));
+    return c.html(placeholderPage());
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

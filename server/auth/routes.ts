@@ -1,0 +1,291 @@
+/**
+ * `/api/v1/auth`: the HTTP side of signing in (API.md's auth table) — paths, validation, status codes.
+ *
+ * Refresh tokens travel in JSON, never in cookies (API.md: no cookies). Every sign-in answer (login,
+ * verify-email) carries `refresh_token` beside `access_token`. `POST /refresh` then takes either
+ * - `{"refresh_token": "…"}`: the token is used up and a new pair comes back (rotation); presenting a used
+ *   refresh token again signs out its whole session, or
+ * - no body and a still-valid `Authorization: Bearer` access token: a fresh access token of the same
+ *   session (what a client that never stored the refresh token can do).
+ * Either way a session ends at the latest 30 days after its sign-in.
+ */
+import type { Context } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
+import type { Deps } from '../deps';
+import { AppError, validationItems } from '../http/errors';
+import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { clientAddress } from '../http/security';
+import type { AuthEnv } from './guard';
+import { requireAuth } from './guard';
+import {
+  AuthResponse,
+  ChangePasswordBody,
+  EmailBody,
+  LoginBody,
+  LoginForm,
+  MessageResponse,
+  ProfileBody,
+  RefreshBody,
+  RefreshResponse,
+  RegisterBody,
+  RegisterResponse,
+  ResetConfirmBody,
+  TokenBody,
+  UserResponse,
+  publicUser,
+} from './schemas';
+import type { SignedIn } from './service';
+import { MESSAGES, createAuthService } from './service';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+
+const body = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+
+function signedIn(result: SignedIn) {
+  return {
+    access_token: result.accessToken,
+    token_type: 'bearer' as const,
+    expires_in: result.expiresIn,
+    refresh_token: result.refreshToken,
+    user: publicUser(result.user),
+  };
+}
+
+const mediaType = (c: Context) =>
+  (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+
+export function authRoutes(deps: Deps) {
+  const service = createAuthService(deps);
+  const auth = requireAuth(service);
+  const app = createRouter<AuthEnv>();
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/register',
+      summary: 'Create an account and send a verification email',
+      request: { body: body(RegisterBody) },
+      responses: {
+        201: json(RegisterResponse, 'Registered; a verification email is on its way'),
+        ...errorResponses(409, 415, 422),
+      },
+    }),
+    async (c) => {
+      const user = await service.register(c.req.valid('json'));
+      return c.json({ message: MESSAGES.registered, user: publicUser(user) }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/login',
+      summary: 'Sign in with email and password',
+      description:
+        'JSON `{email, password}`, or OAuth2 password form fields `username` (the email) and `password`.',
+      request: {
+        body: {
+          required: false,
+          content: {
+            'application/json': { schema: LoginBody },
+            'application/x-www-form-urlencoded': { schema: LoginForm },
+          },
+        },
+      },
+      responses: {
+        200: json(AuthResponse, 'Signed in'),
+        ...errorResponses(401, 403, 415, 422, 429),
+      },
+    }),
+    async (c) => {
+      let email: string;
+      let password: string;
+      const type = mediaType(c);
+      if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
+        const form = c.req.valid('form') as z.infer<typeof LoginForm>;
+        email = form.username;
+        password = form.password;
+      } else if (type) {
+        ({ email, password } = c.req.valid('json') as z.infer<typeof LoginBody>);
+      } else {
+        // No body at all: say which fields are missing, as for an empty JSON object.
+        const result = LoginBody.safeParse({});
+        throw new AppError(422, validationItems(result.error?.issues ?? [], 'json', {}));
+      }
+      const result = await service.login(email, password, clientAddress(c, deps.config.trustProxy));
+      return c.json(signedIn(result), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/me',
+      summary: 'The signed-in user',
+      security: BEARER,
+      middleware: [auth] as const,
+      responses: { 200: json(UserResponse, 'The user'), ...errorResponses(401) },
+    }),
+    (c) => c.json({ user: publicUser(c.var.auth.user) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/profile',
+      summary: 'Update display name and bio',
+      security: BEARER,
+      middleware: [auth] as const,
+      request: { body: body(ProfileBody) },
+      responses: { 200: json(UserResponse, 'The updated user'), ...errorResponses(401, 415, 422) },
+    }),
+    async (c) => {
+      const user = await service.updateProfile(c.var.auth.user.id, c.req.valid('json'));
+      return c.json({ user: publicUser(user) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/onboarding/complete',
+      summary: 'Mark onboarding complete (awards the onboarding points once)',
+      security: BEARER,
+      middleware: [auth] as const,
+      responses: { 200: json(UserResponse, 'The updated user'), ...errorResponses(401) },
+    }),
+    async (c) => {
+      const user = await service.completeOnboarding(c.var.auth.user.id);
+      return c.json({ user: publicUser(user) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/verify-email',
+      summary: 'Confirm an email address with the token from the mail, and sign in',
+      request: { body: body(TokenBody) },
+      responses: {
+        200: json(AuthResponse, 'Verified and signed in'),
+        ...errorResponses(400, 415, 422),
+      },
+    }),
+    async (c) => c.json(signedIn(await service.verifyEmail(c.req.valid('json').token)), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/resend-verification',
+      summary: 'Send the verification email again',
+      description: 'Answers the same whether or not the address has an account.',
+      request: { body: body(EmailBody) },
+      responses: { 200: json(MessageResponse, 'Accepted'), ...errorResponses(415, 422) },
+    }),
+    async (c) => {
+      await service.resendVerification(c.req.valid('json').email);
+      return c.json({ message: MESSAGES.resendSent }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/password-reset',
+      summary: 'Send a password reset email',
+      description: 'Answers the same whether or not the address has an account.',
+      request: { body: body(EmailBody) },
+      responses: { 200: json(MessageResponse, 'Accepted'), ...errorResponses(415, 422) },
+    }),
+    async (c) => {
+      await service.requestPasswordReset(c.req.valid('json').email);
+      return c.json({ message: MESSAGES.resetSent }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/password-reset/confirm',
+      summary: 'Set a new password with the token from the reset email',
+      description: 'The token works once, for 1 hour; every session of the user is signed out.',
+      request: { body: body(ResetConfirmBody) },
+      responses: { 200: json(MessageResponse, 'Password reset'), ...errorResponses(400, 415, 422) },
+    }),
+    async (c) => {
+      const { token, new_password } = c.req.valid('json');
+      await service.confirmPasswordReset(token, new_password);
+      return c.json({ message: MESSAGES.resetDone }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/change-password',
+      summary: 'Change the password (signs out every other session)',
+      security: BEARER,
+      middleware: [auth] as const,
+      request: { body: body(ChangePasswordBody) },
+      responses: {
+        200: json(MessageResponse, 'Password changed'),
+        ...errorResponses(400, 401, 403, 415, 422),
+      },
+    }),
+    async (c) => {
+      const { current_password, new_password } = c.req.valid('json');
+      await service.changePassword(c.var.auth, current_password, new_password);
+      return c.json({ message: MESSAGES.passwordChanged }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/refresh',
+      summary: 'A new access token',
+      description:
+        'With `{refresh_token}`: rotation (a new refresh token comes back; reusing one signs its session out). ' +
+        'Without a body: a still-valid bearer access token is exchanged for a fresh one of the same session.',
+      security: [{}, ...BEARER],
+      request: {
+        body: { required: false, content: { 'application/json': { schema: RefreshBody } } },
+      },
+      responses: {
+        200: json(RefreshResponse, 'A new access token'),
+        ...errorResponses(401, 415, 422),
+      },
+    }),
+    async (c) => {
+      const { refresh_token } = c.req.valid('json');
+      if (refresh_token !== undefined) {
+        const result = await service.refreshWithToken(refresh_token);
+        const { access_token, token_type, expires_in } = signedIn(result);
+        return c.json(
+          { access_token, token_type, expires_in, refresh_token: result.refreshToken },
+          200,
+        );
+      }
+      const caller = await service.authenticate(c.req.header('authorization'));
+      const result = await service.refreshWithAccessToken(caller);
+      return c.json(
+        {
+          access_token: result.accessToken,
+          token_type: 'bearer' as const,
+          expires_in: result.expiresIn,
+        },
+        200,
+      );
+    },
+  );
+
+  return { app, service, auth };
+}

@@ -1,0 +1,170 @@
+/**
+ * The auth wire types (API.md): request schemas validate bodies and, with the response schemas, make
+ * the OpenAPI document. Request objects are strict: an unknown field is a 422 (`extra_forbidden`).
+ */
+import { z } from '@hono/zod-openapi';
+import type { User } from '../db/schema';
+import { PASSWORD_MAX_LENGTH, newPasswordProblem } from './passwords';
+
+// PostgreSQL text cannot hold NUL; refuse it at the door rather than fail in the database.
+const noNul = (s: string) => !s.includes('\u0000');
+const NUL_MESSAGE = 'Null characters are not allowed';
+
+export const Email = z
+  .string()
+  .trim()
+  .max(254)
+  .email('Please enter a valid email address')
+  .openapi({ example: 'student@example.com' });
+
+/** A password being checked (sign-in, current password): any non-empty string up to the cap. */
+const Password = z.string().min(1).max(PASSWORD_MAX_LENGTH);
+
+/** A password being set: the five rules, not a common password, not over the cap. */
+export const NewPassword = z
+  .string()
+  .max(PASSWORD_MAX_LENGTH)
+  .superRefine((password, ctx) => {
+    if (password.length > PASSWORD_MAX_LENGTH) return;
+    const problem = newPasswordProblem(password);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .openapi({
+    description:
+      'At least 8 characters with a lowercase and an uppercase letter, a number and a special character; not a common password.',
+  });
+
+const DisplayName = z
+  .string()
+  .trim()
+  .min(1, 'Name is required')
+  .max(100)
+  .refine(noNul, NUL_MESSAGE);
+
+const Bio = z.string().trim().max(500).refine(noNul, NUL_MESSAGE);
+
+const Token = z.string().min(1).max(512);
+
+export const RegisterBody = z
+  .strictObject({
+    email: Email,
+    password: NewPassword,
+    display_name: DisplayName,
+    agreed_to_terms: z.literal(true, { error: 'You must accept the terms of service' }),
+    agreed_to_privacy: z.literal(true, { error: 'You must accept the privacy policy' }),
+  })
+  .openapi('RegisterRequest');
+
+export const LoginBody = z
+  .strictObject({ email: Email, password: Password })
+  .openapi('LoginRequest');
+
+/** OAuth2's password form (as FastAPI's OAuth2PasswordRequestForm): `username` is the email. */
+export const LoginForm = z
+  .strictObject({
+    username: Email,
+    password: Password,
+    grant_type: z.literal('password').optional(),
+    scope: z.string().max(1000).optional(),
+    client_id: z.string().max(1000).optional(),
+    client_secret: z.string().max(1000).optional(),
+  })
+  .openapi('LoginForm');
+
+export const ProfileBody = z
+  .strictObject({ display_name: DisplayName.optional(), bio: Bio.optional() })
+  .openapi('ProfileUpdate');
+
+export const TokenBody = z.strictObject({ token: Token }).openapi('TokenRequest');
+export const EmailBody = z.strictObject({ email: Email }).openapi('EmailRequest');
+
+export const ResetConfirmBody = z
+  .strictObject({ token: Token, new_password: NewPassword })
+  .openapi('PasswordResetConfirm');
+
+export const ChangePasswordBody = z
+  .strictObject({ current_password: Password, new_password: NewPassword })
+  .openapi('ChangePassword');
+
+export const RefreshBody = z
+  .strictObject({ refresh_token: Token.optional() })
+  .openapi('RefreshRequest');
+
+// ---- answers
+
+export const UserSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    display_name: z.string(),
+    profile: z.object({
+      display_name: z.string(),
+      bio: z.string(),
+      avatar_url: z.string().nullable(),
+    }),
+    bio: z.string(),
+    is_google: z.boolean(),
+    wallet_address: z.string().nullable(),
+    last_login: z
+      .string()
+      .nullable()
+      .openapi({ description: 'ISO 8601; null until the first sign-in' }),
+    created_at: z.string(),
+    onboarding_completed: z.boolean(),
+    subscription_type: z.string(),
+    tier: z.string(),
+  })
+  .openapi('User');
+
+export type PublicUser = z.infer<typeof UserSchema>;
+
+/** The user object of API.md, exactly. */
+export function publicUser(user: User): PublicUser {
+  return {
+    id: user.id,
+    email: user.email,
+    display_name: user.displayName,
+    profile: { display_name: user.displayName, bio: user.bio, avatar_url: user.avatarUrl },
+    bio: user.bio,
+    is_google: user.isGoogle,
+    wallet_address: user.walletAddress,
+    last_login: user.lastLogin?.toISOString() ?? null,
+    created_at: user.createdAt.toISOString(),
+    onboarding_completed: user.onboardingCompleted,
+    subscription_type: user.subscriptionType || 'free',
+    tier: user.tier || 'free',
+  };
+}
+
+export const UserResponse = z.object({ user: UserSchema }).openapi('UserResponse');
+export const MessageResponse = z.object({ message: z.string() }).openapi('MessageResponse');
+export const RegisterResponse = z
+  .object({ message: z.string(), user: UserSchema })
+  .openapi('RegisterResponse');
+
+const tokenFields = {
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  expires_in: z.number().int().openapi({ description: 'Seconds until the access token expires' }),
+};
+
+export const RefreshResponse = z
+  .object({
+    ...tokenFields,
+    refresh_token: z
+      .string()
+      .optional()
+      .openapi({ description: 'The next refresh token, when one was exchanged' }),
+  })
+  .openapi('RefreshResponse');
+
+export const AuthResponse = z
+  .object({
+    ...tokenFields,
+    refresh_token: z.string().openapi({
+      description:
+        'Single use: POST /refresh exchanges it for a new access token and a new refresh token',
+    }),
+    user: UserSchema,
+  })
+  .openapi('AuthResponse');

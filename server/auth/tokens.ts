@@ -1,0 +1,77 @@
+/**
+ * Access tokens are short-lived JWTs (HS256 only, issuer, audience and expiry checked). Refresh,
+ * verification and reset tokens are 256 random bits, handed out once and stored only as SHA-256.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT, errors, jwtVerify } from 'jose';
+
+export const JWT_ISSUER = 'ayah-coach';
+export const JWT_AUDIENCE = 'ayah-coach:api';
+const ALGORITHMS = ['HS256'];
+
+export interface AccessClaims {
+  /** The user's id. */
+  sub: string;
+  /** The sign-in session the token belongs to. */
+  sid: string;
+  /** The user's token version when it was issued. */
+  tv: number;
+}
+
+export async function signAccessToken(
+  claims: AccessClaims,
+  secret: Uint8Array,
+  now: Date,
+  ttlSec: number,
+): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ sid: claims.sid, tv: claims.tv })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.sub)
+    .setIssuer(JWT_ISSUER)
+    .setAudience(JWT_AUDIENCE)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttlSec)
+    .setJti(randomUUID())
+    .sign(secret);
+}
+
+export type AccessTokenResult =
+  { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
+
+export async function verifyAccessToken(
+  token: string,
+  secret: Uint8Array,
+  now: Date,
+): Promise<AccessTokenResult> {
+  try {
+    const { payload } = await jwtVerify(token, secret, {
+      algorithms: ALGORITHMS,
+      issuer: JWT_ISSUER,
+      audience: JWT_AUDIENCE,
+      requiredClaims: ['exp', 'iat', 'sub'],
+      currentDate: now,
+      clockTolerance: 5,
+    });
+    const { sub, sid, tv } = payload;
+    if (typeof sub !== 'string' || typeof sid !== 'string' || !Number.isInteger(tv)) {
+      return { ok: false, reason: 'invalid' };
+    }
+    if (!UUID.test(sub) || !UUID.test(sid)) return { ok: false, reason: 'invalid' };
+    return { ok: true, claims: { sub, sid, tv: tv as number } };
+  } catch (error) {
+    return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** 256 random bits, URL-safe. */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What the database keeps of a token. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}

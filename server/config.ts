@@ -1,0 +1,136 @@
+/**
+ * Server configuration, read from environment variables only; every one has a safe default so that a
+ * fresh clone runs with no setup at all (README lists them).
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface ThrottleRule {
+  /** Failures tolerated before the first lock. */
+  threshold: number;
+  /** The first lock; each further failure doubles it … */
+  baseLockMs: number;
+  /** … up to this cap, so nobody is ever locked out for longer. */
+  maxLockMs: number;
+}
+
+export interface AuthSettings {
+  /** Access tokens (JWT) live this long: 30 minutes. */
+  accessTokenTtlSec: number;
+  /** A sign-in session (the chain of refresh tokens) ends this long after sign-in at the latest. */
+  sessionTtlMs: number;
+  verifyTokenTtlMs: number;
+  resetTokenTtlMs: number;
+  /** At most one verification or reset mail per address and purpose in this window. */
+  mailCooldownMs: number;
+  throttle: {
+    account: ThrottleRule;
+    address: ThrottleRule;
+    /** Failures older than this are forgotten. */
+    forgetAfterMs: number;
+  };
+}
+
+export interface Config {
+  port: number;
+  /** Where users reach the app; links in mails are built from it, never from the Host header. */
+  publicUrl: string;
+  dataDir: string;
+  /** A real PostgreSQL when set; otherwise the embedded PGlite under the data dir. */
+  databaseUrl: string | null;
+  jwtSecret: Uint8Array;
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Origins besides the app's own that may call the API from a browser. */
+  allowedOrigins: string[];
+  /** Take the client address from the last X-Forwarded-For hop (only behind a trusted proxy). */
+  trustProxy: boolean;
+  /** Largest accepted JSON or form body. */
+  maxBodyBytes: number;
+  auth: AuthSettings;
+}
+
+type Env = Record<string, string | undefined>;
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const DEFAULT_AUTH: AuthSettings = {
+  accessTokenTtlSec: 30 * 60,
+  sessionTtlMs: 30 * 24 * HOUR,
+  verifyTokenTtlMs: 24 * HOUR,
+  resetTokenTtlMs: HOUR,
+  mailCooldownMs: MINUTE,
+  throttle: {
+    account: { threshold: 5, baseLockMs: 30_000, maxLockMs: 15 * MINUTE },
+    address: { threshold: 20, baseLockMs: 30_000, maxLockMs: 15 * MINUTE },
+    forgetAfterMs: HOUR,
+  },
+};
+
+function port(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 3000;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new Error(`PORT must be 0–65535, got "${value}"`);
+  return n;
+}
+
+function url(name: string, value: string): string {
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
+    return parsed.origin + parsed.pathname.replace(/\/+$/, '');
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${value}"`);
+  }
+}
+
+function origins(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => new URL(url('AYAH_ALLOWED_ORIGINS', o)).origin);
+}
+
+/**
+ * The JWT signing key: AYAH_JWT_SECRET when set (at least 32 characters), else 256 random bits generated
+ * once and kept in `<data dir>/jwt-secret` (mode 0600) so that tokens survive restarts.
+ */
+function jwtSecret(value: string | undefined, dataDir: string): Uint8Array {
+  if (value !== undefined && value !== '') {
+    if (value.length < 32) throw new Error('AYAH_JWT_SECRET must be at least 32 characters long');
+    return new TextEncoder().encode(value);
+  }
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= 43) return Buffer.from(stored, 'base64url');
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32);
+  writeFileSync(file, secret.toString('base64url') + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const listenPort = port(env.PORT);
+  const dataDir = path.resolve(env.AYAH_DATA_DIR || './.data');
+  return {
+    port: listenPort,
+    publicUrl: url('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${listenPort}`),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || null,
+    jwtSecret: jwtSecret(env.AYAH_JWT_SECRET, dataDir),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.AYAH_MAIL_FROM || 'Ayah <no-reply@ayah.local>',
+    allowedOrigins: origins(env.AYAH_ALLOWED_ORIGINS),
+    trustProxy: env.AYAH_TRUST_PROXY === '1' || env.AYAH_TRUST_PROXY === 'true',
+    maxBodyBytes: 1024 * 1024,
+    auth: DEFAULT_AUTH,
+  };
+}

@@ -1,0 +1,42 @@
+/** `GET /api/v1/health`: 200 once the database answers, 503 while it does not. */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Database } from '../db';
+import { AppError } from '../http/errors';
+import { createRouter, errorResponses } from '../http/openapi';
+
+const PING_TIMEOUT_MS = 2000;
+
+export function healthRoutes(database: Database) {
+  const app = createRouter();
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/health',
+      summary: 'Liveness and database readiness',
+      responses: {
+        200: {
+          description: 'Up, and the database answers',
+          content: {
+            'application/json': { schema: z.object({ status: z.literal('ok') }).openapi('Health') },
+          },
+        },
+        ...errorResponses(503),
+      },
+    }),
+    async (c) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([database.ping(), timeout]);
+      } catch {
+        throw new AppError(503, 'Database unavailable');
+      } finally {
+        clearTimeout(timer);
+      }
+      return c.json({ status: 'ok' as const }, 200);
+    },
+  );
+  return app;
+}

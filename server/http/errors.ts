@@ -1,0 +1,186 @@
+/**
+ * Errors on the wire are FastAPI-shaped (API.md): `{"detail": "text"}`, and for validation
+ * `422 {"detail": [{"loc": [...], "msg": "...", "type": "..."}]}`. Inputs are never echoed back.
+ */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { $ZodIssue } from 'zod/v4/core';
+
+export interface ValidationItem {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** An expected failure: its status and detail go to the client as they are. */
+export class AppError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly detail: string | ValidationItem[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : 'Validation error');
+    this.name = 'AppError';
+  }
+}
+
+/** A 422 about one field, for rules checked after schema validation. */
+export function fieldError(loc: (string | number)[], msg: string, type = 'value_error'): AppError {
+  return new AppError(422, [{ loc, msg, type }]);
+}
+
+export type Target = 'json' | 'form' | 'query' | 'param' | 'header' | 'cookie';
+const LOC_ROOT: Record<Target, string> = {
+  json: 'body',
+  form: 'body',
+  query: 'query',
+  param: 'path',
+  header: 'header',
+  cookie: 'cookie',
+};
+
+function has(input: unknown, path: PropertyKey[]): boolean {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value !== undefined;
+}
+
+const TYPE_NAMES: Record<string, [string, string]> = {
+  string: ['string_type', 'Input should be a valid string'],
+  boolean: ['bool_type', 'Input should be a valid boolean'],
+  number: ['float_type', 'Input should be a valid number'],
+  int: ['int_type', 'Input should be a valid integer'],
+  array: ['list_type', 'Input should be a valid list'],
+  object: [
+    'model_attributes_type',
+    'Input should be a valid dictionary or object to extract fields from',
+  ],
+};
+
+/** Maps zod issues to FastAPI's validation items (pydantic's type names where one fits). */
+export function validationItems(
+  issues: readonly $ZodIssue[],
+  target: Target,
+  input: unknown,
+): ValidationItem[] {
+  const root = LOC_ROOT[target];
+  const items: ValidationItem[] = [];
+  for (const issue of issues) {
+    const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    const loc = [root, ...path];
+    const absent = path.length > 0 && !has(input, issue.path);
+    if (absent && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) {
+      items.push({ loc, msg: 'Field required', type: 'missing' });
+      continue;
+    }
+    switch (issue.code) {
+      case 'unrecognized_keys':
+        for (const key of issue.keys) {
+          items.push({
+            loc: [...loc, key],
+            msg: 'Extra inputs are not permitted',
+            type: 'extra_forbidden',
+          });
+        }
+        break;
+      case 'invalid_type': {
+        const [type, msg] = TYPE_NAMES[issue.expected] ?? [`${issue.expected}_type`, issue.message];
+        items.push({ loc, msg, type });
+        break;
+      }
+      case 'too_small':
+        items.push({
+          loc,
+          msg:
+            issue.origin === 'string'
+              ? issue.message.startsWith('Too small')
+                ? `String should have at least ${issue.minimum} characters`
+                : issue.message
+              : issue.message,
+          type: issue.origin === 'string' ? 'string_too_short' : 'greater_than_equal',
+        });
+        break;
+      case 'too_big':
+        items.push({
+          loc,
+          msg:
+            issue.origin === 'string' && issue.message.startsWith('Too big')
+              ? `String should have at most ${issue.maximum} characters`
+              : issue.message,
+          type: issue.origin === 'string' ? 'string_too_long' : 'less_than_equal',
+        });
+        break;
+      case 'invalid_value':
+        items.push({ loc, msg: issue.message, type: 'literal_error' });
+        break;
+      case 'invalid_format':
+      case 'custom':
+        items.push({ loc, msg: issue.message, type: 'value_error' });
+        break;
+      default:
+        items.push({ loc, msg: issue.message, type: issue.code });
+    }
+  }
+  return items;
+}
+
+/** The OpenAPIHono default hook: a failed validation becomes FastAPI's 422. */
+export function validationHook(
+  result: {
+    success: boolean;
+    error?: { issues: readonly $ZodIssue[] };
+    target: string;
+    data?: unknown;
+  },
+  _c: Context,
+): void {
+  if (result.success || !result.error) return;
+  throw new AppError(
+    422,
+    validationItems(result.error.issues, result.target as Target, result.data),
+  );
+}
+
+export type Logger = Pick<Console, 'info' | 'warn' | 'error'>;
+
+/** Every thrown error becomes a FastAPI-shaped answer; only the unexpected ones say 500 (and are logged). */
+export function errorResponse(error: unknown, c: Context, logger: Logger): Response {
+  if (error instanceof AppError) {
+    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    return c.json({ detail: error.detail }, error.status);
+  }
+  if (error instanceof HTTPException) {
+    // Hono's validators say 400 for a body they cannot parse; FastAPI says 422 json_invalid.
+    if (error.status === 400 && error.message.startsWith('Malformed JSON')) {
+      return c.json(
+        { detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] },
+        422,
+      );
+    }
+    if (error.status === 400 && error.message.startsWith('Malformed FormData')) {
+      return c.json({ detail: 'There was an error parsing the body' }, 400);
+    }
+    const status = error.status as ContentfulStatusCode;
+    return c.json({ detail: error.message || statusText(status) }, status);
+  }
+  logger.error(`[http] ${c.req.method} ${c.req.path} failed:`, error);
+  return c.json({ detail: 'Internal Server Error' }, 500);
+}
+
+function statusText(status: number): string {
+  const texts: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    405: 'Method Not Allowed',
+    413: 'Request Entity Too Large',
+    415: 'Unsupported Media Type',
+    429: 'Too Many Requests',
+  };
+  return texts[status] ?? 'Error';
+}

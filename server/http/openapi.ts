@@ -1,0 +1,52 @@
+/** Pieces every feature's routes share: the router factory, the error schema, the bearer scheme. */
+import type { Env } from 'hono';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { validationHook } from './errors';
+
+export const ErrorSchema = z
+  .object({
+    detail: z.union([
+      z.string(),
+      z.array(
+        z.object({
+          loc: z.array(z.union([z.string(), z.number()])),
+          msg: z.string(),
+          type: z.string(),
+        }),
+      ),
+    ]),
+  })
+  .openapi('Error');
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'The request cannot be carried out',
+  401: 'Missing, expired or invalid credentials',
+  403: 'Not allowed for this caller',
+  404: 'Not found',
+  409: 'Conflicts with existing data',
+  413: 'Body too large',
+  415: 'Unsupported content type',
+  422: 'Validation error',
+  429: 'Too many attempts; see Retry-After',
+  503: 'Unavailable',
+};
+
+/** OpenAPI entries for the error answers a route can give, all FastAPI-shaped. */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/json': { schema: ErrorSchema } },
+      },
+    ]),
+  );
+}
+
+export const BEARER = [{ Bearer: [] }];
+
+/** A router whose failed validations answer FastAPI's 422. */
+export function createRouter<E extends Env = Env>(): OpenAPIHono<E> {
+  return new OpenAPIHono<E>({ defaultHook: validationHook });
+}

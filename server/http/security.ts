@@ -1,0 +1,63 @@
+/** Response headers every answer carries, CORS for the listed origins, and the client's address. */
+import type { Context, MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import { getConnInfo } from '@hono/node-server/conninfo';
+
+// The app's pages: its own scripts only; inline styles for KaTeX and React; avatars from anywhere https.
+export const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+// API answers are data, never documents.
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+export function securityHeaders(options: { https: boolean }): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const h = c.res.headers;
+    const isApi = c.req.path.startsWith('/api/');
+    h.set('Referrer-Policy', 'no-referrer');
+    h.set('X-Content-Type-Options', 'nosniff');
+    h.set('X-Frame-Options', 'DENY');
+    h.set('Cross-Origin-Opener-Policy', 'same-origin');
+    h.set('Content-Security-Policy', isApi ? API_CSP : APP_CSP);
+    if (isApi) h.set('Cache-Control', 'no-store');
+    if (options.https) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  };
+}
+
+/** CORS for the app's own origin and AYAH_ALLOWED_ORIGINS only; never with credentials. */
+export function corsPolicy(publicUrl: string, allowed: readonly string[]): MiddlewareHandler {
+  const origins = new Set([new URL(publicUrl).origin, ...allowed]);
+  return cors({
+    origin: (origin) => (origins.has(origin) ? origin : null),
+    allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowHeaders: ['Authorization', 'Content-Type'],
+    exposeHeaders: ['Retry-After'],
+    credentials: false,
+    maxAge: 600,
+  });
+}
+
+/** The caller's address: the socket's, or the last X-Forwarded-For hop behind a trusted proxy. */
+export function clientAddress(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((h) => h.trim());
+    const last = hops.filter(Boolean).at(-1);
+    if (last) return last;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // app.request() in tests has no socket
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Outgoing mail through nodemailer: SMTP when SMTP_URL is set, otherwise one `.eml` file per mail under
+ * `<data dir>/outbox/` with its link printed on the console. Sending happens in the background, so an
+ * answer never waits on (or reveals anything through the timing of) a mail server.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from './http/errors';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one link the mail is about; printed on the console in outbox mode. */
+  link?: string;
+}
+
+export interface Mailer {
+  /** Queues a mail; failures are logged, never thrown. */
+  send(mail: Mail): void;
+  /** Resolves when every queued mail has been handed over (or has failed). */
+  flush(): Promise<void>;
+}
+
+export interface MailerOptions {
+  smtpUrl: string | null;
+  from: string;
+  outboxDir: string;
+  logger: Logger;
+  /** Called after a mail went out; tests use it to read links. */
+  onSent?: (mail: Mail, where: { file?: string; messageId?: string }) => void;
+}
+
+export function createMailer(options: MailerOptions): Mailer {
+  const { logger } = options;
+  const pending = new Set<Promise<void>>();
+
+  const smtp = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
+  const stream = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
+
+  async function deliver(mail: Mail): Promise<void> {
+    const message = {
+      from: options.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+    };
+    if (smtp) {
+      const info = await smtp.sendMail(message);
+      options.onSent?.(mail, { messageId: info.messageId });
+      return;
+    }
+    const info = await stream.sendMail(message);
+    await mkdir(options.outboxDir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = path.join(options.outboxDir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
+    await writeFile(file, info.message as Buffer, { mode: 0o600 });
+    logger.info(
+      `[mail] "${mail.subject}" to ${mail.to} → ${file}${mail.link ? `\n[mail] link: ${mail.link}` : ''}`,
+    );
+    options.onSent?.(mail, { file });
+  }
+
+  return {
+    send(mail) {
+      const job = deliver(mail).catch((error: unknown) => {
+        logger.error(`[mail] sending "${mail.subject}" to ${mail.to} failed:`, error);
+      });
+      pending.add(job);
+      void job.finally(() => pending.delete(job));
+    },
+    async flush() {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Runs the server: configuration from the environment, the database opened and migrated, the API and
+ * the built app (`dist-app/`, when present) on one port. `npm start` runs this through scripts/start.mjs.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './db';
+import { createMailer } from './mailer';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase(
+    config.databaseUrl
+      ? { url: config.databaseUrl }
+      : { dataDir: path.join(config.dataDir, 'pgdata') },
+  );
+  await database.migrate();
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    logger: console,
+  });
+  const distApp = path.join(root, 'dist-app');
+  const staticDir = existsSync(path.join(distApp, 'index.html')) ? distApp : null;
+  const app = createApp({ config, database, mailer, staticDir });
+
+  const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
+    const where = database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
+    console.log(
+      `Ayah is listening on http://localhost:${info.port} (public URL ${config.publicUrl})`,
+    );
+    console.log(
+      `Database: ${where}; mail: ${config.smtpUrl ? 'SMTP' : `outbox in ${config.dataDir}/outbox`}`,
+    );
+    if (!staticDir)
+      console.log('The app is not built (no dist-app/index.html): serving a placeholder page.');
+  });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: shutting down`);
+    server.close(async () => {
+      await mailer.flush();
+      await database.close();
+      process.exit(0);
+    });
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error('Ayah failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,319 @@
+/**
+ * Boots the real server once per test file on 127.0.0.1 (a free port) with a fresh data dir, over
+ * PGlite in memory — or, in the `server-pg` project, over a database of its own in the PostgreSQL that
+ * pg-global-setup.ts started. Tests share that database and keep apart by using their own users.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { createApp } from '../../server/app';
+import type { AuthSettings, Config } from '../../server/config';
+import { DEFAULT_AUTH, loadConfig } from '../../server/config';
+import type { Database } from '../../server/db';
+import { openDatabase } from '../../server/db';
+import type { Mail } from '../../server/mailer';
+import { createMailer } from '../../server/mailer';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Admin URL of the test PostgreSQL; empty when the PostgreSQL pass is skipped. */
+    ayahPgUrl: string;
+  }
+}
+
+export const onPostgres = process.env.AYAH_TEST_DB === 'postgres';
+const pgAdminUrl = onPostgres ? inject('ayahPgUrl') : '';
+
+/** `describe`, skipped (visibly) in the PostgreSQL project when no PostgreSQL is available. */
+export const describeServer = describe.skipIf(onPostgres && !pgAdminUrl);
+
+export const STRONG_PASSWORD = 'Blue-Kettle-42';
+
+export function uniqueEmail(prefix = 'student'): string {
+  return `${prefix}-${randomUUID().slice(0, 12)}@example.com`;
+}
+
+// Replies are read loosely in tests: each assertion checks the shape it needs.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Loose = any;
+
+export interface Reply<T = Loose> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  headers?: Record<string, string>;
+  /** Sent as it is (a string or bytes) instead of JSON. */
+  raw?: BodyInit;
+}
+
+export interface SignedInUser {
+  email: string;
+  password: string;
+  access_token: string;
+  refresh_token: string;
+  user: Loose;
+}
+
+export interface HarnessOptions {
+  auth?: Partial<Omit<AuthSettings, 'throttle'>> & { throttle?: Partial<AuthSettings['throttle']> };
+  smtpUrl?: string | null;
+  staticDir?: string | null;
+  /** Take client addresses from X-Forwarded-For (lets one test act as many clients). */
+  trustProxy?: boolean;
+}
+
+type LogLine = { level: 'info' | 'warn' | 'error'; args: unknown[] };
+
+export class Harness {
+  url = '';
+  readonly mails: Mail[] = [];
+  readonly logs: LogLine[] = [];
+  config!: Config;
+  database!: Database;
+  dataDir = '';
+  private offsetMs = 0;
+  private waiters: { match: (m: Mail) => boolean; resolve: (m: Mail) => void }[] = [];
+  private closeServer: () => Promise<void> = async () => {};
+  private dropDatabase: () => Promise<void> = async () => {};
+
+  constructor(private readonly options: HarnessOptions = {}) {}
+
+  now = () => new Date(Date.now() + this.offsetMs);
+
+  /** Moves the server's clock (tokens, throttle windows) forward. */
+  advanceClock(ms: number) {
+    this.offsetMs += ms;
+  }
+
+  resetClock() {
+    this.offsetMs = 0;
+  }
+
+  readonly logger = {
+    info: (...args: unknown[]) => void this.logs.push({ level: 'info', args }),
+    warn: (...args: unknown[]) => void this.logs.push({ level: 'warn', args }),
+    error: (...args: unknown[]) => {
+      this.logs.push({ level: 'error', args });
+      console.error(...args);
+    },
+  };
+
+  async start(): Promise<this> {
+    this.dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-test-'));
+    const base = loadConfig({ AYAH_DATA_DIR: this.dataDir, PUBLIC_URL: 'http://app.test' });
+    const { throttle, ...auth } = this.options.auth ?? {};
+    this.config = {
+      ...base,
+      smtpUrl: this.options.smtpUrl ?? null,
+      allowedOrigins: ['https://portal.example.org'],
+      trustProxy: this.options.trustProxy ?? false,
+      auth: {
+        ...DEFAULT_AUTH,
+        mailCooldownMs: 0,
+        ...auth,
+        // Every test comes from 127.0.0.1: only the throttle tests meet the address limit.
+        throttle: {
+          ...DEFAULT_AUTH.throttle,
+          address: { threshold: 10_000, baseLockMs: 1000, maxLockMs: 1000 },
+          ...throttle,
+        },
+      },
+    };
+    this.database = await this.openDatabase();
+    await this.database.migrate();
+    const mailer = createMailer({
+      smtpUrl: this.config.smtpUrl,
+      from: this.config.mailFrom,
+      outboxDir: path.join(this.dataDir, 'outbox'),
+      logger: this.logger,
+      onSent: (mail) => {
+        this.mails.push(mail);
+        this.waiters = this.waiters.filter((w) =>
+          w.match(mail) ? (w.resolve(mail), false) : true,
+        );
+      },
+    });
+    const app = createApp({
+      config: this.config,
+      database: this.database,
+      mailer,
+      logger: this.logger,
+      now: this.now,
+      staticDir: this.options.staticDir ?? null,
+    });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.closeServer = async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await mailer.flush();
+    };
+    return this;
+  }
+
+  private async openDatabase(): Promise<Database> {
+    if (!onPostgres) return openDatabase({ dataDir: null });
+    const { url, drop } = await freshPgDatabase();
+    this.dropDatabase = drop;
+    return openDatabase({ url, poolSize: 5 });
+  }
+
+  async close(): Promise<void> {
+    await this.closeServer();
+    await this.database?.close();
+    await this.dropDatabase();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  async request<T = Loose>(
+    method: string,
+    route: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let payload: BodyInit | undefined = options.raw;
+    if (payload === undefined && body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(this.url + route, { method, headers, body: payload });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: parsed as T,
+      text,
+    } as Reply<T>;
+  }
+
+  get = <T = Loose>(route: string, options?: RequestOptions) =>
+    this.request<T>('GET', route, undefined, options);
+  post = <T = Loose>(route: string, body?: unknown, options?: RequestOptions) =>
+    this.request<T>('POST', route, body, options);
+  put = <T = Loose>(route: string, body?: unknown, options?: RequestOptions) =>
+    this.request<T>('PUT', route, body, options);
+
+  /** The next mail to `to` (already received, or arriving within a few seconds). */
+  mailTo(to: string, subject?: RegExp, timeoutMs = 5000): Promise<Mail> {
+    const match = (m: Mail) => m.to === to && (!subject || subject.test(m.subject));
+    const seen = this.mails.filter(match).at(-1);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no mail to ${to} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      this.waiters.push({
+        match,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
+    });
+  }
+
+  /** Every mail to `to` so far. */
+  mailsTo(to: string): Mail[] {
+    return this.mails.filter((m) => m.to === to);
+  }
+
+  async register(overrides: Record<string, unknown> = {}) {
+    const email = (overrides.email as string) ?? uniqueEmail();
+    const password = (overrides.password as string) ?? STRONG_PASSWORD;
+    const reply = await this.post('/api/v1/auth/register', {
+      email,
+      password,
+      display_name: 'Sam Student',
+      agreed_to_terms: true,
+      agreed_to_privacy: true,
+      ...overrides,
+    });
+    return { email, password, reply };
+  }
+
+  /** A registered, verified and signed-in user (through the verification link of the mail). */
+  async signedInUser(overrides: Record<string, unknown> = {}): Promise<SignedInUser> {
+    const { email, password, reply } = await this.register(overrides);
+    if (reply.status !== 201) throw new Error(`register: ${reply.status} ${reply.text}`);
+    const mail = await this.mailTo(email, /Confirm/);
+    const verified = await this.post('/api/v1/auth/verify-email', { token: tokenOf(mail) });
+    if (verified.status !== 200) throw new Error(`verify: ${verified.status} ${verified.text}`);
+    return { email, password, ...verified.body };
+  }
+}
+
+/** A new, empty database in the test PostgreSQL, and how to drop it. */
+export async function freshPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ayah_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: pgAdminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** The token of the one link in a mail. */
+export function tokenOf(mail: Mail): string {
+  const token = new URL(mail.link!).searchParams.get('token');
+  if (!token) throw new Error(`no token in ${mail.link}`);
+  return token;
+}
+
+/** One server for the whole file: started before its tests, closed after them. */
+export function useServer(options: HarnessOptions = {}): Harness {
+  const harness = new Harness(options);
+  beforeAll(async () => {
+    if (onPostgres && !pgAdminUrl) return;
+    await harness.start();
+  });
+  afterAll(async () => {
+    if (harness.url) await harness.close();
+  });
+  return harness;
+}
+
+/** True when a reply is FastAPI-shaped: `{detail: string}` or `{detail: [{loc, msg, type}]}`. */
+export function isFastApiError(body: unknown): boolean {
+  if (!body || typeof body !== 'object' || !('detail' in body)) return false;
+  const { detail } = body as { detail: unknown };
+  if (typeof detail === 'string') return detail.length > 0;
+  return (
+    Array.isArray(detail) &&
+    detail.length > 0 &&
+    detail.every(
+      (item) =>
+        item &&
+        Array.isArray(item.loc) &&
+        item.loc.every((p: unknown) => typeof p === 'string' || typeof p === 'number') &&
+        typeof item.msg === 'string' &&
+        typeof item.type === 'string',
+    )
+  );
+}

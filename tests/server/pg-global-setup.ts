@@ -1,0 +1,136 @@
+/**
+ * Global setup of the `server-pg` project: a throwaway PostgreSQL cluster on a free loopback port
+ * (initdb + pg_ctl, as the `postgres` user when running as root), stopped and removed afterwards.
+ * With DATABASE_URL set, that server is used instead (each test file creates its own database in it).
+ * Without PostgreSQL binaries the pass is skipped, and says so.
+ */
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+function findBinDir(): string | null {
+  const base = '/usr/lib/postgresql';
+  if (existsSync(base)) {
+    const versions = readdirSync(base)
+      .filter((v) => existsSync(path.join(base, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return path.join(base, versions[0], 'bin');
+  }
+  try {
+    const initdb = execFileSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).trim();
+    return initdb ? path.dirname(initdb) : null;
+  } catch {
+    return null;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function userIds(name: string): { uid: number; gid: number } | null {
+  try {
+    const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
+    return { uid, gid };
+  } catch {
+    return null;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  if (process.env.DATABASE_URL) {
+    console.log('PostgreSQL pass: using DATABASE_URL (one database per test file).');
+    project.provide('ayahPgUrl', process.env.DATABASE_URL);
+    return;
+  }
+  const skip = (why: string) => {
+    console.warn(`\nPostgreSQL pass skipped: ${why}\n`);
+    project.provide('ayahPgUrl', '');
+  };
+
+  const bin = findBinDir();
+  if (!bin) return skip('no initdb found (apt-get install postgresql, or set DATABASE_URL).');
+
+  // PostgreSQL refuses to run as root: run it as `postgres`, in a directory that user owns.
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? userIds('postgres') : null;
+  if (asRoot && !owner)
+    return skip('running as root and there is no `postgres` user to run it as.');
+  const run = (cmd: string, args: string[]) =>
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], {
+          stdio: 'pipe',
+        })
+      : execFileSync(path.join(bin, cmd), args, { stdio: 'pipe' });
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ayah-pg-'));
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  const started = Date.now();
+  try {
+    run('initdb', [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
+    const options = [
+      `-p ${port}`,
+      `-k ${dir}`,
+      "-c listen_addresses='127.0.0.1'",
+      '-c fsync=off',
+      '-c synchronous_commit=off',
+      '-c full_page_writes=off',
+      '-c max_connections=200',
+    ].join(' ');
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      options,
+      '-l',
+      path.join(dir, 'log'),
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
+  } catch (error) {
+    const output = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`Could not start the test PostgreSQL: ${output}`);
+  }
+  const version = path.basename(path.dirname(bin));
+  console.log(
+    `PostgreSQL ${version} for the server-pg pass on 127.0.0.1:${port} (${Date.now() - started} ms)`,
+  );
+  project.provide('ayahPgUrl', `postgres://postgres@127.0.0.1:${port}/postgres`);
+
+  return () => {
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch (error) {
+      console.warn('Stopping the test PostgreSQL failed:', error);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,154 @@
+/** Login throttling per account and per address (short windows), and the mail cooldown. */
+import { expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { loginThrottle } from '../../server/db/schema';
+import { describeServer, tokenOf, uniqueEmail, useServer } from './harness';
+
+const BASE = 400;
+const CAP = 1000;
+const h = useServer({
+  trustProxy: true,
+  auth: {
+    mailCooldownMs: 60_000,
+    throttle: {
+      account: { threshold: 3, baseLockMs: BASE, maxLockMs: CAP },
+      address: { threshold: 6, baseLockMs: BASE, maxLockMs: CAP },
+      forgetAfterMs: 5000,
+    },
+  },
+});
+const AUTH = '/api/v1/auth';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let addressCounter = 0;
+/** Each test speaks from its own client address, so that tests do not throttle each other. */
+function client() {
+  const address = `203.0.113.${++addressCounter}`;
+  return (email: string, password: string) =>
+    h.post(`${AUTH}/login`, { email, password }, { headers: { 'x-forwarded-for': address } });
+}
+
+async function lockOf(email: string) {
+  const [row] = await h.database.db
+    .select()
+    .from(loginThrottle)
+    .where(eq(loginThrottle.key, `account:${email.toLowerCase()}`));
+  return row;
+}
+
+describeServer('login throttling', () => {
+  it('locks an account after repeated failures (429 + Retry-After), then lets the right password in', async () => {
+    const login = client();
+    const user = await h.signedInUser();
+    for (let i = 0; i < 3; i++) expect((await login(user.email, 'Wrong-Guess-1')).status).toBe(401);
+    const locked = await login(user.email, user.password);
+    expect(locked.status).toBe(429);
+    expect(locked.body).toEqual({
+      detail: 'Too many failed sign-in attempts. Please try again later.',
+    });
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Another client is locked out of that account too (the lock is per account) …
+    expect((await client()(user.email, user.password)).status).toBe(429);
+    await sleep(BASE + 100);
+    // … but only for a while: then the right password works and clears the count.
+    expect((await login(user.email, user.password)).status).toBe(200);
+    expect(await lockOf(user.email)).toBeUndefined();
+  });
+
+  it('answers an unknown account exactly like a real one', async () => {
+    const login = client();
+    const ghost = uniqueEmail('ghost');
+    for (let i = 0; i < 3; i++) expect((await login(ghost, 'Wrong-Guess-1')).status).toBe(401);
+    const locked = await login(ghost, 'Wrong-Guess-1');
+    expect(locked.status).toBe(429);
+    expect(locked.body).toEqual({
+      detail: 'Too many failed sign-in attempts. Please try again later.',
+    });
+  });
+
+  it('doubles the lock with each further failure, up to the cap', async () => {
+    const login = client();
+    const user = await h.signedInUser();
+    const locks: number[] = [];
+    for (let failure = 1; failure <= 5; failure++) {
+      const reply = await login(user.email, 'Wrong-Guess-1');
+      expect(reply.status).toBe(401);
+      const row = await lockOf(user.email);
+      const ms = row?.lockedUntil ? row.lockedUntil.getTime() - row.lastFailureAt.getTime() : 0;
+      locks.push(ms);
+      if (ms > 0) await sleep(ms + 50);
+    }
+    expect(locks).toEqual([0, 0, BASE, 2 * BASE, CAP]);
+    expect((await login(user.email, user.password)).status).toBe(200);
+  });
+
+  it('forgets failures after the window', async () => {
+    const login = client();
+    const user = await h.signedInUser();
+    await login(user.email, 'Wrong-Guess-1');
+    await login(user.email, 'Wrong-Guess-1');
+    h.advanceClock(6000);
+    try {
+      await login(user.email, 'Wrong-Guess-1');
+      expect((await lockOf(user.email))?.failures).toBe(1);
+      expect((await login(user.email, user.password)).status).toBe(200);
+    } finally {
+      h.resetClock();
+    }
+  });
+
+  it('locks a client address that guesses at many accounts, for a while', async () => {
+    const login = client();
+    for (let i = 0; i < 6; i++) {
+      expect((await login(uniqueEmail('spray'), 'Wrong-Guess-1')).status).toBe(401);
+    }
+    const user = await h.signedInUser();
+    expect((await login(user.email, user.password)).status).toBe(429);
+    // The same account from elsewhere is fine: the lock is on the address.
+    expect((await client()(user.email, user.password)).status).toBe(200);
+    await sleep(BASE + 100);
+    expect((await login(user.email, user.password)).status).toBe(200);
+  });
+
+  it('a password reset clears the account lock', async () => {
+    const login = client();
+    const user = await h.signedInUser();
+    for (let i = 0; i < 3; i++) await login(user.email, 'Wrong-Guess-1');
+    expect((await lockOf(user.email))?.lockedUntil).toBeTruthy();
+    await h.post(`${AUTH}/password-reset`, { email: user.email });
+    const token = tokenOf(await h.mailTo(user.email, /Reset/));
+    const reset = await h.post(`${AUTH}/password-reset/confirm`, {
+      token,
+      new_password: 'Quiet-Lantern-63',
+    });
+    expect(reset.status).toBe(200);
+    expect(await lockOf(user.email)).toBeUndefined();
+  });
+});
+
+describeServer('mail cooldown', () => {
+  it('sends at most one verification mail a minute per address, answering the same', async () => {
+    const { email } = await h.register();
+    await h.mailTo(email);
+    const reply = await h.post(`${AUTH}/resend-verification`, { email });
+    expect(reply.status).toBe(200);
+    await sleep(100);
+    expect(h.mailsTo(email)).toHaveLength(1);
+    h.advanceClock(61_000);
+    try {
+      expect((await h.post(`${AUTH}/resend-verification`, { email })).body).toEqual(reply.body);
+      await expect.poll(() => h.mailsTo(email).length).toBe(2);
+    } finally {
+      h.resetClock();
+    }
+  });
+
+  it('sends at most one reset mail a minute per address', async () => {
+    const user = await h.signedInUser();
+    await h.post(`${AUTH}/password-reset`, { email: user.email });
+    await h.mailTo(user.email, /Reset/);
+    await h.post(`${AUTH}/password-reset`, { email: user.email });
+    await sleep(100);
+    expect(h.mailsTo(user.email).filter((m) => /Reset/.test(m.subject))).toHaveLength(1);
+  });
+});
