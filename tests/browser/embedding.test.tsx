@@ -248,3 +248,34 @@ describe('the stylesheet, embedded in a hostile page', () => {
     ours.remove();
   });
 });
+
+describe('themes', () => {
+  test('data-theme picks the scheme, and a portal re-themes by setting a variable', async () => {
+    const ours = addStyle(document, css);
+    const mountPoint = document.createElement('div');
+    document.body.append(mountPoint);
+    const root = await mount(
+      mountPoint,
+      <>
+        <AyahRoot data-testid="light">light</AyahRoot>
+        <AyahRoot data-testid="dark" theme="dark">
+          dark
+        </AyahRoot>
+        <AyahRoot data-testid="custom" style={{ '--ay-color-background': 'rgb(1, 2, 3)' } as never}>
+          custom
+        </AyahRoot>
+      </>,
+    );
+    const background = (id: string) =>
+      getComputedStyle(document.querySelector(`[data-testid="${id}"]`)!).backgroundColor;
+    expect(background('light')).toBe('rgb(255, 255, 255)');
+    expect(background('dark')).toBe('rgb(11, 17, 32)');
+    expect(getComputedStyle(document.querySelector('[data-testid="dark"]')!).colorScheme).toBe(
+      'dark',
+    );
+    expect(background('custom')).toBe('rgb(1, 2, 3)');
+    await act(async () => root.unmount());
+    mountPoint.remove();
+    ours.remove();
+  });
+});
