@@ -7,3 +7,6 @@ export { ApiError, isAbortError } from './lib/http-errors';
 
 // UI primitives and the scope every Ayah component renders in.
 export * from './ui';
+
+// The features.
+export * from './auth';

@@ -1,0 +1,130 @@
+import { createContext, use, useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { waitFor, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { AUTH } from '../lib/limits';
+import { SIGN_IN_MESSAGES } from '../lib/messages';
+import { toast } from '../ui/toast';
+import type { AuthAdapter, User } from './auth.adapter';
+import {
+  browserStorage,
+  isNewUser,
+  sessionLogic,
+  type sessionMachine,
+  type TokenStorage,
+} from './session.machine';
+
+type SessionActor = ActorRefFrom<typeof sessionMachine>;
+type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
+
+/**
+ * What a host reaches from outside React, through `ref`: the HTTP layer's `onUnauthorized`,
+ * `onTrialExpired` and `getToken` are wired to it (see `AuthProvider`).
+ */
+export type AuthHandle = {
+  /** The current access token, or null when signed out. */
+  getToken(): string | null;
+  /** A call answered 401: clears the token and signs out. */
+  unauthorized(): void;
+  /** A call's error said TRIAL_EXPIRED: raises the trial flag. */
+  trialExpired(): void;
+};
+
+export type AuthProviderProps = {
+  /** The auth backend: `createHttpApi(...).auth`, or a fake. */
+  adapter: AuthAdapter;
+  /** Where the token is kept under `authToken`. @default localStorage (memory where unavailable) */
+  storage?: TokenStorage;
+  /** Receives the `AuthHandle`. */
+  ref?: Ref<AuthHandle>;
+  children?: ReactNode;
+};
+
+const SessionContext = createContext<SessionActor | null>(null);
+
+/**
+ * The signed-in session for everything inside. On mount it loads the stored token and fetches the
+ * user. Wire the HTTP layer to it through `ref`:
+ * `createHttpApi({ getToken: () => auth.current?.getToken(), onUnauthorized: () => auth.current?.unauthorized(), onTrialExpired: () => auth.current?.trialExpired() })`.
+ */
+export function AuthProvider({ adapter, storage, ref, children }: AuthProviderProps) {
+  const logic = useMemo(
+    () => sessionLogic(adapter, storage ?? browserStorage()),
+    [adapter, storage],
+  );
+  const actorRef = useActorRef(logic);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      getToken: () => actorRef.getSnapshot().context.token,
+      unauthorized: () => actorRef.send({ type: 'auth.unauthorized' }),
+      trialExpired: () => actorRef.send({ type: 'auth.trialExpired' }),
+    }),
+    [actorRef],
+  );
+
+  return <SessionContext value={actorRef}>{children}</SessionContext>;
+}
+
+/** `useAuth` (or another part of the session) was used outside `<AuthProvider>`. */
+export class MissingAuthProviderError extends Error {
+  override readonly name = 'MissingAuthProviderError';
+  constructor(part: string) {
+    super(`\`${part}\` must be used within \`<AuthProvider>\``);
+  }
+}
+
+export type AuthState = {
+  /** The session machine's snapshot: `state.matches('loading')`, `state.hasTag('busy')`. */
+  state: SessionSnapshot;
+  /** The signed-in user, or null (a guest). */
+  user: User | null;
+  /** The user's id, or 'guest-user' when signed out. */
+  userId: string;
+  isGuest: boolean;
+  /** `last_login` empty or equal to `created_at`. */
+  isNewUser: boolean;
+  trialExpired: boolean;
+  /** Stores `token`, fetches the user; resolves with the user, rejects when the fetch fails. */
+  signIn(token: string): Promise<User>;
+  /** Clears token and user, and says 'Signed out successfully'. */
+  signOut(): void;
+  /** Adopts a fresher user from a call's answer. */
+  updateUser(user: User): void;
+  dismissTrialExpired(): void;
+};
+
+/** The session of the enclosing `<AuthProvider>`. */
+export function useAuth(): AuthState {
+  const actorRef = use(SessionContext);
+  if (!actorRef) throw new MissingAuthProviderError('useAuth');
+  const state = useSelector(actorRef, (snapshot) => snapshot);
+
+  return useMemo(() => {
+    const { user, trialExpired } = state.context;
+    return {
+      state,
+      user,
+      userId: user?.id ?? AUTH.guestUserId,
+      isGuest: !state.matches('signedIn'),
+      isNewUser: user ? isNewUser(user) : false,
+      trialExpired,
+      signIn: (token) => signIn(actorRef, token),
+      signOut: () => {
+        if (!actorRef.getSnapshot().can({ type: 'auth.signOut' })) return;
+        actorRef.send({ type: 'auth.signOut' });
+        toast.success(SIGN_IN_MESSAGES.signedOut);
+      },
+      updateUser: (next) => actorRef.send({ type: 'user.update', user: next }),
+      dismissTrialExpired: () => actorRef.send({ type: 'trial.dismiss' }),
+    };
+  }, [actorRef, state]);
+}
+
+async function signIn(actorRef: SessionActor, token: string): Promise<User> {
+  actorRef.send({ type: 'auth.login', token });
+  const settled = await waitFor(actorRef, (snapshot) => !snapshot.matches('loading'));
+  const { user, error } = settled.context;
+  if (settled.matches('signedIn') && user) return user;
+  throw error instanceof Error ? error : new Error('Could not load the signed-in user');
+}

@@ -1,0 +1,136 @@
+import { useId, useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { Button } from '../ui/button';
+import type { Theme } from '../ui/root';
+import type { AuthAdapter } from './auth.adapter';
+import { GoogleIcon, MailIcon } from './auth-icons';
+import { AuthLayout, headingClass, useFocusOnChange } from './AuthLayout';
+import { EmailForm } from './EmailForm';
+import { ForgotPasswordForm } from './ForgotPasswordForm';
+import { signInLogic, type AuthMode, type SignInFields } from './sign-in.machine';
+import { Tagline } from './Tagline';
+import { useNotices } from './use-notices';
+import { walletAuthLogic } from './wallet-auth.machine';
+import type { WalletSource } from './wallet-provider';
+import { WalletSignIn } from './WalletSignIn';
+
+/** The sign-in screen's tagline (spec section 1: "an AI learning coach"). */
+export const AUTH_TAGLINE = 'Your AI learning coach';
+
+export type AuthScreenProps = {
+  /** The auth backend: `createHttpApi(...).auth`, or a fake. */
+  adapter: AuthAdapter;
+  /**
+   * Hands a fresh access token to the session (`useAuth().signIn`); a returned promise is awaited
+   * before the screen reports success, and its rejection is shown as the error.
+   * @default nothing: the token is dropped
+   */
+  onSignedIn?: ((token: string) => unknown) | undefined;
+  /** The host's router: '/verify-email?email=…' after a sign-up. */
+  onNavigate?: ((path: string) => void) | undefined;
+  /** Leaves the page for Google sign-in. @default location.assign */
+  redirect?: ((url: string) => void) | undefined;
+  /** The wallet for MetaMask sign-in; `null` for none. @default window.ethereum */
+  ethereum?: WalletSource | undefined;
+  /** Open straight on the email form in this mode (/login, /register). @default the three choices */
+  mode?: AuthMode | undefined;
+  /** @default 'Your AI learning coach' */
+  tagline?: string | undefined;
+  /** Show the tagline whole at once. @default the reader's `prefers-reduced-motion` */
+  reducedMotion?: boolean | undefined;
+  theme?: Theme | undefined;
+  className?: string | undefined;
+};
+
+/**
+ * Sign in or sign up (spec section 2, "Auth screen"): MetaMask, Google or email, with the email
+ * form's sign-in / sign-up toggle and its forgot-password sub-view.
+ */
+export function AuthScreen({
+  adapter,
+  onSignedIn,
+  onNavigate,
+  redirect = (url) => window.location.assign(url),
+  ethereum,
+  mode,
+  tagline = AUTH_TAGLINE,
+  reducedMotion,
+  theme,
+  className,
+}: AuthScreenProps) {
+  // Fresh logic each render: useActorRef keeps one actor and adopts the latest implementations.
+  const session = { signIn: (token: string) => onSignedIn?.(token) };
+  const actorRef = useActorRef(signInLogic(adapter, session), { input: { mode } });
+  const walletRef = useActorRef(walletAuthLogic(adapter, { provider: ethereum, ...session }), {
+    input: { registeredAddress: null },
+  });
+  useNotices(actorRef, {
+    onNavigate,
+    redirect: (url) => {
+      try {
+        redirect(url);
+      } catch {
+        actorRef.send({ type: 'google.failed' });
+      }
+    },
+  });
+  useNotices(walletRef, { onNavigate });
+
+  const view = useSelector(actorRef, (state) =>
+    state.matches('choices') || state.matches('google')
+      ? 'choices'
+      : state.matches('forgotPassword')
+        ? 'forgotPassword'
+        : 'email',
+  );
+  const googleBusy = useSelector(actorRef, (state) => state.matches('google'));
+  const headingRef = useFocusOnChange<HTMLHeadingElement>(view);
+  const choicesId = useId();
+  const [fields, setFields] = useState<SignInFields>({ name: '', email: '', password: '' });
+
+  return (
+    <AuthLayout theme={theme} className={className}>
+      <header className="ay:flex ay:flex-col ay:items-center ay:gap-1 ay:text-center">
+        <h1 className="ay:text-2xl ay:font-bold ay:tracking-tight">Ayah</h1>
+        <Tagline text={tagline} reducedMotion={reducedMotion} />
+      </header>
+
+      {view === 'choices' && (
+        <section aria-labelledby={choicesId} className="ay:flex ay:flex-col ay:gap-3">
+          <h2 id={choicesId} ref={headingRef} tabIndex={-1} className={headingClass}>
+            Welcome! How would you like to continue?
+          </h2>
+          <WalletSignIn actorRef={walletRef} />
+          <Button
+            variant="outline"
+            loading={googleBusy}
+            onClick={() => actorRef.send({ type: 'choice.google' })}
+          >
+            <GoogleIcon />
+            Continue with Google
+          </Button>
+          <Button onClick={() => actorRef.send({ type: 'choice.email' })}>
+            <MailIcon />
+            Continue with Email
+          </Button>
+        </section>
+      )}
+      {view === 'email' && (
+        <EmailForm
+          actorRef={actorRef}
+          fields={fields}
+          onFieldsChange={setFields}
+          headingRef={headingRef}
+        />
+      )}
+      {view === 'forgotPassword' && (
+        <ForgotPasswordForm
+          actorRef={actorRef}
+          email={fields.email}
+          onEmailChange={(email) => setFields({ ...fields, email })}
+          headingRef={headingRef}
+        />
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,97 @@
+import { useLayoutEffect, useRef, useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { Theme } from '../ui/root';
+import { LoadingStatus } from '../ui/skeleton';
+import { Spinner } from '../ui/spinner';
+import { AuthLayout, headingClass, NavLink } from './AuthLayout';
+import { OAUTH_PARAMS, oauthCallbackLogic, readOAuthParams } from './oauth-callback.machine';
+import { useNotices } from './use-notices';
+
+export type OAuthCallbackProps = {
+  /** The callback's query string or parameters. @default location.search */
+  search?: string | URLSearchParams | undefined;
+  /**
+   * Hands the access token to the session (`useAuth().signIn`); a returned promise is awaited, and
+   * its rejection means 'Failed to complete Google sign-in'.
+   * @default nothing: the token is dropped
+   */
+  onSignedIn?: ((token: string) => unknown) | undefined;
+  /** The host's router: '/' after success, '/auth' 3 s after a failure. */
+  onNavigate?: ((path: string) => void) | undefined;
+  /**
+   * Takes the token out of the address bar as soon as it has been read.
+   * @default removes the callback's parameters with `history.replaceState`
+   */
+  clearAddressBar?: (() => void) | undefined;
+  theme?: Theme | undefined;
+  className?: string | undefined;
+};
+
+/** The return from Google sign-in (spec section 2, "OAuth callback"). */
+export function OAuthCallback({
+  search,
+  onSignedIn,
+  onNavigate,
+  clearAddressBar = removeOAuthParams,
+  theme,
+  className,
+}: OAuthCallbackProps) {
+  const [params] = useState(() => readOAuthParams(search ?? globalThis.location?.search ?? ''));
+  const clear = useRef(clearAddressBar);
+  // Before the first paint: the token must not linger in the address bar or the history.
+  useLayoutEffect(() => clear.current(), []);
+
+  const actorRef = useActorRef(oauthCallbackLogic({ signIn: (token) => onSignedIn?.(token) }), {
+    input: params,
+  });
+  useNotices(actorRef, { onNavigate });
+  const state = useSelector(actorRef, (snapshot) => snapshot);
+
+  return (
+    <AuthLayout theme={theme} className={className}>
+      {state.hasTag('busy') && (
+        <>
+          <h1 className={headingClass}>Signing you in</h1>
+          <LoadingStatus
+            showLabel
+            label={
+              state.context.userName
+                ? `Welcome, ${state.context.userName}! Finishing your Google sign-in…`
+                : 'Finishing your Google sign-in…'
+            }
+          >
+            <Spinner className="ay:size-6 ay:text-primary" />
+          </LoadingStatus>
+        </>
+      )}
+      {state.matches('done') && (
+        <>
+          <h1 className={headingClass}>Signed in</h1>
+          <p className="ay:text-sm ay:text-muted-foreground">Taking you to Ayah…</p>
+        </>
+      )}
+      {(state.matches('failed') || state.matches('returned')) && (
+        <>
+          <h1 className={headingClass}>Google sign-in did not work</h1>
+          <p className="ay:text-sm ay:font-medium ay:text-destructive">{state.context.error}</p>
+          <p className="ay:text-sm ay:text-muted-foreground">
+            Taking you back to the sign-in page…{' '}
+            <NavLink to="/auth" onNavigate={onNavigate}>
+              Back to sign in
+            </NavLink>
+          </p>
+        </>
+      )}
+    </AuthLayout>
+  );
+}
+
+/** Removes the callback's parameters (the token among them) from the address bar. */
+export function removeOAuthParams(): void {
+  if (typeof window === 'undefined') return;
+  const url = new URL(window.location.href);
+  const present = OAUTH_PARAMS.filter((key) => url.searchParams.has(key));
+  if (present.length === 0) return;
+  for (const key of present) url.searchParams.delete(key);
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+}

@@ -1,0 +1,143 @@
+import { useEffect, useId, useLayoutEffect, useRef } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { SUBJECT_LABELS } from '../lib/labels';
+import { GOALS, POINTS, type Subject } from '../lib/limits';
+import { Button } from '../ui/button';
+import type { Theme } from '../ui/root';
+import type { AuthAdapter, User } from './auth.adapter';
+import { AuthLayout, headingClass, useFocusOnChange } from './AuthLayout';
+import { onboardingLogic } from './onboarding.machine';
+import { useNotices } from './use-notices';
+
+export type OnboardingResult = {
+  /** The subjects the student picked, in the order of `GOALS.subjects`. */
+  subjects: Subject[];
+  /** The user as the server answered, onboarding completed. */
+  user: User | null;
+};
+
+export type OnboardingProps = {
+  adapter: AuthAdapter;
+  /** Called once onboarding is completed on the server. */
+  onDone?: ((result: OnboardingResult) => void) | undefined;
+  /** The student's name, for the greeting. @default no name */
+  name?: string | null | undefined;
+  theme?: Theme | undefined;
+  className?: string | undefined;
+};
+
+const STEPS = ['welcome', 'subjects', 'tour'] as const;
+
+/** A short first run: what Ayah does, the subjects of interest, and how goals and points work. */
+export function Onboarding({ adapter, onDone, name, theme, className }: OnboardingProps) {
+  const actorRef = useActorRef(onboardingLogic(adapter));
+  useNotices(actorRef, {});
+  const state = useSelector(actorRef, (snapshot) => snapshot);
+  const step = STEPS.findIndex((key) => state.matches(key));
+  const headingRef = useFocusOnChange<HTMLHeadingElement>(step);
+  const legendId = useId();
+
+  const latest = useRef(onDone);
+  useLayoutEffect(() => {
+    latest.current = onDone;
+  });
+  const done = state.matches('done');
+  useEffect(() => {
+    if (!done) return;
+    const output = actorRef.getSnapshot().output;
+    latest.current?.({ subjects: output?.subjects ?? [], user: output?.result?.user ?? null });
+  }, [done, actorRef]);
+
+  const next = () => actorRef.send({ type: 'onboarding.next' });
+  const back = () => actorRef.send({ type: 'onboarding.back' });
+
+  return (
+    <AuthLayout theme={theme} className={className}>
+      {step >= 0 && (
+        <p className="ay:text-xs ay:font-medium ay:text-muted-foreground">
+          Step {step + 1} of {STEPS.length}
+        </p>
+      )}
+      {state.matches('welcome') && (
+        <section className="ay:flex ay:flex-col ay:gap-4">
+          <h1 ref={headingRef} tabIndex={-1} className={headingClass}>
+            {name ? `Welcome to Ayah, ${name}!` : 'Welcome to Ayah!'}
+          </h1>
+          <p className="ay:text-sm">
+            Ayah is your AI learning coach. Ask a question in the chat and Ayah explains it step by
+            step, at your level, in math, science, history and english.
+          </p>
+          <Button onClick={next}>Next</Button>
+        </section>
+      )}
+      {state.matches('subjects') && (
+        <section className="ay:flex ay:flex-col ay:gap-4">
+          <h1 ref={headingRef} tabIndex={-1} className={headingClass}>
+            What would you like to learn?
+          </h1>
+          <fieldset aria-labelledby={legendId} className="ay:flex ay:flex-col ay:gap-2">
+            <legend id={legendId} className="ay:mb-2 ay:text-sm ay:text-muted-foreground">
+              Pick the subjects you are interested in. You can change them any time.
+            </legend>
+            {GOALS.subjects.map((subject) => (
+              <label
+                key={subject}
+                className="ay:flex ay:cursor-pointer ay:items-center ay:gap-3 ay:rounded-md ay:border ay:border-border ay:px-3 ay:py-2 ay:text-sm ay:hover:bg-muted"
+              >
+                <input
+                  type="checkbox"
+                  className="ay:size-4 ay:accent-primary"
+                  checked={state.context.subjects.includes(subject)}
+                  onChange={() => actorRef.send({ type: 'subject.toggle', subject })}
+                />
+                {SUBJECT_LABELS[subject]}
+              </label>
+            ))}
+          </fieldset>
+          <div className="ay:flex ay:justify-between ay:gap-2">
+            <Button variant="ghost" onClick={back}>
+              Back
+            </Button>
+            <Button onClick={next}>Next</Button>
+          </div>
+        </section>
+      )}
+      {(state.matches('tour') || state.matches('completing')) && (
+        <section className="ay:flex ay:flex-col ay:gap-4">
+          <h1 ref={headingRef} tabIndex={-1} className={headingClass}>
+            How Ayah helps you learn
+          </h1>
+          <ul className="ay:flex ay:list-disc ay:flex-col ay:gap-2 ay:pl-5 ay:text-sm">
+            <li>Chat with Ayah whenever you are stuck: it explains, then checks you understood.</li>
+            <li>
+              Set weekly goals, such as problems solved or minutes studied, and keep a streak.
+            </li>
+            <li>Earn points as you learn and turn them into {POINTS.tokenName} tokens.</li>
+          </ul>
+          <p className="ay:text-sm ay:text-muted-foreground">
+            Finishing this tour earns you your first {POINTS.onboardingAward} points.
+          </p>
+          <div className="ay:flex ay:justify-between ay:gap-2">
+            <Button variant="ghost" onClick={back} disabled={state.hasTag('busy')}>
+              Back
+            </Button>
+            <Button
+              loading={state.hasTag('busy')}
+              onClick={() => actorRef.send({ type: 'onboarding.complete' })}
+            >
+              Start learning
+            </Button>
+          </div>
+        </section>
+      )}
+      {done && (
+        <section className="ay:flex ay:flex-col ay:gap-2">
+          <h1 ref={headingRef} tabIndex={-1} className={headingClass}>
+            You are all set!
+          </h1>
+          <p className="ay:text-sm ay:text-muted-foreground">Taking you to Ayah…</p>
+        </section>
+      )}
+    </AuthLayout>
+  );
+}

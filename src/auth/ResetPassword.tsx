@@ -1,0 +1,81 @@
+import { useId, useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { Button } from '../ui/button';
+import { Field } from '../ui/field';
+import { PasswordInput } from '../ui/password-input';
+import { PasswordRequirements } from '../ui/password-requirements';
+import { PasswordStrength } from '../ui/password-strength';
+import type { Theme } from '../ui/root';
+import type { AuthAdapter } from './auth.adapter';
+import { AuthLayout, headingClass } from './AuthLayout';
+import { RESET_LINK_MISSING, resetPasswordLogic } from './reset-password.machine';
+import { useNotices } from './use-notices';
+
+export type ResetPasswordProps = {
+  adapter: AuthAdapter;
+  /** The `token` query parameter of the emailed link. */
+  token: string | null | undefined;
+  /** The host's router: '/auth' after success and for '← Back to Sign In'. */
+  onNavigate?: ((path: string) => void) | undefined;
+  theme?: Theme | undefined;
+  className?: string | undefined;
+};
+
+/** Set a new password from the emailed link (spec section 2, "Reset-password screen"). */
+export function ResetPassword({
+  adapter,
+  token,
+  onNavigate,
+  theme,
+  className,
+}: ResetPasswordProps) {
+  const actorRef = useActorRef(resetPasswordLogic(adapter), { input: { token } });
+  useNotices(actorRef, { onNavigate });
+  const state = useSelector(actorRef, (snapshot) => snapshot);
+  const [password, setPassword] = useState('');
+  const headingId = useId();
+  const requirementsId = useId();
+  const busy = state.hasTag('busy');
+
+  return (
+    <AuthLayout theme={theme} className={className}>
+      <form
+        noValidate
+        aria-labelledby={headingId}
+        className="ay:flex ay:flex-col ay:gap-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          actorRef.send({ type: 'reset.submit', password });
+        }}
+      >
+        <h1 id={headingId} className={headingClass}>
+          Set a new password
+        </h1>
+        {!state.context.token && (
+          <p role="alert" className="ay:text-sm ay:font-medium ay:text-destructive">
+            {RESET_LINK_MISSING}
+          </p>
+        )}
+        <Field
+          label="New password"
+          error={state.context.error !== RESET_LINK_MISSING ? state.context.error : undefined}
+        >
+          <PasswordInput
+            autoComplete="new-password"
+            aria-describedby={requirementsId}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </Field>
+        <PasswordStrength password={password} />
+        <PasswordRequirements id={requirementsId} password={password} />
+        <Button type="submit" loading={busy}>
+          {busy ? 'Resetting...' : 'Reset Password'}
+        </Button>
+        <Button variant="ghost" onClick={() => onNavigate?.('/auth')}>
+          <span aria-hidden="true">←</span> Back to Sign In
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

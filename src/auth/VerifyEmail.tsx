@@ -1,0 +1,129 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { RESET_VERIFY_MESSAGES } from '../lib/messages';
+import { Button } from '../ui/button';
+import type { Theme } from '../ui/root';
+import { LoadingStatus } from '../ui/skeleton';
+import { Spinner } from '../ui/spinner';
+import type { AuthAdapter } from './auth.adapter';
+import { AuthLayout, headingClass, NavLink } from './AuthLayout';
+import { verifyEmailLogic } from './verify-email.machine';
+import { useNotices } from './use-notices';
+
+export type VerifyEmailProps = {
+  adapter: AuthAdapter;
+  /** The `email` query parameter: where the link was sent. */
+  email?: string | null | undefined;
+  /** The `token` query parameter of the emailed link: verifies it and signs in. */
+  token?: string | null | undefined;
+  /** Hands the token of a verified link to the session (`useAuth().signIn`). @default nothing */
+  onSignedIn?: ((token: string) => unknown) | undefined;
+  /** The host's router: /register, /login, and where a verified link leads. */
+  onNavigate?: ((path: string) => void) | undefined;
+  /** Where the contact-support link points, e.g. 'mailto:help@school.example'. @default no link */
+  supportHref?: string | undefined;
+  theme?: Theme | undefined;
+  className?: string | undefined;
+};
+
+/** The page after sign-up (spec section 2, "Verify-email screen"), and the emailed link's target. */
+export function VerifyEmail({
+  adapter,
+  email,
+  token,
+  onSignedIn,
+  onNavigate,
+  supportHref,
+  theme,
+  className,
+}: VerifyEmailProps) {
+  const actorRef = useActorRef(
+    verifyEmailLogic(adapter, { signIn: (next) => onSignedIn?.(next) }),
+    { input: { email, token } },
+  );
+  useNotices(actorRef, { onNavigate });
+  const state = useSelector(actorRef, (snapshot) => snapshot);
+  const address = state.context.email;
+
+  if (state.matches('verifying') || state.matches('verified') || state.matches('linkFailed')) {
+    return (
+      <AuthLayout theme={theme} className={className}>
+        <h1 className={headingClass}>Verifying your email</h1>
+        {state.matches('linkFailed') ? (
+          <p className="ay:text-sm ay:text-muted-foreground">
+            This link could not be used.{' '}
+            <NavLink to="/auth" onNavigate={onNavigate}>
+              Go to sign in
+            </NavLink>
+          </p>
+        ) : (
+          <LoadingStatus showLabel label="Checking your verification link…">
+            <Spinner className="ay:size-6 ay:text-primary" />
+          </LoadingStatus>
+        )}
+      </AuthLayout>
+    );
+  }
+
+  if (!address) {
+    return (
+      <AuthLayout theme={theme} className={className}>
+        <h1 className={headingClass}>Invalid Page Access</h1>
+        <p className="ay:text-sm ay:text-muted-foreground">
+          This page requires an email address. Please return to the registration page.
+        </p>
+        <Button onClick={() => onNavigate?.('/register')}>Go to Registration</Button>
+      </AuthLayout>
+    );
+  }
+
+  const busy = state.hasTag('busy');
+  return (
+    <AuthLayout theme={theme} className={className}>
+      <h1 className={headingClass}>Check Your Email</h1>
+      <p className="ay:text-sm">
+        We sent a verification link to <strong className="ay:break-all">{address}</strong>.
+      </p>
+      <section aria-label="Next steps" className="ay:flex ay:flex-col ay:gap-2">
+        <h2 className="ay:text-sm ay:font-semibold">Next steps</h2>
+        <ol className="ay:flex ay:list-decimal ay:flex-col ay:gap-1 ay:pl-5 ay:text-sm ay:text-muted-foreground">
+          <li>Check your inbox, and your spam folder too.</li>
+          <li>Click the verification link in the email.</li>
+          <li>Complete your onboarding.</li>
+          <li>Start learning with Ayah, your AI tutor.</li>
+        </ol>
+      </section>
+      <p role="status" className="ay:text-sm ay:font-medium ay:text-success">
+        {state.matches('success') && RESET_VERIFY_MESSAGES.verificationResent}
+      </p>
+      {state.matches('error') && (
+        <p role="alert" className="ay:text-sm ay:font-medium ay:text-destructive">
+          {state.context.error}
+        </p>
+      )}
+      <Button
+        variant="outline"
+        loading={busy}
+        onClick={() => actorRef.send({ type: 'verify.resend' })}
+      >
+        {busy ? 'Sending...' : 'Resend verification email'}
+      </Button>
+      <div className="ay:flex ay:flex-wrap ay:items-center ay:justify-between ay:gap-2 ay:text-sm">
+        <NavLink to="/login" onNavigate={onNavigate}>
+          Back to Login
+        </NavLink>
+        {supportHref ? (
+          <a
+            href={supportHref}
+            className="ay:text-muted-foreground ay:underline ay:underline-offset-4"
+          >
+            Need help? Contact support
+          </a>
+        ) : (
+          <span className="ay:text-muted-foreground">
+            Need help? Contact your school's support team.
+          </span>
+        )}
+      </div>
+    </AuthLayout>
+  );
+}

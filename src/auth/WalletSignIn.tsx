@@ -1,0 +1,76 @@
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { WALLET_MESSAGES } from '../lib/messages';
+import { Button } from '../ui/button';
+import { WalletIcon } from './auth-icons';
+import type { walletAuthMachine } from './wallet-auth.machine';
+
+const METAMASK_DOWNLOAD = 'https://metamask.io/download/';
+
+type WalletSnapshot = SnapshotFrom<typeof walletAuthMachine>;
+
+export type WalletSignInProps = {
+  actorRef: ActorRefFrom<typeof walletAuthMachine>;
+};
+
+/** The MetaMask choice: its button, what the wallet is waiting for, and why it failed. */
+export function WalletSignIn({ actorRef }: WalletSignInProps) {
+  const state = useSelector(actorRef, (snapshot) => snapshot);
+  const problem = state.matches('failed')
+    ? state.context.error
+    : state.matches({ linked: 'disconnected' })
+      ? state.context.warning
+      : null;
+  const missing = problem === WALLET_MESSAGES.metamaskMissing;
+
+  return (
+    <div data-slot="wallet-sign-in" className="ay:flex ay:flex-col ay:gap-2">
+      <Button
+        variant="outline"
+        loading={state.hasTag('busy')}
+        disabled={state.matches({ linked: 'connected' })}
+        onClick={() => actorRef.send({ type: 'wallet.connect' })}
+      >
+        <WalletIcon />
+        Continue with MetaMask
+      </Button>
+      <p role="status" className="ay:text-xs ay:text-muted-foreground">
+        {progress(state)}
+      </p>
+      {problem && (
+        <p role="alert" className="ay:text-sm ay:font-medium ay:text-destructive">
+          {problem}{' '}
+          {missing && (
+            <a
+              href={METAMASK_DOWNLOAD}
+              target="_blank"
+              rel="noreferrer"
+              className="ay:underline ay:underline-offset-4"
+            >
+              Get MetaMask<span className="ay:sr-only"> (opens in a new tab)</span>
+            </a>
+          )}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function progress(state: WalletSnapshot): string {
+  if (state.matches('connecting')) return 'Approve the connection in MetaMask…';
+  if (state.matches({ linked: { authorizing: 'requestingNonce' } }))
+    return 'Preparing your sign-in…';
+  if (state.matches({ linked: { authorizing: 'signing' } })) {
+    return 'Sign the message in MetaMask to continue…';
+  }
+  if (state.hasTag('busy')) return 'Signing you in…';
+  if (state.matches({ linked: 'connected' }) && state.context.account) {
+    return `Connected as ${shortAddress(state.context.account)}`;
+  }
+  return '';
+}
+
+/** 0x2c75…5c23 */
+export function shortAddress(address: string): string {
+  return `${address.slice(0, 6)}…${address.slice(-4)}`;
+}

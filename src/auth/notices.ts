@@ -1,0 +1,38 @@
+import { fromPromise } from 'xstate';
+import { ApiError } from '../lib/http-errors';
+
+/**
+ * What the auth machines ask their component to do, as emitted events: the machines stay free of
+ * React, toasts and routers, and a test reads the same events with `actor.on(...)`.
+ */
+export type AuthNotice =
+  | { type: 'toast.success'; message: string }
+  | { type: 'toast.error'; message: string }
+  /** A loading toast that stays `duration` ms (or until dismissed by `id`). */
+  | { type: 'toast.loading'; id: string; message: string; duration: number }
+  | { type: 'toast.dismiss'; id: string }
+  /** An in-app path for the host's router, e.g. '/verify-email?email=a%40b.co'. */
+  | { type: 'route.navigate'; path: string }
+  /** A full-page redirect to another site (Google sign-in). */
+  | { type: 'page.redirect'; url: string };
+
+/**
+ * The stub of an actor that `<f>Logic(adapter)` must replace: it fails loudly, so a machine created
+ * without its adapter says which call is missing instead of hanging.
+ */
+export function notProvided<TOutput, TInput = void>(name: string) {
+  return fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`${name} must be provided`);
+  });
+}
+
+/**
+ * The server's own words for a failed call when it gave any (a `detail` text, or the joined
+ * validation items of a 422), else `fallback`. Used where the spec says "default or server message".
+ */
+export function serverMessage(error: unknown, fallback: string): string {
+  if (!(error instanceof ApiError)) return fallback;
+  if (typeof error.detail === 'string' && error.detail.trim() !== '') return error.detail.trim();
+  if (error.status === 422 || error.status === 404) return error.message;
+  return fallback;
+}

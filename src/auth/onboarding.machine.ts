@@ -1,0 +1,91 @@
+import { assign, emit, fromPromise, setup } from 'xstate';
+import { GOALS, type Subject } from '../lib/limits';
+import type { AuthAdapter, UserResponse } from './auth.adapter';
+import { notProvided, serverMessage, type AuthNotice } from './notices';
+
+/** Not quoted in the spec: completing onboarding failed without the server saying why. */
+export const ONBOARDING_FAILED = 'Could not finish setting up. Please try again.';
+
+export type OnboardingContext = {
+  /** The subjects the student is interested in, in the order of `GOALS.subjects`. */
+  subjects: Subject[];
+  /** The answer of `completeOnboarding`, once it came. */
+  result: UserResponse | null;
+};
+
+export type OnboardingEvent =
+  | { type: 'onboarding.next' }
+  | { type: 'onboarding.back' }
+  | { type: 'subject.toggle'; subject: Subject }
+  | { type: 'onboarding.complete' };
+
+/**
+ * The first run for a signed-in user whose onboarding is not completed: `welcome` (what Ayah does),
+ * `subjects` (pick the ones of interest), `tour` (goals and points), then `completing` the onboarding
+ * on the server and `done`.
+ */
+export const onboardingMachine = setup({
+  types: {
+    context: {} as OnboardingContext,
+    events: {} as OnboardingEvent,
+    emitted: {} as AuthNotice,
+    output: {} as { subjects: Subject[]; result: UserResponse | null },
+  },
+  actors: {
+    completeOnboarding: notProvided<UserResponse>('completeOnboarding'),
+  },
+}).createMachine({
+  id: 'onboarding',
+  context: { subjects: [], result: null },
+  initial: 'welcome',
+  states: {
+    welcome: { on: { 'onboarding.next': 'subjects' } },
+    subjects: {
+      on: {
+        'subject.toggle': {
+          actions: assign({
+            subjects: ({ context, event }) =>
+              GOALS.subjects.filter((subject) =>
+                subject === event.subject
+                  ? !context.subjects.includes(subject)
+                  : context.subjects.includes(subject),
+              ),
+          }),
+        },
+        'onboarding.back': 'welcome',
+        'onboarding.next': 'tour',
+      },
+    },
+    tour: {
+      on: {
+        'onboarding.back': 'subjects',
+        'onboarding.complete': 'completing',
+      },
+    },
+    completing: {
+      tags: ['busy'],
+      invoke: {
+        src: 'completeOnboarding',
+        onDone: { target: 'done', actions: assign({ result: ({ event }) => event.output }) },
+        onError: {
+          target: 'tour',
+          actions: emit(({ event }) => ({
+            type: 'toast.error',
+            message: serverMessage(event.error, ONBOARDING_FAILED),
+          })),
+        },
+      },
+    },
+    done: { type: 'final' },
+  },
+  output: ({ context }) => ({ subjects: context.subjects, result: context.result }),
+});
+
+/** The onboarding machine over `adapter`. */
+export function onboardingLogic(adapter: AuthAdapter) {
+  return onboardingMachine.provide({
+    actors: {
+      completeOnboarding: fromPromise(({ signal }) => adapter.completeOnboarding({ signal })),
+    },
+  });
+}

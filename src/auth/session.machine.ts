@@ -1,0 +1,160 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { AUTH } from '../lib/limits';
+import type { AuthAdapter, User, UserResponse } from './auth.adapter';
+import { notProvided } from './notices';
+
+/** Where the access token is kept between visits: `localStorage` in a browser. */
+export type TokenStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export type SessionContext = {
+  token: string | null;
+  user: User | null;
+  /** Raised by a TRIAL_EXPIRED error; the host shows a dismissible banner (nothing is blocked). */
+  trialExpired: boolean;
+  /** Why the last sign-in failed to load the user. */
+  error: unknown;
+};
+
+export type SessionEvent =
+  /** A token from a sign-in (email, Google, wallet, verification link): store it, fetch the user. */
+  | { type: 'auth.login'; token: string }
+  | { type: 'auth.signOut' }
+  /** Any call answered 401: the token is no good any more. */
+  | { type: 'auth.unauthorized' }
+  | { type: 'auth.trialExpired' }
+  | { type: 'trial.dismiss' }
+  /** A call answered with a fresher user (profile saved, onboarding completed). */
+  | { type: 'user.update'; user: User };
+
+/**
+ * The signed-in session (spec section 4, "Auth"): `start` loads the stored token, `loading` fetches
+ * the user, then `signedIn` or `signedOut`. Signed out, the user is the guest `guest-user`.
+ */
+export const sessionMachine = setup({
+  types: { context: {} as SessionContext, events: {} as SessionEvent },
+  actors: {
+    me: notProvided<UserResponse>('me'),
+  },
+  actions: {
+    loadToken: () => {
+      throw new Error('loadToken must be provided');
+    },
+    storeToken: (_, _params: { token: string }) => {
+      throw new Error('storeToken must be provided');
+    },
+    clearToken: () => {
+      throw new Error('clearToken must be provided');
+    },
+    forget: assign({ token: null, user: null }),
+  },
+  guards: {
+    hasToken: ({ context }) => Boolean(context.token),
+  },
+}).createMachine({
+  id: 'session',
+  context: { token: null, user: null, trialExpired: false, error: null },
+  initial: 'start',
+  states: {
+    start: {
+      entry: 'loadToken',
+      always: [{ guard: 'hasToken', target: 'loading' }, { target: 'signedOut' }],
+    },
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        src: 'me',
+        onDone: {
+          target: 'signedIn',
+          actions: assign({ user: ({ event }) => event.output.user, error: null }),
+        },
+        onError: {
+          target: 'signedOut',
+          actions: ['clearToken', 'forget', assign({ error: ({ event }) => event.error })],
+        },
+      },
+    },
+    signedIn: {
+      on: {
+        'auth.signOut': { target: 'signedOut', actions: ['clearToken', 'forget'] },
+        'user.update': { actions: assign({ user: ({ event }) => event.user }) },
+      },
+    },
+    signedOut: {},
+  },
+  on: {
+    'auth.login': {
+      target: '.loading',
+      reenter: true,
+      actions: [
+        assign({ token: ({ event }) => event.token, error: null }),
+        { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
+      ],
+    },
+    'auth.unauthorized': { target: '.signedOut', actions: ['clearToken', 'forget'] },
+    'auth.trialExpired': { actions: assign({ trialExpired: true }) },
+    'trial.dismiss': { actions: assign({ trialExpired: false }) },
+  },
+});
+
+/** The session machine over `adapter`, keeping the token in `storage` under `authToken`. */
+export function sessionLogic(adapter: AuthAdapter, storage: TokenStorage) {
+  const key = AUTH.tokenStorageKey;
+  return sessionMachine.provide({
+    actors: {
+      me: fromPromise(({ signal }) => adapter.me({ signal })),
+    },
+    actions: {
+      loadToken: assign({ token: () => readToken(storage, key) }),
+      storeToken: (_, { token }) => writeToken(storage, key, token),
+      clearToken: () => writeToken(storage, key, null),
+    },
+  });
+}
+
+/** A new user: `last_login` empty, or the same instant as `created_at`. */
+export function isNewUser(user: Pick<User, 'last_login' | 'created_at'>): boolean {
+  if (!user.last_login) return true;
+  if (user.last_login === user.created_at) return true;
+  const last = Date.parse(user.last_login);
+  return !Number.isNaN(last) && last === Date.parse(user.created_at);
+}
+
+/** `localStorage` where a page may use it, else a store that lasts as long as the page. */
+export function browserStorage(): TokenStorage {
+  try {
+    // Reading the property throws in sandboxed frames and some private modes.
+    const storage = globalThis.localStorage;
+    if (storage) return storage;
+  } catch {
+    // fall through
+  }
+  return memoryStorage();
+}
+
+/** A `TokenStorage` in memory (tests, stories, pages without local storage). */
+export function memoryStorage(initial: Record<string, string> = {}): TokenStorage {
+  const items = new Map(Object.entries(initial));
+  return {
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key),
+  };
+}
+
+function readToken(storage: TokenStorage, key: string): string | null {
+  try {
+    return storage.getItem(key) || null;
+  } catch {
+    return null;
+  }
+}
+
+// A full or forbidden storage must not stop a sign-in: the session keeps the token in memory.
+function writeToken(storage: TokenStorage, key: string, token: string | null): void {
+  try {
+    if (token) storage.setItem(key, token);
+    else storage.removeItem(key);
+  } catch {
+    // ignored: see above
+  }
+}

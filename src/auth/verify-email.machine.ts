@@ -1,0 +1,159 @@
+import { assign, emit, fromPromise, setup } from 'xstate';
+import type { MessageResponse } from '../api';
+import { AUTH } from '../lib/limits';
+import { RESET_VERIFY_MESSAGES, SIGN_IN_MESSAGES } from '../lib/messages';
+import { validateResend } from '../lib/validation';
+import type { AuthAdapter, AuthResponse } from './auth.adapter';
+import { notProvided, serverMessage, type AuthNotice } from './notices';
+
+/** Not quoted in the spec: a verification link the server refused without saying why. */
+export const VERIFY_LINK_FAILED = 'This verification link is invalid or has expired.';
+
+export type VerifyEmailInput = {
+  /** The `email` query parameter: the address a link was sent to. */
+  email?: string | null | undefined;
+  /** The `token` query parameter of the emailed link. */
+  token?: string | null | undefined;
+};
+
+export type VerifyEmailContext = {
+  email: string | null;
+  token: string | null;
+  /** The resend's failure, shown in red. */
+  error: string | null;
+  /** Where to go once signed in: onboarding until it is completed. */
+  next: string;
+};
+
+export type VerifyEmailEvent = { type: 'verify.resend' };
+
+/**
+ * The verify-email page (spec section 4, "Verify email"): resending is `idle`, `loading`, `success`
+ * (its banner clears after 3 s) or `error`. With `?token=` the page first `verifying`s the link and
+ * signs the user in, or sends them to /auth (DECISIONS.md).
+ */
+export const verifyEmailMachine = setup({
+  types: {
+    context: {} as VerifyEmailContext,
+    events: {} as VerifyEmailEvent,
+    input: {} as VerifyEmailInput,
+    emitted: {} as AuthNotice,
+  },
+  actors: {
+    resendVerification: notProvided<MessageResponse, { email: string }>('resendVerification'),
+    verifyEmail: notProvided<AuthResponse, { token: string }>('verifyEmail'),
+    signIn: notProvided<unknown, { token: string }>('signIn'),
+  },
+  delays: { banner: AUTH.verifyBannerMs },
+  guards: {
+    hasLink: ({ context }) => Boolean(context.token),
+    noEmail: ({ context }) => validateResend(context.email) !== null,
+  },
+}).createMachine({
+  id: 'verifyEmail',
+  context: ({ input }) => ({
+    email: input.email?.trim() || null,
+    token: input.token?.trim() || null,
+    error: null,
+    next: '/',
+  }),
+  initial: 'start',
+  on: {
+    'verify.resend': [
+      {
+        guard: 'noEmail',
+        target: '.error',
+        actions: assign({ error: RESET_VERIFY_MESSAGES.emailNotFound }),
+      },
+      { target: '.loading' },
+    ],
+  },
+  states: {
+    start: { always: [{ guard: 'hasLink', target: 'verifying' }, { target: 'idle' }] },
+    idle: {},
+    loading: {
+      tags: ['busy'],
+      entry: assign({ error: null }),
+      invoke: {
+        src: 'resendVerification',
+        input: ({ context }) => ({ email: context.email ?? '' }),
+        onDone: 'success',
+        onError: {
+          target: 'error',
+          actions: assign({
+            error: ({ event }) => serverMessage(event.error, RESET_VERIFY_MESSAGES.resendFailed),
+          }),
+        },
+      },
+      // One resend at a time.
+      on: { 'verify.resend': {} },
+    },
+    success: { after: { banner: 'idle' } },
+    error: {},
+    verifying: {
+      tags: ['busy'],
+      on: { 'verify.resend': {} },
+      initial: 'checking',
+      states: {
+        checking: {
+          invoke: {
+            src: 'verifyEmail',
+            input: ({ context }) => ({ token: context.token ?? '' }),
+            onDone: {
+              target: 'signingIn',
+              actions: assign(({ event }) => ({
+                token: event.output.access_token,
+                next: event.output.user.onboarding_completed ? '/' : '/onboarding',
+              })),
+            },
+            onError: {
+              target: '#verifyEmail.linkFailed',
+              actions: emit(({ event }) => ({
+                type: 'toast.error',
+                message: serverMessage(event.error, VERIFY_LINK_FAILED),
+              })),
+            },
+          },
+        },
+        signingIn: {
+          invoke: {
+            src: 'signIn',
+            input: ({ context }) => ({ token: context.token ?? '' }),
+            onDone: {
+              target: '#verifyEmail.verified',
+              actions: [
+                emit({ type: 'toast.success', message: SIGN_IN_MESSAGES.signedIn }),
+                emit(({ context }) => ({ type: 'route.navigate', path: context.next })),
+              ],
+            },
+            onError: {
+              target: '#verifyEmail.linkFailed',
+              actions: emit(({ event }) => ({
+                type: 'toast.error',
+                message: serverMessage(event.error, VERIFY_LINK_FAILED),
+              })),
+            },
+          },
+        },
+      },
+    },
+    verified: { type: 'final' },
+    linkFailed: {
+      type: 'final',
+      entry: emit({ type: 'route.navigate', path: '/auth' }),
+    },
+  },
+});
+
+/** The verify-email page's machine over `adapter`; `signIn` hands the link's token to the session. */
+export function verifyEmailLogic(adapter: AuthAdapter, host: { signIn(token: string): unknown }) {
+  return verifyEmailMachine.provide({
+    actors: {
+      resendVerification: fromPromise(({ input, signal }) =>
+        adapter.resendVerification(input, { signal }),
+      ),
+      verifyEmail: fromPromise(({ input, signal }) => adapter.verifyEmail(input, { signal })),
+      signIn: fromPromise(async ({ input }) => host.signIn(input.token)),
+    },
+  });
+}

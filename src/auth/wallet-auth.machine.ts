@@ -1,0 +1,340 @@
+import { assign, emit, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
+import { WALLET, TOAST } from '../lib/limits';
+import { WALLET_MESSAGES, wrongWalletAddress } from '../lib/messages';
+import { sameAddress } from '../lib/wallet';
+import type { AuthAdapter, AuthResponse, Web3AuthenticateRequest } from './auth.adapter';
+import { notProvided, serverMessage, type AuthNotice } from './notices';
+import {
+  WalletMissingError,
+  isUserRejection,
+  readAccount,
+  requestAccount,
+  signMessage,
+  watchWallet,
+  type WalletSource,
+} from './wallet-provider';
+
+/** Not quoted in the spec, which gives only the timeouts and a 5000 ms loading toast. */
+export const WALLET_PROGRESS_MESSAGES = {
+  connecting: 'Connecting to MetaMask...',
+  connectTimeout: 'MetaMask did not answer in time. Please try again.',
+  signTimeout: 'The signature request timed out. Please try again.',
+} as const;
+
+export const METAMASK_TOAST_ID = 'ayah-metamask';
+
+export type WalletAuthContext = {
+  /** The address the session is bound to: the user's registered one, or the one that signed in. */
+  registeredAddress: string | null;
+  /** The wallet's current account. */
+  account: string | null;
+  /** The EIP-4361 message from the server, then its signature, then the token they bought. */
+  message: string | null;
+  signature: string | null;
+  token: string | null;
+  /** Why the last attempt failed. */
+  error: string | null;
+  /** Why a connected wallet counts as disconnected: it moved to another account. */
+  warning: string | null;
+};
+
+export type WalletAuthEvent =
+  | { type: 'wallet.connect' }
+  | { type: 'wallet.accountsChanged'; accounts: string[] }
+  | { type: 'wallet.chainChanged'; chainId: string };
+
+export type WalletAuthInput = { registeredAddress?: string | null | undefined } | undefined;
+
+/**
+ * Wallet sign-in (spec section 4, "Auth" and "Wallet state"): `connecting` (30 s), then, `linked` to
+ * that account, `authorizing` (nonce, signature within 60 s, authenticate, session) and `connected`
+ * for as long as the wallet's account is the registered one; another account means `disconnected`.
+ */
+export const walletAuthMachine = setup({
+  types: {
+    context: {} as WalletAuthContext,
+    events: {} as WalletAuthEvent,
+    input: {} as WalletAuthInput,
+    emitted: {} as AuthNotice,
+  },
+  actors: {
+    requestAccounts: notProvided<string | null>('requestAccounts'),
+    readAccounts: notProvided<string | null>('readAccounts'),
+    web3Nonce: notProvided<{ message: string }, { wallet_address: string }>('web3Nonce'),
+    signMessage: notProvided<string, { message: string; account: string }>('signMessage'),
+    web3Authenticate: notProvided<AuthResponse, Web3AuthenticateRequest>('web3Authenticate'),
+    signIn: notProvided<unknown, { token: string }>('signIn'),
+    watchWallet: fromCallback<EventObject>(() => {
+      throw new Error('watchWallet must be provided');
+    }),
+  },
+  delays: { connectTimeout: WALLET.connectTimeoutMs, signTimeout: WALLET.signTimeoutMs },
+  guards: {
+    registered: ({ context }) => context.registeredAddress !== null,
+    accountStays: ({ context, event }) =>
+      event.type === 'wallet.accountsChanged' &&
+      sameAddress(event.accounts[0], context.registeredAddress ?? context.account),
+  },
+  actions: {
+    setError: assign((_, params: { message: string }) => ({
+      error: params.message,
+      warning: null,
+    })),
+    warnAccount: assign(({ context, event }) => {
+      const account = event.type === 'wallet.accountsChanged' ? (event.accounts[0] ?? null) : null;
+      const bound = context.registeredAddress ?? context.account ?? '';
+      return { account, warning: account ? wrongWalletAddress(bound) : null };
+    }),
+  },
+}).createMachine({
+  id: 'walletAuth',
+  context: ({ input }) => ({
+    registeredAddress: input?.registeredAddress ?? null,
+    account: null,
+    message: null,
+    signature: null,
+    token: null,
+    error: null,
+    warning: null,
+  }),
+  initial: 'start',
+  states: {
+    // A signed-in wallet user: check the wallet's account without prompting.
+    start: { always: [{ guard: 'registered', target: 'linked.refreshing' }, { target: 'idle' }] },
+    idle: { on: { 'wallet.connect': 'connecting' } },
+    connecting: {
+      tags: ['busy'],
+      entry: [
+        assign({ error: null, warning: null }),
+        emit({
+          type: 'toast.loading',
+          id: METAMASK_TOAST_ID,
+          message: WALLET_PROGRESS_MESSAGES.connecting,
+          duration: TOAST.metamaskLoadingMs,
+        }),
+      ],
+      exit: emit({ type: 'toast.dismiss', id: METAMASK_TOAST_ID }),
+      invoke: {
+        src: 'requestAccounts',
+        onDone: [
+          {
+            guard: ({ event }) => !event.output,
+            target: 'failed',
+            actions: { type: 'setError', params: { message: WALLET_MESSAGES.noAccounts } },
+          },
+          {
+            guard: ({ context, event }) =>
+              context.registeredAddress !== null &&
+              !sameAddress(event.output, context.registeredAddress),
+            target: 'failed',
+            actions: assign(({ context }) => ({
+              error: wrongWalletAddress(context.registeredAddress ?? ''),
+            })),
+          },
+          // Already signed in with this wallet: reconnecting needs no new signature.
+          {
+            guard: 'registered',
+            target: 'linked.connected',
+            actions: assign({ account: ({ event }) => event.output }),
+          },
+          { target: 'linked', actions: assign({ account: ({ event }) => event.output }) },
+        ],
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => connectError(event.error) }),
+        },
+      },
+      after: {
+        connectTimeout: {
+          target: 'failed',
+          actions: {
+            type: 'setError',
+            params: { message: WALLET_PROGRESS_MESSAGES.connectTimeout },
+          },
+        },
+      },
+    },
+    linked: {
+      invoke: { src: 'watchWallet' },
+      initial: 'authorizing',
+      on: {
+        'wallet.accountsChanged': [
+          { guard: 'accountStays', target: '.connected', actions: assign({ warning: null }) },
+          { target: '.disconnected', actions: 'warnAccount' },
+        ],
+        'wallet.chainChanged': '.refreshing',
+      },
+      states: {
+        authorizing: {
+          tags: ['busy'],
+          initial: 'requestingNonce',
+          on: {
+            // Mid sign-in, another account can only fail it; a chain change is irrelevant.
+            'wallet.accountsChanged': [
+              { guard: 'accountStays' },
+              {
+                target: '#walletAuth.failed',
+                actions: assign(({ context }) => ({
+                  error: wrongWalletAddress(context.registeredAddress ?? context.account ?? ''),
+                })),
+              },
+            ],
+            'wallet.chainChanged': {},
+          },
+          states: {
+            requestingNonce: {
+              invoke: {
+                src: 'web3Nonce',
+                input: ({ context }) => ({ wallet_address: context.account ?? '' }),
+                onDone: {
+                  target: 'signing',
+                  actions: assign({ message: ({ event }) => event.output.message }),
+                },
+                onError: {
+                  target: '#walletAuth.failed',
+                  actions: assign({ error: ({ event }) => serverError(event.error) }),
+                },
+              },
+            },
+            signing: {
+              invoke: {
+                src: 'signMessage',
+                input: ({ context }) => ({
+                  message: context.message ?? '',
+                  account: context.account ?? '',
+                }),
+                onDone: {
+                  target: 'authenticating',
+                  actions: assign({ signature: ({ event }) => event.output }),
+                },
+                onError: {
+                  target: '#walletAuth.failed',
+                  actions: assign({ error: ({ event }) => signError(event.error) }),
+                },
+              },
+              after: {
+                signTimeout: {
+                  target: '#walletAuth.failed',
+                  actions: {
+                    type: 'setError',
+                    params: { message: WALLET_PROGRESS_MESSAGES.signTimeout },
+                  },
+                },
+              },
+            },
+            authenticating: {
+              invoke: {
+                src: 'web3Authenticate',
+                input: ({ context }) => ({
+                  wallet_address: context.account ?? '',
+                  signature: context.signature ?? '',
+                  message: context.message ?? '',
+                }),
+                onDone: {
+                  target: 'signingIn',
+                  actions: assign(({ context, event }) => ({
+                    token: event.output.access_token,
+                    registeredAddress: event.output.user.wallet_address ?? context.account,
+                  })),
+                },
+                onError: {
+                  target: '#walletAuth.failed',
+                  actions: assign({ error: ({ event }) => serverError(event.error) }),
+                },
+              },
+            },
+            signingIn: {
+              invoke: {
+                src: 'signIn',
+                input: ({ context }) => ({ token: context.token ?? '' }),
+                onDone: { target: '#walletAuth.linked.connected' },
+                onError: {
+                  target: '#walletAuth.failed',
+                  actions: assign({ error: ({ event }) => serverError(event.error) }),
+                },
+              },
+            },
+          },
+          exit: assign({ message: null, signature: null, token: null }),
+        },
+        connected: {},
+        refreshing: {
+          invoke: {
+            src: 'readAccounts',
+            onDone: [
+              {
+                guard: ({ context, event }) => sameAddress(event.output, context.registeredAddress),
+                target: 'connected',
+                actions: assign({ account: ({ event }) => event.output, warning: null }),
+              },
+              {
+                target: 'disconnected',
+                actions: assign(({ context, event }) => ({
+                  account: event.output,
+                  warning: event.output
+                    ? wrongWalletAddress(context.registeredAddress ?? '')
+                    : null,
+                })),
+              },
+            ],
+            onError: { target: 'disconnected' },
+          },
+        },
+        disconnected: { on: { 'wallet.connect': '#walletAuth.connecting' } },
+      },
+    },
+    failed: { on: { 'wallet.connect': 'connecting' } },
+  },
+});
+
+/** What the wallet sign-in needs besides the adapter: the wallet, and the session to hand a token to. */
+export type WalletAuthDeps = {
+  /** @default window.ethereum, looked up on each use */
+  provider?: WalletSource | undefined;
+  signIn(token: string): unknown;
+};
+
+/** The wallet sign-in machine over `adapter` and the wallet. */
+export function walletAuthLogic(adapter: AuthAdapter, { provider, signIn }: WalletAuthDeps) {
+  return walletAuthMachine.provide({
+    actors: {
+      requestAccounts: fromPromise(({ signal }) => requestAccount(provider, signal)),
+      readAccounts: fromPromise(({ signal }) => readAccount(provider, signal)),
+      web3Nonce: fromPromise(({ input, signal }) => adapter.web3Nonce(input, { signal })),
+      signMessage: fromPromise(({ input, signal }) => signMessage(provider, input, signal)),
+      web3Authenticate: fromPromise(({ input, signal }) =>
+        adapter.web3Authenticate(input, { signal }),
+      ),
+      signIn: fromPromise(async ({ input }) => signIn(input.token)),
+      watchWallet: fromCallback(({ sendBack }) =>
+        watchWallet(provider, {
+          accountsChanged: (accounts) => sendBack({ type: 'wallet.accountsChanged', accounts }),
+          chainChanged: (chainId) => sendBack({ type: 'wallet.chainChanged', chainId }),
+        }),
+      ),
+    },
+  });
+}
+
+function connectError(error: unknown): string {
+  if (error instanceof WalletMissingError) return WALLET_MESSAGES.metamaskMissing;
+  if (isUserRejection(error)) return WALLET_MESSAGES.connectionRejected;
+  return errorText(error);
+}
+
+function signError(error: unknown): string {
+  if (isUserRejection(error)) return WALLET_MESSAGES.signatureRejected;
+  return errorText(error);
+}
+
+function serverError(error: unknown): string {
+  return serverMessage(error, errorText(error));
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message
+    ? message
+    : 'Wallet sign-in failed. Please try again.';
+}

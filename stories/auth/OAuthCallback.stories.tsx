@@ -1,0 +1,69 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, waitFor, within } from 'storybook/test';
+import { OAuthCallback } from '../../src/auth/OAuthCallback';
+import { clearToasts, findToast } from './story-helpers';
+
+const SUCCESS =
+  '?access_token=tok-google&token_type=bearer&user_id=u1&user_name=Ada&user_email=ada%40example.org&user_avatar=';
+
+const meta = {
+  title: 'Auth/OAuthCallback',
+  component: OAuthCallback,
+  args: {
+    search: SUCCESS,
+    onSignedIn: fn(),
+    onNavigate: fn(),
+    clearAddressBar: fn(),
+  },
+  beforeEach: clearToasts,
+} satisfies Meta<typeof OAuthCallback>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** The session is still loading the user. */
+export const SigningIn: Story = {
+  args: { onSignedIn: fn(() => new Promise(() => {})) },
+  play: async ({ canvasElement, args }) => {
+    await expect(args.clearAddressBar).toHaveBeenCalledTimes(1);
+    await expect(within(canvasElement).getByRole('status')).toHaveTextContent(
+      'Welcome, Ada! Finishing your Google sign-in…',
+    );
+  },
+};
+
+export const Success: Story = {
+  play: async ({ args }) => {
+    await findToast('Successfully signed in with Google!');
+    await expect(args.onSignedIn).toHaveBeenCalledWith('tok-google');
+    await expect(args.onNavigate).toHaveBeenCalledWith('/');
+  },
+};
+
+/** Google answered with `?error=`: the message, then back to /auth after 3 s. */
+export const ErrorReturned: Story = {
+  args: { search: '?error=access_denied' },
+  play: async ({ canvasElement, args }) => {
+    await findToast('OAuth error: access_denied', 'alert');
+    await expect(
+      within(canvasElement).getByText('OAuth error: access_denied', { selector: 'p' }),
+    ).toBeVisible();
+    await expect(args.onNavigate).not.toHaveBeenCalled();
+    await waitFor(() => expect(args.onNavigate).toHaveBeenCalledWith('/auth'), { timeout: 4000 });
+  },
+};
+
+export const NoAccessToken: Story = {
+  args: { search: '?token_type=bearer' },
+  play: async () => {
+    await findToast('Authentication failed: No access token received', 'alert');
+  },
+};
+
+/** The token came, but the session could not load the user with it. */
+export const CompletionFailed: Story = {
+  args: { onSignedIn: fn(() => Promise.reject(new Error('401'))) },
+  play: async () => {
+    await findToast('Failed to complete Google sign-in', 'alert');
+  },
+};

@@ -1,0 +1,97 @@
+import { act, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { VerifyEmail } from '../../../src/auth/VerifyEmail';
+import { apiError, deferred, fakeAuthAdapter, rejects, TOKEN } from '../../fakes/auth';
+import { clearToasts, findToast, renderWithToasts } from './render';
+
+afterEach(() => {
+  clearToasts();
+  vi.useRealTimers();
+});
+
+describe('<VerifyEmail>', () => {
+  it('without an email: Invalid Page Access, and a button to /register', async () => {
+    const onNavigate = vi.fn();
+    const { user } = renderWithToasts(
+      <VerifyEmail adapter={fakeAuthAdapter()} onNavigate={onNavigate} />,
+    );
+    expect(screen.getByRole('heading', { name: 'Invalid Page Access' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'This page requires an email address. Please return to the registration page.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Go to Registration' }));
+    expect(onNavigate).toHaveBeenCalledWith('/register');
+  });
+
+  it('with an email: the next steps, a resend that says Sending..., and its banner for 3 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const resend = deferred<{ message: string }>();
+    const adapter = fakeAuthAdapter({ resendVerification: () => resend.promise });
+    const onNavigate = vi.fn();
+    const { user } = renderWithToasts(
+      <VerifyEmail
+        adapter={adapter}
+        email="ada@example.org"
+        onNavigate={onNavigate}
+        supportHref="mailto:help@school.example"
+      />,
+      { advanceTimers: (ms) => vi.advanceTimersByTime(ms) },
+    );
+    expect(screen.getByRole('heading', { name: 'Check Your Email' })).toBeInTheDocument();
+    expect(screen.getByText('ada@example.org')).toBeInTheDocument();
+    expect(screen.getAllByRole('listitem')).toHaveLength(4);
+    expect(screen.getByRole('link', { name: 'Need help? Contact support' })).toHaveAttribute(
+      'href',
+      'mailto:help@school.example',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Resend verification email' }));
+    expect(screen.getByRole('button', { name: 'Sending...' })).toHaveAttribute('aria-busy', 'true');
+    expect(adapter.calls).toEqual([
+      { method: 'resendVerification', body: { email: 'ada@example.org' } },
+    ]);
+
+    await act(async () => resend.resolve({ message: 'ok' }));
+    expect(screen.getByText('Verification email resent successfully!')).toHaveAttribute(
+      'role',
+      'status',
+    );
+    act(() => vi.advanceTimersByTime(3000));
+    expect(screen.queryByText('Verification email resent successfully!')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('link', { name: 'Back to Login' }));
+    expect(onNavigate).toHaveBeenCalledWith('/login');
+  });
+
+  it('a failed resend shows the message in red, as an alert', async () => {
+    const { user } = renderWithToasts(
+      <VerifyEmail
+        adapter={fakeAuthAdapter({ resendVerification: rejects(apiError(500)) })}
+        email="ada@example.org"
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Resend verification email' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to resend verification email',
+    );
+  });
+
+  it('?token= verifies the link, signs in and goes on', async () => {
+    const onSignedIn = vi.fn();
+    const onNavigate = vi.fn();
+    renderWithToasts(
+      <VerifyEmail
+        adapter={fakeAuthAdapter()}
+        token="link-1"
+        onSignedIn={onSignedIn}
+        onNavigate={onNavigate}
+      />,
+    );
+    expect(screen.getByRole('status')).toHaveTextContent('Checking your verification link…');
+    await findToast('Signed in successfully!');
+    expect(onSignedIn).toHaveBeenCalledWith(TOKEN);
+    expect(onNavigate).toHaveBeenCalledWith('/onboarding');
+  });
+});

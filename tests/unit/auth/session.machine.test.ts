@@ -1,0 +1,170 @@
+import { createActor } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import {
+  isNewUser,
+  memoryStorage,
+  sessionLogic,
+  sessionMachine,
+} from '../../../src/auth/session.machine';
+import { apiError, deferred, fakeAuthAdapter, never, rejects, user } from '../../fakes/auth';
+import { settle } from './support';
+
+const KEY = 'authToken';
+
+describe('session machine', () => {
+  it('signs out at once when no token is stored', () => {
+    const actor = createActor(sessionLogic(fakeAuthAdapter(), memoryStorage())).start();
+    expect(actor.getSnapshot().value).toBe('signedOut');
+    expect(actor.getSnapshot().context.user).toBeNull();
+  });
+
+  it('loads the stored token and fetches the user', async () => {
+    const me = deferred<{ user: typeof user }>();
+    const adapter = fakeAuthAdapter({ me: () => me.promise });
+    const actor = createActor(sessionLogic(adapter, memoryStorage({ [KEY]: 'tok-1' }))).start();
+
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(actor.getSnapshot().context.token).toBe('tok-1');
+
+    me.resolve({ user });
+    await settle(actor, 'signedIn');
+    expect(actor.getSnapshot().context.user).toEqual(user);
+    expect(adapter.calls.map((call) => call.method)).toEqual(['me']);
+  });
+
+  it('clears the token and signs out when fetching the user fails', async () => {
+    const storage = memoryStorage({ [KEY]: 'stale' });
+    const actor = createActor(
+      sessionLogic(fakeAuthAdapter({ me: rejects(apiError(401, 'Token has expired')) }), storage),
+    ).start();
+
+    await settle(actor, 'signedOut');
+    expect(actor.getSnapshot().context.token).toBeNull();
+    expect(storage.getItem(KEY)).toBeNull();
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+  });
+
+  it('login stores the token and fetches the user', async () => {
+    const storage = memoryStorage();
+    const actor = createActor(sessionLogic(fakeAuthAdapter(), storage)).start();
+
+    actor.send({ type: 'auth.login', token: 'tok-2' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(storage.getItem(KEY)).toBe('tok-2');
+
+    await settle(actor, 'signedIn');
+    expect(actor.getSnapshot().context).toMatchObject({ token: 'tok-2', user });
+  });
+
+  it('a second login while loading starts over with the new token', async () => {
+    const calls: string[] = [];
+    const storage = memoryStorage();
+    const adapter = fakeAuthAdapter({
+      me: () => {
+        calls.push(storage.getItem(KEY) ?? '');
+        return calls.length === 1 ? never() : Promise.resolve({ user });
+      },
+    });
+    const actor = createActor(sessionLogic(adapter, storage)).start();
+    actor.send({ type: 'auth.login', token: 'first' });
+    actor.send({ type: 'auth.login', token: 'second' });
+    await settle(actor, 'signedIn');
+    expect(calls).toEqual(['first', 'second']);
+    expect(actor.getSnapshot().context.token).toBe('second');
+  });
+
+  it('sign-out clears token and user', async () => {
+    const storage = memoryStorage({ [KEY]: 'tok-1' });
+    const actor = createActor(sessionLogic(fakeAuthAdapter(), storage)).start();
+    await settle(actor, 'signedIn');
+
+    actor.send({ type: 'auth.signOut' });
+    expect(actor.getSnapshot().value).toBe('signedOut');
+    expect(actor.getSnapshot().context).toMatchObject({ token: null, user: null });
+    expect(storage.getItem(KEY)).toBeNull();
+  });
+
+  it('a 401 anywhere clears the token, also while loading', async () => {
+    const storage = memoryStorage({ [KEY]: 'tok-1' });
+    const actor = createActor(sessionLogic(fakeAuthAdapter({ me: never }), storage)).start();
+    expect(actor.getSnapshot().value).toBe('loading');
+
+    actor.send({ type: 'auth.unauthorized' });
+    expect(actor.getSnapshot().value).toBe('signedOut');
+    expect(storage.getItem(KEY)).toBeNull();
+  });
+
+  it('a 401 when signed in signs out', async () => {
+    const storage = memoryStorage({ [KEY]: 'tok-1' });
+    const actor = createActor(sessionLogic(fakeAuthAdapter(), storage)).start();
+    await settle(actor, 'signedIn');
+    actor.send({ type: 'auth.unauthorized' });
+    expect(actor.getSnapshot().value).toBe('signedOut');
+    expect(storage.getItem(KEY)).toBeNull();
+  });
+
+  it('TRIAL_EXPIRED raises the trial flag, which can be dismissed; nothing else changes', async () => {
+    const actor = createActor(
+      sessionLogic(fakeAuthAdapter(), memoryStorage({ [KEY]: 'tok-1' })),
+    ).start();
+    await settle(actor, 'signedIn');
+
+    actor.send({ type: 'auth.trialExpired' });
+    expect(actor.getSnapshot().context.trialExpired).toBe(true);
+    expect(actor.getSnapshot().value).toBe('signedIn');
+
+    actor.send({ type: 'trial.dismiss' });
+    expect(actor.getSnapshot().context.trialExpired).toBe(false);
+  });
+
+  it('adopts a fresher user', async () => {
+    const actor = createActor(
+      sessionLogic(fakeAuthAdapter(), memoryStorage({ [KEY]: 'tok-1' })),
+    ).start();
+    await settle(actor, 'signedIn');
+    const fresher = { ...user, display_name: 'Ada L.' };
+    actor.send({ type: 'user.update', user: fresher });
+    expect(actor.getSnapshot().context.user).toEqual(fresher);
+  });
+
+  it('keeps working when the storage throws', async () => {
+    const broken = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+      removeItem: () => {
+        throw new Error('SecurityError');
+      },
+    };
+    const actor = createActor(sessionLogic(fakeAuthAdapter(), broken)).start();
+    expect(actor.getSnapshot().value).toBe('signedOut');
+    actor.send({ type: 'auth.login', token: 'tok-3' });
+    await settle(actor, 'signedIn');
+    expect(actor.getSnapshot().context.token).toBe('tok-3');
+  });
+
+  it('fails loudly without its adapter', () => {
+    const actor = createActor(sessionMachine);
+    const errors: unknown[] = [];
+    actor.subscribe({ error: (error) => errors.push(error) });
+    actor.start();
+    expect(actor.getSnapshot().status).toBe('error');
+    expect(String(errors[0])).toContain('loadToken must be provided');
+  });
+});
+
+describe('isNewUser', () => {
+  it.each([
+    [null, '2026-01-01T08:00:00Z', true],
+    ['', '2026-01-01T08:00:00Z', true],
+    ['2026-01-01T08:00:00Z', '2026-01-01T08:00:00Z', true],
+    ['2026-01-01T08:00:00.000Z', '2026-01-01T08:00:00Z', true],
+    ['2026-01-02T08:00:00Z', '2026-01-01T08:00:00Z', false],
+  ])('last_login %j, created_at %j → %s', (last_login, created_at, expected) => {
+    expect(isNewUser({ last_login, created_at })).toBe(expected);
+  });
+});

@@ -1,0 +1,41 @@
+import {
+  createActor,
+  waitFor,
+  type Actor,
+  type ActorOptions,
+  type AnyActorLogic,
+  type AnyActorRef,
+} from 'xstate';
+import type { AuthNotice } from '../../../src/auth/notices';
+
+/**
+ * Starts `logic` and records what it emits (subscribed before start, so a notice of the first
+ * transition is kept).
+ */
+export function start<TLogic extends AnyActorLogic>(logic: TLogic, options?: ActorOptions<TLogic>) {
+  const actor = createActor(logic as AnyActorLogic, options) as Actor<TLogic>;
+  const notices: AuthNotice[] = [];
+  (actor as AnyActorRef).on('*', (notice: AuthNotice) => notices.push(notice));
+  actor.start();
+  return { actor, notices };
+}
+
+/** Waits until the actor's snapshot matches `value` (a state value, as `snapshot.matches` takes). */
+export function settle(actor: AnyActorRef, value: unknown) {
+  return waitFor(actor, (snapshot) => snapshot.matches(value), { timeout: 1000 });
+}
+
+/** Lets pending promise callbacks run. */
+export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+export function toasts(notices: AuthNotice[]) {
+  return notices.flatMap((notice) =>
+    notice.type === 'toast.success' || notice.type === 'toast.error'
+      ? [`${notice.type === 'toast.success' ? 'success' : 'error'}: ${notice.message}`]
+      : [],
+  );
+}
+
+export function paths(notices: AuthNotice[]) {
+  return notices.flatMap((notice) => (notice.type === 'route.navigate' ? [notice.path] : []));
+}
