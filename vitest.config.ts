@@ -34,6 +34,12 @@ const optimizeDeps = {
     'tailwind-merge',
     'xstate',
     '@xstate/react',
+    'react-markdown',
+    'remark-gfm',
+    'remark-math',
+    'rehype-katex',
+    'katex',
+    'ethers',
   ],
 };
 
@@ -68,6 +74,17 @@ export default defineConfig({
           env: { AYAH_TEST_DB: 'postgres' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The whole product: scripts/start.mjs on a scratch data dir, driven in Debian's Chromium.
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
         },
       },
       {

@@ -134,6 +134,8 @@ export const CHAT_MESSAGES = {
   deleteAllFailed: 'Failed to delete all chats',
   unarchiveFailed: 'Failed to unarchive chat',
   deleteFailed: 'Failed to delete chat',
+  /** Not in the spec, which names no text for a failed archive of one chat. */
+  archiveFailed: 'Failed to archive chat',
   /** Shown as an alert, not a toast. */
   deleteConversationFailed: 'Failed to delete conversation. Please try again.',
   renameFailed: 'Change name failed!',

@@ -5,7 +5,7 @@ export type IconProps = ComponentProps<'svg'>;
 
 // Icons are decorative: the control that holds one carries the accessible name. Fill and stroke are
 // classes as well as attributes: a host page's `svg { fill: … }` beats an attribute, never our class.
-function createIcon(displayName: string, paths: ReactNode) {
+export function createIcon(displayName: string, paths: ReactNode) {
   function Icon({ className, ...props }: IconProps) {
     return (
       <svg

@@ -75,7 +75,7 @@ describe('npm run build', () => {
     css.walkRules((rule: Rule) => {
       if (rule.parent?.type === 'atrule' && (rule.parent as AtRule).name === 'keyframes') return;
       const inTheme = (() => {
-        for (let p = rule.parent; p; p = p.parent) {
+        for (let p: postcss.Node | postcss.Document | undefined = rule.parent; p; p = p.parent) {
           if (
             p.type === 'atrule' &&
             (p as AtRule).name === 'layer' &&
@@ -93,6 +93,9 @@ describe('npm run build', () => {
           });
           continue;
         }
+        // Everything else starts with a class: `.ayah …` or an `ay:` utility. (Tailwind's `space-*`
+        // and `divide-*` start with `:where(…)`, have no specificity and lose to the scoped
+        // preflight, so they cannot work inside Ayah: use flex or grid gaps.)
         if (!/^\.(ayah|ay\\:)/.test(selector)) offenders.push(selector);
       }
     });

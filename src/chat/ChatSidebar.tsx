@@ -1,0 +1,194 @@
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { cn } from '../lib/cn';
+import { toast } from '../ui/toast';
+import { AyahRoot, type Theme } from '../ui/root';
+import type { ChatAdapter } from './chat.adapter';
+import { REFRESH_CHAT_HISTORY_EVENT } from './chat.store';
+import { ChatSessionList } from './ChatSessionList';
+import { DeleteChatDialog } from './DeleteChatDialog';
+import { RenameChatDialog } from './RenameChatDialog';
+import { SearchChatsDialog } from './SearchChatsDialog';
+import { sessionsLogic } from './sessions.machine';
+import { SessionsActorContext, type SessionsActorRef } from './sidebar-context';
+import { SidebarNav } from './SidebarNav';
+
+export interface ChatSidebarProps {
+  /** The backend: `createHttpApi(…).chat`, or a fake. Read once, on mount. */
+  adapter: ChatAdapter;
+  /** The conversation shown, marked current in the list. @default null */
+  activeSessionId?: string | null;
+  /** New Chat: start a new conversation (e.g. remove `sessionId` from the URL). */
+  onNewChat?: () => void;
+  /** A chat was picked from the list or the search: open it (e.g. put it in the URL). */
+  onSelectSession?: (sessionId: string) => void;
+  /** A chat was archived or deleted; if it is the one shown, start a new conversation. */
+  onSessionRemoved?: (sessionId: string) => void;
+  /** Where the Goals link goes. @default '/goal' */
+  goalsHref?: string;
+  /** The user menu (Profile Settings, Sign Out, the wallet), shown at the bottom. @default undefined */
+  userMenu?: ReactNode;
+  /** Collapsed to icons (controlled). @default undefined */
+  collapsed?: boolean;
+  /** Collapsed to icons at first (uncontrolled). @default false */
+  defaultCollapsed?: boolean;
+  onCollapsedChange?: (collapsed: boolean) => void;
+  /** @default the enclosing Ayah root's theme, else 'light' */
+  theme?: Theme;
+  className?: string;
+}
+
+/**
+ * The chat sidebar: New Chat, Search Chats, the Goals link, the saved chats with their menu (Rename,
+ * Archive, Delete after confirming) and the user menu. It collapses to a rail of icons, and reloads
+ * its list on the window event 'refresh-chat-history'.
+ */
+export function ChatSidebar({
+  adapter,
+  activeSessionId = null,
+  onNewChat,
+  onSelectSession,
+  onSessionRemoved,
+  goalsHref = '/goal',
+  userMenu,
+  collapsed: collapsedProp,
+  defaultCollapsed = false,
+  onCollapsedChange,
+  theme,
+  className,
+}: ChatSidebarProps) {
+  const [logic] = useState(() => sessionsLogic(adapter));
+  const actor = useActorRef(logic);
+  const [ownCollapsed, setOwnCollapsed] = useState(defaultCollapsed);
+  const collapsed = collapsedProp ?? ownCollapsed;
+  const [searching, setSearching] = useState(false);
+  const headingId = useId();
+  const listId = useId();
+  const restoreFocus = useFocusReturn(actor);
+
+  useSidebarEffects(actor, onSessionRemoved);
+
+  function toggle() {
+    setOwnCollapsed(!collapsed);
+    onCollapsedChange?.(!collapsed);
+  }
+
+  return (
+    <AyahRoot
+      theme={theme}
+      data-slot="chat-sidebar"
+      data-collapsed={collapsed || undefined}
+      className={cn(
+        'ay:flex ay:h-full ay:shrink-0 ay:flex-col ay:border-r ay:border-border ay:bg-surface',
+        collapsed ? 'ay:w-[60px]' : 'ay:w-[260px]',
+        className,
+      )}
+    >
+      <SessionsActorContext value={actor}>
+        <nav aria-label="Sidebar" className="ay:flex ay:min-h-0 ay:flex-1 ay:flex-col">
+          <SidebarNav
+            collapsed={collapsed}
+            listId={listId}
+            goalsHref={goalsHref}
+            onToggle={toggle}
+            onNewChat={onNewChat}
+            onSearch={() => setSearching(true)}
+            newChatRef={restoreFocus.fallbackRef}
+          />
+          {!collapsed && (
+            <section
+              id={listId}
+              aria-labelledby={headingId}
+              className="ay:flex ay:min-h-0 ay:flex-1 ay:flex-col ay:gap-1 ay:px-2 ay:pt-4"
+            >
+              <h2
+                id={headingId}
+                className="ay:px-3 ay:text-xs ay:font-semibold ay:text-muted-foreground"
+              >
+                Chats
+              </h2>
+              <div className="ay:min-h-0 ay:flex-1 ay:overflow-y-auto">
+                <ChatSessionList
+                  activeSessionId={activeSessionId}
+                  labelledBy={headingId}
+                  onSelect={(id) => onSelectSession?.(id)}
+                  onAction={restoreFocus.remember}
+                />
+              </div>
+            </section>
+          )}
+          {collapsed && <div className="ay:flex-1" />}
+        </nav>
+        {userMenu && (
+          <div data-slot="chat-sidebar-user" className="ay:border-t ay:border-border ay:p-2">
+            {userMenu}
+          </div>
+        )}
+        <RenameChatDialog onClosed={restoreFocus.restore} />
+        <DeleteChatDialog />
+      </SessionsActorContext>
+      <SearchChatsDialog
+        adapter={adapter}
+        open={searching}
+        onOpenChange={setSearching}
+        onSelect={(session) => onSelectSession?.(session.id)}
+      />
+    </AyahRoot>
+  );
+}
+
+function useSidebarEffects(
+  actor: SessionsActorRef,
+  onSessionRemoved: ((sessionId: string) => void) | undefined,
+) {
+  const latest = useRef(onSessionRemoved);
+  useEffect(() => {
+    latest.current = onSessionRemoved;
+  });
+
+  useEffect(() => {
+    const refresh = () => actor.send({ type: 'sessions.refresh' });
+    window.addEventListener(REFRESH_CHAT_HISTORY_EVENT, refresh);
+    const subscriptions = [
+      actor.on('notify', ({ tone, message }) =>
+        tone === 'error' ? toast.error(message) : toast.success(message),
+      ),
+      actor.on('session.removed', ({ sessionId }) => latest.current?.(sessionId)),
+    ];
+    return () => {
+      window.removeEventListener(REFRESH_CHAT_HISTORY_EVENT, refresh);
+      subscriptions.forEach((subscription) => subscription.unsubscribe());
+    };
+  }, [actor]);
+}
+
+/**
+ * A chat's dialogs open from its menu, whose item is gone by the time they close: focus goes back to
+ * the chat's options button, or to New Chat when the chat itself is gone.
+ */
+function useFocusReturn(actor: SessionsActorRef) {
+  const trigger = useRef<HTMLElement | null>(null);
+  const fallbackRef = useRef<HTMLButtonElement>(null);
+  const idle = useSelector(actor, (s) => s.matches({ action: 'idle' }));
+
+  const restore = useCallback(() => {
+    const target = trigger.current?.isConnected ? trigger.current : fallbackRef.current;
+    target?.focus();
+  }, []);
+
+  // After the delete dialog or an archive, once the dialog has let go of focus.
+  useEffect(() => {
+    if (!idle || !trigger.current) return;
+    const frame = requestAnimationFrame(() => {
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost) restore();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [idle, restore]);
+
+  const remember = useCallback((element: HTMLElement | null) => {
+    trigger.current = element;
+  }, []);
+
+  return { remember, restore, fallbackRef };
+}

@@ -1,0 +1,65 @@
+import type { ReactNode, Ref } from 'react';
+import { cn } from '../lib/cn';
+import { Button, buttonVariants } from '../ui/button';
+import { VisuallyHidden } from '../ui/visually-hidden';
+import { NewChatIcon, PanelLeftIcon, SearchIcon, TargetIcon } from './chat-icons';
+
+export interface SidebarNavProps {
+  collapsed: boolean;
+  /** The id of the chat list, which the toggle shows and hides. */
+  listId: string;
+  goalsHref: string;
+  onToggle: () => void;
+  onNewChat: (() => void) | undefined;
+  onSearch: () => void;
+  newChatRef: Ref<HTMLButtonElement>;
+}
+
+/** The top of the sidebar: the collapse toggle, New Chat, Search Chats and the Goals link. */
+export function SidebarNav({
+  collapsed,
+  listId,
+  goalsHref,
+  onToggle,
+  onNewChat,
+  onSearch,
+  newChatRef,
+}: SidebarNavProps) {
+  const item = cn(
+    buttonVariants({ variant: 'ghost', size: 'md' }),
+    'ay:w-full ay:justify-start ay:px-3',
+    collapsed && 'ay:justify-center ay:px-0',
+  );
+  return (
+    <div className="ay:flex ay:flex-col ay:gap-1 ay:p-2">
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+        aria-expanded={!collapsed}
+        aria-controls={collapsed ? undefined : listId}
+        onClick={onToggle}
+        className={cn('ay:size-10', !collapsed && 'ay:self-end')}
+      >
+        <PanelLeftIcon />
+      </Button>
+      <Button ref={newChatRef} variant="ghost" className={item} onClick={onNewChat}>
+        <NewChatIcon />
+        <Label collapsed={collapsed}>New Chat</Label>
+      </Button>
+      <Button variant="ghost" className={item} onClick={onSearch} aria-haspopup="dialog">
+        <SearchIcon />
+        <Label collapsed={collapsed}>Search Chats</Label>
+      </Button>
+      <a href={goalsHref} className={item}>
+        <TargetIcon />
+        <Label collapsed={collapsed}>Goals</Label>
+      </a>
+    </div>
+  );
+}
+
+// Collapsed, the labels stay for screen readers: the icons alone would leave the controls unnamed.
+function Label({ collapsed, children }: { collapsed: boolean; children: ReactNode }) {
+  return collapsed ? <VisuallyHidden>{children}</VisuallyHidden> : <span>{children}</span>;
+}

@@ -1,0 +1,24 @@
+import { createContext, useContext } from 'react';
+import type { HastNode } from './markdown-hast';
+
+/** Plain text to show at the end of a block, after the markdown it was parsed from. */
+export interface Suffix {
+  /** The length of the (normalised) markdown the block was parsed from: where the suffix goes. */
+  offset: number;
+  text: string;
+}
+
+/** The suffix of the block being rendered (only the unfinished block has one). */
+export const SuffixContext = createContext<Suffix | null>(null);
+
+/**
+ * The suffix, if `node` (a paragraph, list item or heading) is where it goes: its last child is
+ * text ending where the markdown ends. With `whole`, `node` itself must end there (a code block).
+ */
+export function useSuffix(node: HastNode | undefined, whole = false): string | null {
+  const suffix = useContext(SuffixContext);
+  if (!suffix || !node) return null;
+  const end = whole ? node : node.children?.at(-1);
+  const ends = end?.position?.end?.offset === suffix.offset;
+  return ends && (whole || end?.type === 'text') ? suffix.text : null;
+}

@@ -1,0 +1,62 @@
+import { useEffect, useRef } from 'react';
+import { toast } from '../ui/toast';
+import type { ChatActorRef } from './chat-context';
+import { REFRESH_CHAT_HISTORY_EVENT } from './chat.store';
+
+type Options = {
+  sessionId: string | null;
+  onSessionChange: ((sessionId: string | null) => void) | undefined;
+  dashboardData: Record<string, unknown> | undefined;
+};
+
+/**
+ * Carries out what the conversation asks of the page (toasts, the URL, the chat lists) and keeps it in
+ * step with the props: a new `sessionId` opens that session, removing it starts a new conversation.
+ */
+export function useChatEffects(
+  actor: ChatActorRef,
+  { sessionId, onSessionChange, dashboardData }: Options,
+) {
+  const latest = useRef({ sessionId, onSessionChange });
+  useEffect(() => {
+    latest.current = { sessionId, onSessionChange };
+  });
+
+  useEffect(() => {
+    const subscriptions = [
+      actor.on('notify', ({ tone, message }) =>
+        tone === 'error' ? toast.error(message) : toast.success(message),
+      ),
+      actor.on('session.changed', (event) => {
+        if (event.sessionId !== latest.current.sessionId) {
+          latest.current.onSessionChange?.(event.sessionId);
+        }
+      }),
+      actor.on('history.refresh', () => {
+        window.dispatchEvent(new Event(REFRESH_CHAT_HISTORY_EVENT));
+      }),
+    ];
+    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+  }, [actor]);
+
+  const previous = useRef(sessionId);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = sessionId;
+    if (before === sessionId) return;
+    const current = actor.getSnapshot().context.sessionId;
+    if (sessionId !== null && sessionId !== current) {
+      actor.send({ type: 'session.open', sessionId });
+    } else if (sessionId === null && before === current) {
+      // The page removed the parameter of the conversation shown: start a new one.
+      actor.send({ type: 'session.new' });
+    }
+  }, [actor, sessionId]);
+
+  const firstData = useRef(dashboardData);
+  useEffect(() => {
+    if (dashboardData === firstData.current) return;
+    firstData.current = dashboardData;
+    actor.send({ type: 'dashboard.change', dashboardData: dashboardData ?? {} });
+  }, [actor, dashboardData]);
+}
