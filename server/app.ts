@@ -7,7 +7,10 @@ import path from 'node:path';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { AVATAR_UPLOAD_PATH } from './auth/avatar-routes';
+import { AVATAR_MAX_REQUEST_BYTES, AVATAR_MESSAGES } from './auth/avatars';
 import { authRoutes } from './auth/routes';
+import { learningRoutes } from './chat/learning';
 import type { AppDeps, Deps } from './deps';
 import { healthRoutes } from './health/routes';
 import { errorResponse } from './http/errors';
@@ -74,18 +77,26 @@ export function createApp(appDeps: AppDeps) {
   app.use('*', securityHeaders({ https: config.publicUrl.startsWith('https:') }));
   app.use('/api/*', corsPolicy(config.publicUrl, config.allowedOrigins));
   app.use('/api/*', emptyBodyIsNoBody);
-  app.use(
-    '/api/*',
+  const limit = (maxSize: number, detail = 'Request body too large') =>
     bodyLimit({
-      maxSize: config.maxBodyBytes,
+      maxSize,
       // The rest of the body is never read, so the connection cannot be reused: say so.
-      onError: (c) => c.json({ detail: 'Request body too large' }, 413, { Connection: 'close' }),
-    }),
-  );
+      onError: (c) => c.json({ detail }, 413, { Connection: 'close' }),
+    });
+  const bodyLimits = new Map([
+    [
+      `${API_PREFIX}/auth${AVATAR_UPLOAD_PATH}`,
+      limit(AVATAR_MAX_REQUEST_BYTES, AVATAR_MESSAGES.tooLarge),
+    ],
+  ]);
+  const defaultLimit = limit(config.maxBodyBytes);
+  app.use('/api/*', (c, next) => (bodyLimits.get(c.req.path) ?? defaultLimit)(c, next));
 
-  const auth = authRoutes(deps);
+  const auth = authRoutes(deps, API_PREFIX);
   app.route(API_PREFIX, healthRoutes(appDeps.database));
   app.route(`${API_PREFIX}/auth`, auth.app);
+  for (const [prefix, router] of learningRoutes(deps, auth.auth))
+    app.route(`${API_PREFIX}${prefix}`, router);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', {
     type: 'http',

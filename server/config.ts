@@ -32,6 +32,39 @@ export interface AuthSettings {
   };
 }
 
+/** Google sign-in (OpenID Connect, authorization code + PKCE); null when not configured. */
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  /** The OpenID provider; its discovery document names the endpoints and the signing keys. */
+  issuer: string;
+  /** Where the provider sends the browser back: this server's /api/v1/auth/google/callback. */
+  redirectUri: string;
+}
+
+/** The tutor's model endpoint (any OpenAI-compatible API); none configured means the offline coach. */
+export interface LlmSettings {
+  /** e.g. `http://localhost:11434/v1` (Ollama) or `https://api.openai.com/v1`. */
+  baseUrl: string | null;
+  model: string | null;
+  apiKey: string | null;
+  /** Model for `/embeddings` (learning memory); without it memory is ranked by full-text search. */
+  embeddingModel: string | null;
+  /** An OpenAI-compatible `/moderations` URL; the local safety check runs either way. */
+  moderationUrl: string | null;
+  moderationModel: string | null;
+  /** A reply may take this long in all … */
+  timeoutMs: number;
+  /** … and the model may stay silent this long between two pieces of text. */
+  stallMs: number;
+}
+
+export interface ChatSettings {
+  /** Sends per user within `rateWindowMs` (counted in the database, so across instances). */
+  rateLimit: number;
+  rateWindowMs: number;
+}
+
 export interface Config {
   port: number;
   /** Where users reach the app; links in mails are built from it, never from the Host header. */
@@ -49,6 +82,11 @@ export interface Config {
   /** Largest accepted JSON or form body. */
   maxBodyBytes: number;
   auth: AuthSettings;
+  llm: LlmSettings;
+  chat: ChatSettings;
+  google: GoogleConfig | null;
+  /** Sign-In with Ethereum: the chain id the message names (EIP-155; 1 is Ethereum mainnet). */
+  siweChainId: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -68,6 +106,33 @@ export const DEFAULT_AUTH: AuthSettings = {
     forgetAfterMs: HOUR,
   },
 };
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+/** AYAH_LLM_*: the model endpoint, or none (the offline coach). */
+export function loadLlmSettings(env: Env): LlmSettings {
+  const baseUrl = env.AYAH_LLM_BASE_URL ? url('AYAH_LLM_BASE_URL', env.AYAH_LLM_BASE_URL) : null;
+  const model = env.AYAH_LLM_MODEL?.trim() || null;
+  if (baseUrl && !model) throw new Error('AYAH_LLM_BASE_URL is set: set AYAH_LLM_MODEL too');
+  return {
+    baseUrl: model ? baseUrl : null,
+    model: baseUrl ? model : null,
+    apiKey: env.AYAH_LLM_API_KEY || null,
+    embeddingModel: (baseUrl && env.AYAH_LLM_EMBEDDING_MODEL?.trim()) || null,
+    moderationUrl: env.AYAH_MODERATION_URL
+      ? url('AYAH_MODERATION_URL', env.AYAH_MODERATION_URL)
+      : null,
+    moderationModel: env.AYAH_MODERATION_MODEL?.trim() || null,
+    timeoutMs: positiveInt('AYAH_LLM_TIMEOUT_MS', env.AYAH_LLM_TIMEOUT_MS, 120_000),
+    stallMs: positiveInt('AYAH_LLM_STALL_MS', env.AYAH_LLM_STALL_MS, 30_000),
+  };
+}
 
 function port(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return 3000;
@@ -117,12 +182,40 @@ function jwtSecret(value: string | undefined, dataDir: string): Uint8Array {
   return secret;
 }
 
+function google(env: Env, publicUrl: string): GoogleConfig | null {
+  const clientId = env.GOOGLE_CLIENT_ID?.trim() ?? '';
+  const clientSecret = env.GOOGLE_CLIENT_SECRET?.trim() ?? '';
+  if (!clientId && !clientSecret) return null;
+  if (!clientId || !clientSecret) {
+    throw new Error('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
+  }
+  return {
+    clientId,
+    clientSecret,
+    issuer: url('AYAH_GOOGLE_ISSUER', env.AYAH_GOOGLE_ISSUER || 'https://accounts.google.com'),
+    redirectUri: url(
+      'AYAH_GOOGLE_REDIRECT_URI',
+      env.AYAH_GOOGLE_REDIRECT_URI || `${publicUrl}/api/v1/auth/google/callback`,
+    ),
+  };
+}
+
+function chainId(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 1;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new Error(`AYAH_SIWE_CHAIN_ID must be a positive integer, got "${value}"`);
+  }
+  return n;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const listenPort = port(env.PORT);
   const dataDir = path.resolve(env.AYAH_DATA_DIR || './.data');
+  const publicUrl = url('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${listenPort}`);
   return {
     port: listenPort,
-    publicUrl: url('PUBLIC_URL', env.PUBLIC_URL || `http://localhost:${listenPort}`),
+    publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
     jwtSecret: jwtSecret(env.AYAH_JWT_SECRET, dataDir),
@@ -132,5 +225,12 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: env.AYAH_TRUST_PROXY === '1' || env.AYAH_TRUST_PROXY === 'true',
     maxBodyBytes: 1024 * 1024,
     auth: DEFAULT_AUTH,
+    llm: loadLlmSettings(env),
+    chat: {
+      rateLimit: positiveInt('AYAH_CHAT_RATE_LIMIT', env.AYAH_CHAT_RATE_LIMIT, 20),
+      rateWindowMs: MINUTE,
+    },
+    google: google(env, publicUrl),
+    siweChainId: chainId(env.AYAH_SIWE_CHAIN_ID),
   };
 }

@@ -18,6 +18,9 @@ import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import { clientAddress } from '../http/security';
 import type { AuthEnv } from './guard';
 import { requireAuth } from './guard';
+import { avatarRoutes } from './avatar-routes';
+import { googleRoutes } from './google-routes';
+import { walletRoutes } from './wallet-routes';
 import {
   AuthResponse,
   ChangePasswordBody,
@@ -35,33 +38,14 @@ import {
   UserResponse,
   publicUser,
 } from './schemas';
-import type { SignedIn } from './service';
+import { body, json, signedIn } from './route-helpers';
 import { MESSAGES, createAuthService } from './service';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
-
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
-
-function signedIn(result: SignedIn) {
-  return {
-    access_token: result.accessToken,
-    token_type: 'bearer' as const,
-    expires_in: result.expiresIn,
-    refresh_token: result.refreshToken,
-    user: publicUser(result.user),
-  };
-}
 
 const mediaType = (c: Context) =>
   (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
-export function authRoutes(deps: Deps) {
+/** `apiPrefix` is where the app mounts the API (`/api/v1`): avatar URLs are built under it. */
+export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
   const service = createAuthService(deps);
   const auth = requireAuth(service);
   const app = createRouter<AuthEnv>();
@@ -286,6 +270,10 @@ export function authRoutes(deps: Deps) {
       );
     },
   );
+
+  avatarRoutes(app, deps, apiPrefix, auth);
+  googleRoutes(app, deps, service);
+  walletRoutes(app, deps, service);
 
   return { app, service, auth };
 }

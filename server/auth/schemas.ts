@@ -90,12 +90,43 @@ export const RefreshBody = z
   .strictObject({ refresh_token: Token.optional() })
   .openapi('RefreshRequest');
 
+export const WalletAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'Expected a wallet address: 0x and 40 hexadecimal digits')
+  .openapi({ example: '0x52908400098527886E0F7030069857D2E4169EE7' });
+
+export const Web3NonceBody = z
+  .strictObject({ wallet_address: WalletAddress })
+  .openapi('Web3NonceRequest');
+
+export const Web3NonceQuery = z.object({ wallet_address: WalletAddress });
+
+export const Web3AuthenticateBody = z
+  .strictObject({
+    wallet_address: WalletAddress,
+    signature: z.string().min(1).max(1000).openapi({ description: 'The signature, 0x and hex' }),
+    message: z
+      .string()
+      .min(1)
+      .max(4000)
+      .openapi({ description: 'The message from POST /web3/nonce, exactly as signed' }),
+  })
+  .openapi('Web3AuthenticateRequest');
+
+export const GoogleCallbackQuery = z.object({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(512).optional(),
+  error: z.string().max(512).optional(),
+});
+
 // ---- answers
 
 export const UserSchema = z
   .object({
     id: z.string(),
-    email: z.string(),
+    email: z
+      .string()
+      .openapi({ description: 'Empty for an account that signs in with a wallet only' }),
     display_name: z.string(),
     profile: z.object({
       display_name: z.string(),
@@ -122,7 +153,7 @@ export type PublicUser = z.infer<typeof UserSchema>;
 export function publicUser(user: User): PublicUser {
   return {
     id: user.id,
-    email: user.email,
+    email: user.email ?? '',
     display_name: user.displayName,
     profile: { display_name: user.displayName, bio: user.bio, avatar_url: user.avatarUrl },
     bio: user.bio,
@@ -138,6 +169,13 @@ export function publicUser(user: User): PublicUser {
 
 export const UserResponse = z.object({ user: UserSchema }).openapi('UserResponse');
 export const MessageResponse = z.object({ message: z.string() }).openapi('MessageResponse');
+export const Web3NonceResponse = z
+  .object({
+    message: z.string().openapi({
+      description: 'An EIP-4361 message to sign; its nonce is single use and expires in 10 minutes',
+    }),
+  })
+  .openapi('Web3NonceResponse');
 export const RegisterResponse = z
   .object({ message: z.string(), user: UserSchema })
   .openapi('RegisterResponse');

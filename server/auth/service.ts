@@ -223,6 +223,9 @@ export function createAuthService(deps: Deps) {
   }
 
   return {
+    /** Starts a session for a user whose identity another method proved (Google, a wallet). */
+    startSession: signIn,
+
     async register(input: {
       email: string;
       password: string;
@@ -258,7 +261,7 @@ export function createAuthService(deps: Deps) {
         throw error;
       }
       const { user, token } = created;
-      mailer.send(verificationMail(user.email, user.displayName, link('verify-email', token)));
+      mailer.send(verificationMail(input.email, user.displayName, link('verify-email', token)));
       return user;
     },
 
@@ -369,7 +372,7 @@ export function createAuthService(deps: Deps) {
 
     async resendVerification(email: string): Promise<void> {
       const user = await findByEmail(email);
-      if (!user || user.emailVerifiedAt || !user.passwordHash) return;
+      if (!user?.email || user.emailVerifiedAt || !user.passwordHash) return;
       if (await mailedRecently(user.id, 'verify_email')) return;
       const token = await issueOneTimeToken(db, user.id, 'verify_email', settings.verifyTokenTtlMs);
       mailer.send(verificationMail(user.email, user.displayName, link('verify-email', token)));
@@ -378,14 +381,15 @@ export function createAuthService(deps: Deps) {
     async requestPasswordReset(email: string): Promise<void> {
       const user = await findByEmail(email);
       // Google and wallet accounts have no password to reset.
-      if (!user || !user.passwordHash) return;
+      if (!user?.email || !user.passwordHash) return;
+      const address = user.email;
       if (await mailedRecently(user.id, 'password_reset')) return;
       const token = await transaction(db, async (tx) => {
         await lockUser(tx, user.id);
         await retireOneTimeTokens(tx, user.id, 'password_reset');
         return issueOneTimeToken(tx, user.id, 'password_reset', settings.resetTokenTtlMs);
       });
-      mailer.send(resetMail(user.email, user.displayName, link('reset-password', token)));
+      mailer.send(resetMail(address, user.displayName, link('reset-password', token)));
     },
 
     /** Sets the new password and ends every session of the user; the mailbox is proven, so it is verified. */
@@ -424,11 +428,11 @@ export function createAuthService(deps: Deps) {
           .where(eq(users.id, userId))
           .returning({ email: users.email });
         await revokeSessions(tx, userId);
-        return user!.email;
+        return user!.email ?? '';
       });
       if (email === null) throw new AppError(400, MESSAGES.invalidResetToken);
       // Whoever holds the mailbox may sign in again at once, even if the account was throttled.
-      await recordSuccess(db, throttleKeys(email, ''));
+      if (email) await recordSuccess(db, throttleKeys(email, ''));
     },
 
     /** Changes the password and signs out every other session; the caller's own stays. */

@@ -5,9 +5,13 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  customType,
   index,
   integer,
+  jsonb,
   pgTable,
+  primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -20,7 +24,8 @@ export const users = pgTable(
   'users',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    email: text('email').notNull(),
+    /** Null only for an account that signs in with a wallet alone (answered as ""). */
+    email: text('email'),
     /** argon2id; null for accounts that sign in only with Google or a wallet. */
     passwordHash: text('password_hash'),
     displayName: text('display_name').notNull(),
@@ -129,5 +134,219 @@ export const pointsLedger = pgTable(
     uniqueIndex('points_ledger_award_key').on(t.userId, t.awardKey),
   ],
 );
+
+/** PostgreSQL `bytea` as a Node Buffer (PGlite answers a Uint8Array; both are wrapped). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * A user's avatar, in the database rather than on disk so that the server stays stateless and any
+ * instance behind a load balancer can serve it. `etag` (SHA-256 of the bytes) is part of its URL.
+ */
+export const avatars = pgTable('avatars', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  etag: text('etag').notNull(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+/** Google sign-in in flight: the OAuth `state` (as a hash) and its PKCE verifier, single use. */
+export const oauthStates = pgTable(
+  'oauth_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    codeVerifier: text('code_verifier').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
+);
+
+/** Sign-In with Ethereum nonces: bound to one address, single use, expiring. */
+export const siweNonces = pgTable(
+  'siwe_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    /** Lower-cased 0x address the message was issued for. */
+    walletAddress: text('wallet_address').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('siwe_nonces_expires_idx').on(t.expiresAt)],
+);
+
+// ---- Learning: tutor chat, learning memory, weekly goals, point conversions (issue 4) ----
+
+/** PostgreSQL `tsvector`, only ever written by a generated column. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** A tutor conversation. `title` comes from the first user message until renamed. */
+export const chatSessions = pgTable(
+  'chat_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    threadId: uuid('thread_id').notNull().defaultRandom(),
+    title: text('title').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    lastMessageAt: at('last_message_at').notNull().defaultNow(),
+    messageCount: integer('message_count').notNull().default(0),
+    archivedAt: at('archived_at'),
+  },
+  (t) => [
+    index('chat_sessions_user_activity_idx').on(t.userId, t.lastMessageAt),
+    index('chat_sessions_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
+  ],
+);
+
+/** A stored message; a reply is stored only once it is complete. */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<'user' | 'assistant'>().notNull(),
+    content: text('content').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('chat_messages_session_idx').on(t.sessionId, t.createdAt),
+    index('chat_messages_user_role_idx').on(t.userId, t.role, t.createdAt),
+    index('chat_messages_content_trgm_idx').using('gin', sql`lower(${t.content}) gin_trgm_ops`),
+  ],
+);
+
+/** A message the safety check flagged (the student's, or a reply replaced by the safe answer). */
+export const safetyEvents = pgTable(
+  'safety_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id').references(() => chatSessions.id, { onDelete: 'set null' }),
+    source: text('source').$type<'local' | 'moderation'>().notNull(),
+    direction: text('direction').$type<'student' | 'reply'>().notNull(),
+    categories: text('categories').array().notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('safety_events_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** What a student studied, for the tutor to recall. `embedding` is set when a model is configured. */
+export const learningMemories = pgTable(
+  'learning_memories',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    embedding: real('embedding').array(),
+    embeddingModel: text('embedding_model'),
+    tsv: tsvector('tsv')
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('english', "text")`),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('learning_memories_user_idx').on(t.userId, t.createdAt),
+    index('learning_memories_tsv_idx').using('gin', t.tsv),
+  ],
+);
+
+/** A weekly goal; `week_start` is the Monday (UTC) of its week, `total_value` the progress logged. */
+export const goals = pgTable(
+  'goals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    goalType: text('goal_type').notNull(),
+    targetValue: integer('target_value').notNull(),
+    totalValue: integer('total_value').notNull().default(0),
+    weekStart: at('week_start').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('goals_user_week_idx').on(t.userId, t.weekStart)],
+);
+
+export const goalProgress = pgTable(
+  'goal_progress',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    goalId: uuid('goal_id')
+      .notNull()
+      .references(() => goals.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    value: integer('value').notNull(),
+    minutes: integer('minutes'),
+    topic: text('topic'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('goal_progress_goal_idx').on(t.goalId, t.createdAt),
+    index('goal_progress_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/** Milestones (25, 50, 75, 100) a goal reached: each once; `shown_at` once it was celebrated. */
+export const goalMilestones = pgTable(
+  'goal_milestones',
+  {
+    goalId: uuid('goal_id')
+      .notNull()
+      .references(() => goals.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    milestone: integer('milestone').notNull(),
+    reachedAt: at('reached_at').notNull().defaultNow(),
+    shownAt: at('shown_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.goalId, t.milestone] }),
+    index('goal_milestones_user_idx').on(t.userId),
+  ],
+);
+
+export type ConversionStatus = 'pending' | 'success' | 'failed';
+
+/** A points-to-tokens conversion; its ledger rows carry `award_key` `conversion:<id>`. */
+export const conversions = pgTable(
+  'conversions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    points: integer('points').notNull(),
+    tokens: integer('tokens').notNull(),
+    status: text('status').$type<ConversionStatus>().notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('conversions_user_idx').on(t.userId, t.createdAt)],
+);
+
+// ---- end of learning ----
 
 export type User = typeof users.$inferSelect;

@@ -30,7 +30,8 @@ export function securityHeaders(options: { https: boolean }): MiddlewareHandler 
     h.set('X-Frame-Options', 'DENY');
     h.set('Cross-Origin-Opener-Policy', 'same-origin');
     h.set('Content-Security-Policy', isApi ? API_CSP : APP_CSP);
-    if (isApi) h.set('Cache-Control', 'no-store');
+    // An API answer is never cached, unless its route said otherwise (avatars, named by their hash).
+    if (isApi && !h.has('Cache-Control')) h.set('Cache-Control', 'no-store');
     if (options.https) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   };
 }

@@ -70,6 +70,8 @@ export interface HarnessOptions {
   staticDir?: string | null;
   /** Take client addresses from X-Forwarded-For (lets one test act as many clients). */
   trustProxy?: boolean;
+  /** More environment for loadConfig, read at start (so it may name servers started just before). */
+  env?: () => Record<string, string>;
 }
 
 type LogLine = { level: 'info' | 'warn' | 'error'; args: unknown[] };
@@ -110,7 +112,11 @@ export class Harness {
 
   async start(): Promise<this> {
     this.dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-test-'));
-    const base = loadConfig({ AYAH_DATA_DIR: this.dataDir, PUBLIC_URL: 'http://app.test' });
+    const base = loadConfig({
+      AYAH_DATA_DIR: this.dataDir,
+      PUBLIC_URL: 'http://app.test',
+      ...this.options.env?.(),
+    });
     const { throttle, ...auth } = this.options.auth ?? {};
     this.config = {
       ...base,

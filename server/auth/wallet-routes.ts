@@ -1,0 +1,66 @@
+/** `POST|GET /web3/nonce` and `POST /web3/authenticate`: Sign-In with Ethereum (EIP-4361). */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
+import type { Deps } from '../deps';
+import { errorResponses } from '../http/openapi';
+import type { AuthEnv } from './guard';
+import { body, json, signedIn } from './route-helpers';
+import {
+  AuthResponse,
+  Web3AuthenticateBody,
+  Web3NonceBody,
+  Web3NonceQuery,
+  Web3NonceResponse,
+} from './schemas';
+import type { AuthService } from './service';
+import { createWalletSignIn } from './wallet';
+
+export function walletRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: AuthService) {
+  const wallet = createWalletSignIn(deps, service);
+  const nonce = {
+    path: '/web3/nonce',
+    summary: 'The Sign-In with Ethereum message for a wallet to sign',
+    description:
+      'An EIP-4361 message naming this site, the chain and a nonce that works once, for 10 minutes.',
+  };
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      ...nonce,
+      request: { body: body(Web3NonceBody) },
+      responses: {
+        200: json(Web3NonceResponse, 'The message to sign'),
+        ...errorResponses(415, 422),
+      },
+    }),
+    async (c) => c.json({ message: await wallet.issue(c.req.valid('json').wallet_address) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      ...nonce,
+      request: { query: Web3NonceQuery },
+      responses: { 200: json(Web3NonceResponse, 'The message to sign'), ...errorResponses(422) },
+    }),
+    async (c) => c.json({ message: await wallet.issue(c.req.valid('query').wallet_address) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/web3/authenticate',
+      summary: 'Sign in with a signed Sign-In with Ethereum message',
+      description:
+        'The first sign-in of a wallet creates its account (no email, no password). A bad signature, ' +
+        "another signer's, a reused or expired nonce, or a message for another site or chain → 401.",
+      request: { body: body(Web3AuthenticateBody) },
+      responses: {
+        200: json(AuthResponse, 'Signed in'),
+        ...errorResponses(401, 415, 422),
+      },
+    }),
+    async (c) => c.json(signedIn(await wallet.authenticate(c.req.valid('json'))), 200),
+  );
+}

@@ -1,0 +1,388 @@
+/**
+ * `/api/v1/chat`: the tutor conversation and its saved sessions (API.md's chat table).
+ *
+ * `POST /send/stream` answers `text/event-stream`: `event: chunk` (data: a JSON string of text) as the
+ * reply is produced, then `event: done` (data: `{response, sessionId, threadId}`), or `event: error`
+ * (data: `{detail}`). Everything that can be refused (validation, rate limit, someone else's session)
+ * is refused before the stream starts, with an ordinary status code. A client that disconnects
+ * cancels the upstream request.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { createRoute, z } from '@hono/zod-openapi';
+import type { AuthEnv } from '../auth/guard';
+import type { Deps } from '../deps';
+import { AppError } from '../http/errors';
+import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { TutorError } from '../llm/model';
+import { CHAT } from '../../src/lib/limits';
+import { VALIDATION_MESSAGES } from '../../src/lib/messages';
+import { pageFields, pageQuery } from './paging';
+import type { ChatService } from './service';
+import { CHAT_SERVER_MESSAGES } from './service';
+import type { Tutor, TutorTurn } from './tutor';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+const body = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+
+const noNul = (s: string) => !s.includes('\u0000');
+const NUL = 'Null characters are not allowed';
+const MAX_DASHBOARD_CHARS = 8000;
+
+export const TUTOR_FAILURES = {
+  upstream: 'Ayah could not answer right now. Please try again.',
+  timeout: 'Ayah took too long to answer. Please try again.',
+  empty: 'Ayah sent an empty answer. Please try again.',
+} as const;
+
+const Turn = z.strictObject({
+  role: z.enum(['user', 'assistant']),
+  content: z.string().max(32_000).refine(noNul, NUL),
+});
+
+const SendBody = z
+  .strictObject({
+    messages: z.array(Turn).min(1).max(500),
+    sessionId: z.string().max(200).nullable().optional(),
+    threadId: z.string().max(200).nullable().optional(),
+    dashboardData: z
+      .record(z.string(), z.unknown())
+      .refine((d) => JSON.stringify(d).length <= MAX_DASHBOARD_CHARS, {
+        message: `dashboardData must be at most ${MAX_DASHBOARD_CHARS} characters as JSON`,
+      })
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    const index = value.messages.length - 1;
+    const last = value.messages[index];
+    if (!last) return;
+    if (last.role !== 'user') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messages', index, 'role'],
+        message: "The last message must be the user's",
+      });
+    }
+    const text = last.content.trim();
+    if (text.length === 0 || text.length > CHAT.maxMessageLength) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['messages', index, 'content'],
+        message:
+          text.length === 0 ? VALIDATION_MESSAGES.messageEmpty : VALIDATION_MESSAGES.messageTooLong,
+      });
+    }
+  })
+  .openapi('ChatSendRequest');
+
+const SendResponse = z
+  .object({ response: z.string(), sessionId: z.string(), threadId: z.string() })
+  .openapi('ChatSendResponse');
+
+const Session = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    createdAt: z.string(),
+    lastMessageAt: z.string(),
+    messageCount: z.number().int(),
+  })
+  .openapi('ChatSession');
+
+const SessionDetail = Session.extend({
+  messages: z.array(
+    z.object({
+      id: z.string(),
+      role: z.enum(['user', 'assistant']),
+      content: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+}).openapi('ChatSessionDetail');
+
+const SessionPage = z
+  .object({ sessions: z.array(Session), ...pageFields })
+  .openapi('ChatSessionPage');
+const Message = z.object({ message: z.string() }).openapi('ChatMessageResponse');
+const Id = z.object({ id: z.string() });
+
+const RenameBody = z
+  .strictObject({
+    title: z.string().trim().min(1).max(CHAT.renameMaxLength).refine(noNul, NUL),
+  })
+  .openapi('RenameSessionRequest');
+
+const SearchQuery = pageQuery(CHAT.searchLimit).extend({
+  search: z.string().max(200),
+});
+
+function failureDetail(error: unknown): { status: 502 | 504; detail: string } {
+  if (error instanceof TutorError && error.kind === 'timeout')
+    return { status: 504, detail: TUTOR_FAILURES.timeout };
+  return { status: 502, detail: TUTOR_FAILURES.upstream };
+}
+
+export function chatRoutes(
+  deps: Deps,
+  auth: MiddlewareHandler<AuthEnv>,
+  chat: ChatService,
+  tutor: Tutor,
+) {
+  const { logger } = deps;
+  const app = createRouter<AuthEnv>();
+  const signedIn = { security: BEARER, middleware: auth };
+
+  /** Reads the whole reply; throws on failure. Nothing is stored unless the reply is complete. */
+  async function collect(turn: TutorTurn, onPiece?: (piece: string) => Promise<void>) {
+    let text = '';
+    for await (const piece of turn.reply) {
+      text += piece;
+      if (onPiece) await onPiece(piece);
+    }
+    if (text.trim() === '') throw new AppError(502, TUTOR_FAILURES.empty);
+    return turn.complete(text);
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/send',
+      summary: 'Send the conversation; answers with the whole reply',
+      ...signedIn,
+      request: { body: body(SendBody) },
+      responses: {
+        200: json(SendResponse, 'The reply'),
+        ...errorResponses(401, 404, 415, 422, 429, 502, 504),
+      },
+    }),
+    async (c) => {
+      const signal = c.req.raw.signal;
+      const turn = await tutor.begin(c.var.auth.user, c.req.valid('json'), signal);
+      try {
+        const response = await collect(turn);
+        return c.json({ response, sessionId: turn.sessionId, threadId: turn.threadId }, 200);
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        if (!(error instanceof TutorError)) throw error;
+        logger.warn(`[chat] reply failed (${error.kind}):`, error.cause ?? error);
+        const { status, detail } = failureDetail(error);
+        throw new AppError(status, detail);
+      }
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/send/stream',
+      summary: 'Send the conversation; streams the reply as server-sent events',
+      description:
+        '`event: chunk` (data: a JSON string), then `event: done` (data: `{response, sessionId, threadId}`) ' +
+        'or `event: error` (data: `{detail}`).',
+      ...signedIn,
+      request: { body: body(SendBody) },
+      responses: {
+        200: {
+          description: 'The reply as it is written',
+          content: { 'text/event-stream': { schema: z.string() } },
+        },
+        ...errorResponses(401, 404, 415, 422, 429),
+      },
+    }),
+    async (c) => {
+      const upstream = new AbortController();
+      const requestSignal = c.req.raw.signal;
+      const cancel = () => upstream.abort(new Error('client disconnected'));
+      requestSignal.addEventListener('abort', cancel, { once: true });
+      const turn = await tutor.begin(c.var.auth.user, c.req.valid('json'), upstream.signal);
+      return streamSSE(c, async (stream) => {
+        stream.onAbort(cancel);
+        try {
+          const response = await collect(turn, (piece) =>
+            stream.writeSSE({ event: 'chunk', data: JSON.stringify(piece) }),
+          );
+          await stream.writeSSE({
+            event: 'done',
+            data: JSON.stringify({ response, sessionId: turn.sessionId, threadId: turn.threadId }),
+          });
+        } catch (error) {
+          if (
+            upstream.signal.aborted &&
+            !(error instanceof TutorError && error.kind === 'timeout')
+          ) {
+            logger.info(`[chat] client left; reply for session ${turn.sessionId} cancelled`);
+            return;
+          }
+          let detail: string;
+          if (error instanceof AppError && typeof error.detail === 'string') detail = error.detail;
+          else if (error instanceof TutorError) {
+            logger.warn(`[chat] reply failed (${error.kind}):`, error.cause ?? error);
+            detail = failureDetail(error).detail;
+          } else {
+            logger.error('[chat] reply failed:', error);
+            detail = TUTOR_FAILURES.upstream;
+          }
+          await stream.writeSSE({ event: 'error', data: JSON.stringify({ detail }) });
+        } finally {
+          requestSignal.removeEventListener('abort', cancel);
+        }
+      });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/sessions',
+      summary: 'Active sessions, newest activity first',
+      ...signedIn,
+      request: { query: pageQuery(CHAT.searchLimit) },
+      responses: { 200: json(SessionPage, 'A page'), ...errorResponses(401, 422) },
+    }),
+    async (c) => c.json(await chat.listActive(c.var.auth.user.id, c.req.valid('query')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/sessions/{id}',
+      summary: 'One session with its messages',
+      ...signedIn,
+      request: { params: Id },
+      responses: { 200: json(SessionDetail, 'The session'), ...errorResponses(401, 404) },
+    }),
+    async (c) => c.json(await chat.get(c.var.auth.user.id, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/sessions/{id}/title',
+      summary: 'Rename a session (1–100 characters)',
+      ...signedIn,
+      request: { params: Id, body: body(RenameBody) },
+      responses: { 200: json(Session, 'The session'), ...errorResponses(401, 404, 415, 422) },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      return c.json(await chat.rename(c.var.auth.user.id, id, c.req.valid('json').title), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/sessions/{id}',
+      summary: 'Delete a session',
+      ...signedIn,
+      request: { params: Id },
+      responses: { 200: json(Message, 'Deleted'), ...errorResponses(401, 404) },
+    }),
+    async (c) => {
+      await chat.remove(c.var.auth.user.id, c.req.valid('param').id);
+      return c.json({ message: CHAT_SERVER_MESSAGES.deleted }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/search',
+      summary: 'Sessions whose title or messages contain the text (case-insensitive)',
+      ...signedIn,
+      request: { query: SearchQuery },
+      responses: { 200: json(SessionPage, 'A page'), ...errorResponses(401, 422) },
+    }),
+    async (c) => {
+      const { search, ...page } = c.req.valid('query');
+      return c.json(await chat.search(c.var.auth.user.id, search, page), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/archives',
+      summary: 'Archived sessions, most recently archived first',
+      ...signedIn,
+      request: { query: pageQuery(CHAT.archivedPageSize) },
+      responses: { 200: json(SessionPage, 'A page'), ...errorResponses(401, 422) },
+    }),
+    async (c) => c.json(await chat.listArchived(c.var.auth.user.id, c.req.valid('query')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/archives',
+      summary: 'Archive every active session',
+      ...signedIn,
+      responses: { 200: json(Message, 'Archived'), ...errorResponses(401) },
+    }),
+    async (c) => {
+      await chat.archiveAll(c.var.auth.user.id);
+      return c.json({ message: CHAT_SERVER_MESSAGES.allArchived }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/all',
+      summary: 'Delete every session, archived ones too',
+      ...signedIn,
+      responses: { 200: json(Message, 'Deleted'), ...errorResponses(401) },
+    }),
+    async (c) => {
+      await chat.deleteAll(c.var.auth.user.id);
+      return c.json({ message: CHAT_SERVER_MESSAGES.allDeleted }, 200);
+    },
+  );
+
+  for (const [path, archived] of [
+    ['/sessions/{id}/archive', true],
+    ['/sessions/{id}/unarchive', false],
+  ] as const) {
+    app.openapi(
+      createRoute({
+        method: 'patch',
+        path,
+        summary: archived ? 'Archive a session' : 'Bring a session back from the archive',
+        ...signedIn,
+        request: { params: Id },
+        responses: { 200: json(Session, 'The session'), ...errorResponses(401, 404) },
+      }),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        const userId = c.var.auth.user.id;
+        return c.json(
+          archived ? await chat.archive(userId, id) : await chat.unarchive(userId, id),
+          200,
+        );
+      },
+    );
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/sessions/{id}/archive',
+      summary: 'Delete an archived session',
+      ...signedIn,
+      request: { params: Id },
+      responses: { 200: json(Message, 'Deleted'), ...errorResponses(401, 404) },
+    }),
+    async (c) => {
+      await chat.remove(c.var.auth.user.id, c.req.valid('param').id, true);
+      return c.json({ message: CHAT_SERVER_MESSAGES.deleted }, 200);
+    },
+  );
+
+  return { app };
+}

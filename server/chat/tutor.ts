@@ -1,0 +1,134 @@
+/**
+ * One turn of the tutor: store the question, check it, then answer with the model, the offline coach
+ * or — for a flagged message — the fixed safe answer, all as the same stream of text pieces, so the
+ * streaming and the plain route share one path.
+ */
+import type { User } from '../db/schema';
+import type { Deps } from '../deps';
+import type { GoalsService } from '../goals/service';
+import type { LlmClient, Turn } from '../llm/model';
+import { offlineAnswer, pieces, systemPrompt } from '../llm/prompt';
+import type { StudentContext } from '../llm/prompt';
+import { SAFE_ANSWERS, checkSafety } from '../llm/safety';
+import type { MemoryService } from '../memory/service';
+import type { ChatService } from './service';
+
+/** The model sees at most this many earlier turns of the conversation. */
+const HISTORY_TURNS = 20;
+
+export interface TurnInput {
+  messages: Turn[];
+  sessionId?: string | null | undefined;
+  dashboardData?: Record<string, unknown> | undefined;
+}
+
+export interface TutorTurn {
+  sessionId: string;
+  threadId: string;
+  /** The reply as it is produced; throws a TutorError when it fails. */
+  reply: AsyncGenerator<string, void, undefined>;
+  /** Checks and stores the complete reply; answers the text that was stored. */
+  complete(text: string): Promise<string>;
+}
+
+async function* fromText(text: string): AsyncGenerator<string, void, undefined> {
+  for (const piece of pieces(text)) yield piece;
+}
+
+export function createTutor(
+  deps: Deps,
+  services: { chat: ChatService; goals: GoalsService; memory: MemoryService; llm: LlmClient },
+) {
+  const { config, logger, now } = deps;
+  const { chat, goals, memory, llm } = services;
+
+  async function context(user: User, question: string, input: TurnInput): Promise<StudentContext> {
+    const [current, memories] = await Promise.all([
+      goals.list(user.id, 'current'),
+      memory.recall(user.id, question).catch((error: unknown) => {
+        logger.warn(`[chat] learning memory unavailable: ${(error as Error).message}`);
+        return [];
+      }),
+    ]);
+    return {
+      name: user.displayName,
+      goals: current,
+      dashboardData: input.dashboardData ?? {},
+      memories: memories.map((m) => ({ text: m.text, createdAt: m.createdAt })),
+      now: now(),
+    };
+  }
+
+  return {
+    async begin(user: User, input: TurnInput, signal: AbortSignal): Promise<TutorTurn> {
+      const question = input.messages.at(-1)!.content.trim();
+      const { session } = await chat.begin(user.id, input.sessionId, question);
+      const ids = { sessionId: session.id, threadId: session.threadId };
+
+      const verdict = await checkSafety(question, 'student', config.llm, logger, signal);
+      if (verdict.flagged && verdict.kind) {
+        await chat.recordSafety(user.id, session.id, {
+          source: verdict.source,
+          direction: 'student',
+          categories: verdict.categories,
+        });
+        const answer = SAFE_ANSWERS[verdict.kind];
+        return {
+          ...ids,
+          reply: fromText(answer),
+          complete: async () => {
+            await chat.finish(user.id, session.id, answer);
+            return answer;
+          },
+        };
+      }
+
+      const student = await context(user, question, input);
+      const history = input.messages
+        .slice(0, -1)
+        .filter((m) => m.content.trim() !== '')
+        .slice(-HISTORY_TURNS);
+      const reply = llm.stream
+        ? llm.stream(
+            {
+              system: systemPrompt(student),
+              messages: [...history, { role: 'user', content: question }],
+            },
+            signal,
+          )
+        : fromText(offlineAnswer(student));
+
+      return {
+        ...ids,
+        reply,
+        complete: async (text) => {
+          let stored = text;
+          if (llm.stream) {
+            const check = await checkSafety(text, 'reply', config.llm, logger, signal);
+            if (check.flagged && check.kind) {
+              await chat.recordSafety(user.id, session.id, {
+                source: check.source,
+                direction: 'reply',
+                categories: check.categories,
+              });
+              stored = SAFE_ANSWERS[check.kind];
+            }
+          }
+          await chat.finish(user.id, session.id, stored);
+          // What this conversation covered, for the tutor to recall later.
+          await memory
+            .store(user.id, `Asked Ayah: ${question.replace(/\s+/g, ' ').slice(0, 500)}`, {
+              source: 'chat',
+              sessionId: session.id,
+            })
+            .catch((error: unknown) =>
+              logger.warn(`[chat] could not store learning memory: ${(error as Error).message}`),
+            );
+          return stored;
+        },
+      };
+    },
+  };
+}
+
+export type Tutor = ReturnType<typeof createTutor>;

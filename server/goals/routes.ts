@@ -1,0 +1,276 @@
+/** `/api/v1/goal`: weekly learning goals, their progress, streak and celebrations (API.md). */
+import type { MiddlewareHandler } from 'hono';
+import { createRoute, z } from '@hono/zod-openapi';
+import type { AuthEnv } from '../auth/guard';
+import type { Deps } from '../deps';
+import { AppError } from '../http/errors';
+import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { GOALS } from '../../src/lib/limits';
+import { isUuid, pageFields, pageQuery } from '../chat/paging';
+import { GOAL_MESSAGES, createGoalsService } from './service';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+const body = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+
+const Target = z.number().int().min(GOALS.minTarget).max(GOALS.maxTarget);
+
+const CreateGoalBody = z
+  .strictObject({
+    subject: z.enum(GOALS.subjects),
+    goal_type: z.enum(GOALS.goalTypes),
+    target_value: Target,
+  })
+  .openapi('CreateGoalRequest');
+
+const UpdateGoalBody = z.strictObject({ target_value: Target }).openapi('UpdateGoalRequest');
+
+const ProgressBody = z
+  .strictObject({
+    value: z.number().int().min(1).max(GOALS.maxTarget).openapi({
+      description: 'Problems solved, minutes studied or topics learned, as the goal counts',
+    }),
+    topic: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .refine((s) => !s.includes('\u0000'), 'Null characters are not allowed')
+      .optional(),
+    minutes: z.number().int().min(0).max(1440).optional(),
+  })
+  .openapi('LogProgressRequest');
+
+const Goal = z
+  .object({
+    _id: z.string(),
+    subject: z.enum(GOALS.subjects),
+    goal_type: z.enum(GOALS.goalTypes),
+    target_value: z.number().int(),
+    total_progress: z.number().openapi({ description: 'Percent of the target, 0–100' }),
+    latest_progress: z.object({ value: z.number().int(), created_at: z.string() }).nullable(),
+    created_at: z.string(),
+  })
+  .openapi('Goal');
+
+const GoalResponse = z.object({ goal: Goal }).openapi('GoalResponse');
+const GoalList = z.object({ goals: z.array(Goal) }).openapi('GoalList');
+const Id = z.object({ id: z.string() });
+
+export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
+  const service = createGoalsService(deps);
+  const app = createRouter<AuthEnv>();
+  const signedIn = { security: BEARER, middleware: auth };
+  const goalId = (id: string) => {
+    if (!isUuid(id)) throw new AppError(404, GOAL_MESSAGES.notFound);
+    return id;
+  };
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/',
+      summary: 'Create a goal for the current week',
+      ...signedIn,
+      request: { body: body(CreateGoalBody) },
+      responses: { 201: json(GoalResponse, 'Created'), ...errorResponses(400, 401, 415, 422) },
+    }),
+    async (c) =>
+      c.json({ goal: await service.create(c.var.auth.user.id, c.req.valid('json')) }, 201),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      summary: "The current week's goals",
+      ...signedIn,
+      responses: { 200: json(GoalList, 'Goals'), ...errorResponses(401) },
+    }),
+    async (c) => c.json({ goals: await service.list(c.var.auth.user.id, 'current') }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/all',
+      summary: "Every week's goals, newest week first",
+      ...signedIn,
+      responses: { 200: json(GoalList, 'Goals'), ...errorResponses(401) },
+    }),
+    async (c) => c.json({ goals: await service.list(c.var.auth.user.id, 'all') }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/activities',
+      summary: 'Recent progress over all goals, newest first',
+      ...signedIn,
+      request: { query: pageQuery(GOALS.recentActivityLimit) },
+      responses: {
+        200: json(
+          z
+            .object({
+              data: z.array(
+                z.object({
+                  goal: z.object({
+                    subject: z.enum(GOALS.subjects),
+                    goal_type: z.enum(GOALS.goalTypes),
+                    target_value: z.number().int(),
+                  }),
+                  topic: z.string().nullable(),
+                  value: z.number().int(),
+                  updated_at: z.string(),
+                }),
+              ),
+              ...pageFields,
+            })
+            .openapi('GoalActivityPage'),
+          'A page',
+        ),
+        ...errorResponses(401, 422),
+      },
+    }),
+    async (c) => c.json(await service.activities(c.var.auth.user.id, c.req.valid('query')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/completed-in-week',
+      summary: 'Goals of this week at 100 %',
+      ...signedIn,
+      responses: {
+        200: json(z.object({ count: z.number().int() }), 'The count'),
+        ...errorResponses(401),
+      },
+    }),
+    async (c) => c.json({ count: await service.completedInWeek(c.var.auth.user.id) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/streak',
+      summary: 'Consecutive days, up to today, with progress logged',
+      ...signedIn,
+      responses: {
+        200: json(z.object({ streak: z.number().int() }), 'The streak'),
+        ...errorResponses(401),
+      },
+    }),
+    async (c) => c.json({ streak: await service.streak(c.var.auth.user.id) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/celebrations',
+      summary: 'Milestones reached and not yet shown (reading them marks them shown)',
+      ...signedIn,
+      responses: {
+        200: json(
+          z
+            .array(z.object({ goal_id: z.string(), milestone: z.number().int() }))
+            .openapi('Celebrations'),
+          'Milestones',
+        ),
+        ...errorResponses(401),
+      },
+    }),
+    async (c) => c.json(await service.celebrations(c.var.auth.user.id), 200),
+  );
+
+  for (const method of ['put', 'patch'] as const) {
+    app.openapi(
+      createRoute({
+        method,
+        path: '/{id}',
+        summary: "Change a goal's target (not above 50 % progress)",
+        ...signedIn,
+        request: { params: Id, body: body(UpdateGoalBody) },
+        responses: {
+          200: json(GoalResponse, 'The goal'),
+          ...errorResponses(400, 401, 404, 415, 422),
+        },
+      }),
+      async (c) => {
+        const id = goalId(c.req.valid('param').id);
+        const { target_value } = c.req.valid('json');
+        return c.json({ goal: await service.update(c.var.auth.user.id, id, target_value) }, 200);
+      },
+    );
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/{id}',
+      summary: 'Delete a goal',
+      ...signedIn,
+      request: { params: Id },
+      responses: {
+        200: json(z.object({ message: z.string() }), 'Deleted'),
+        ...errorResponses(401, 404),
+      },
+    }),
+    async (c) => {
+      await service.remove(c.var.auth.user.id, goalId(c.req.valid('param').id));
+      return c.json({ message: GOAL_MESSAGES.deleted }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{id}/progress',
+      summary: 'Log progress on a goal',
+      ...signedIn,
+      request: { params: Id, body: body(ProgressBody) },
+      responses: { 201: json(GoalResponse, 'The goal'), ...errorResponses(401, 404, 415, 422) },
+    }),
+    async (c) => {
+      const id = goalId(c.req.valid('param').id);
+      return c.json(
+        { goal: await service.logProgress(c.var.auth.user.id, id, c.req.valid('json')) },
+        201,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}/progress',
+      summary: 'Progress by day, newest first',
+      ...signedIn,
+      request: { params: Id, query: pageQuery(GOALS.progressPageSize) },
+      responses: {
+        200: json(
+          z
+            .object({
+              data: z.array(
+                z.object({ total_value: z.number(), total_time: z.number(), date: z.string() }),
+              ),
+              ...pageFields,
+            })
+            .openapi('GoalProgressPage'),
+          'A page',
+        ),
+        ...errorResponses(401, 404, 422),
+      },
+    }),
+    async (c) => {
+      const id = goalId(c.req.valid('param').id);
+      return c.json(await service.history(c.var.auth.user.id, id, c.req.valid('query')), 200);
+    },
+  );
+
+  return { app, service };
+}

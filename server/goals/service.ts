@@ -1,0 +1,337 @@
+/**
+ * Weekly goals (spec section 5 and API.md): a week runs Monday 00:00 to Sunday 24:00 UTC; at most 3
+ * distinct subjects a week; no edit above 50 % progress; progress capped at 100 %; milestones 25, 50,
+ * 75 and 100 each reached once; +50 points when a goal reaches 100 %, taken back if it falls under.
+ * Writes lock the user first, then the goal (the order every service keeps).
+ */
+import { and, asc, desc, eq, gte, isNull, sql } from 'drizzle-orm';
+import type { Queryable } from '../db';
+import { transaction } from '../db';
+import { goalMilestones, goalProgress, goals } from '../db/schema';
+import type { Deps } from '../deps';
+import { AppError } from '../http/errors';
+import { GOALS, POINTS } from '../../src/lib/limits';
+import { VALIDATION_MESSAGES } from '../../src/lib/messages';
+import { SUBJECT_LABELS } from '../../src/lib/labels';
+import type { Page } from '../chat/paging';
+import { offsetOf, paged } from '../chat/paging';
+import { awardOnce, lockUser, netByKeyPrefix, takeBack } from '../points/ledger';
+
+export const GOAL_MESSAGES = {
+  notFound: 'Goal not found',
+  deleted: 'Goal deleted successfully',
+  subjectLimit: VALIDATION_MESSAGES.goalSubjectLimit,
+  editLocked: VALIDATION_MESSAGES.goalEditLocked,
+} as const;
+
+type GoalRow = typeof goals.$inferSelect;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Monday 00:00 UTC of the week `at` falls in. */
+export function weekStart(at: Date): Date {
+  const day = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+  return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS);
+}
+
+/** Progress in percent of the target, 2 decimals, capped at 100. */
+export function percentOf(totalValue: number, targetValue: number): number {
+  if (targetValue <= 0) return totalValue > 0 ? 100 : 0;
+  return Math.min(100, Math.round((totalValue / targetValue) * 10_000) / 100);
+}
+
+export function createGoalsService({ db, now }: Deps) {
+  async function latestProgress(q: Queryable, goalIds: string[]) {
+    if (goalIds.length === 0) return new Map<string, { value: number; created_at: string }>();
+    const rows = await q
+      .selectDistinctOn([goalProgress.goalId], {
+        goalId: goalProgress.goalId,
+        value: goalProgress.value,
+        createdAt: goalProgress.createdAt,
+      })
+      .from(goalProgress)
+      .where(sql`${goalProgress.goalId} in ${goalIds}`)
+      .orderBy(goalProgress.goalId, desc(goalProgress.createdAt), desc(goalProgress.id));
+    return new Map(
+      rows.map((r) => [r.goalId, { value: r.value, created_at: r.createdAt.toISOString() }]),
+    );
+  }
+
+  async function publicGoals(q: Queryable, rows: GoalRow[]) {
+    const latest = await latestProgress(
+      q,
+      rows.map((r) => r.id),
+    );
+    return rows.map((row) => ({
+      _id: row.id,
+      subject: row.subject as (typeof GOALS.subjects)[number],
+      goal_type: row.goalType as (typeof GOALS.goalTypes)[number],
+      target_value: row.targetValue,
+      total_progress: percentOf(row.totalValue, row.targetValue),
+      latest_progress: latest.get(row.id) ?? null,
+      created_at: row.createdAt.toISOString(),
+    }));
+  }
+
+  async function ownGoal(q: Queryable, userId: string, id: string, lock = false) {
+    const query = q
+      .select()
+      .from(goals)
+      .where(and(eq(goals.id, id), eq(goals.userId, userId)))
+      .limit(1);
+    const [row] = lock ? await query.for('update') : await query;
+    if (!row) throw new AppError(404, GOAL_MESSAGES.notFound);
+    return row;
+  }
+
+  /** Records milestones reached and keeps the completion award in step with the goal's progress. */
+  async function settle(q: Queryable, goal: GoalRow) {
+    const at = now();
+    const percent = percentOf(goal.totalValue, goal.targetValue);
+    const reached = GOALS.milestones.filter((m) => percent >= m);
+    if (reached.length > 0) {
+      await q
+        .insert(goalMilestones)
+        .values(
+          reached.map((milestone) => ({
+            goalId: goal.id,
+            userId: goal.userId,
+            milestone,
+            reachedAt: at,
+          })),
+        )
+        .onConflictDoNothing();
+    }
+    const prefix = `goal:${goal.id}:`;
+    const { net, rows } = await netByKeyPrefix(q, goal.userId, prefix);
+    const label = `${SUBJECT_LABELS[goal.subject as keyof typeof SUBJECT_LABELS] ?? goal.subject} goal`;
+    if (percent >= GOALS.maxProgressPercent && net <= 0) {
+      await awardOnce(q, goal.userId, {
+        key: `${prefix}${rows}`,
+        amount: POINTS.goalCompletedAward,
+        category: 'goal',
+        description: `${label} completed`,
+        at,
+      });
+    } else if (percent < GOALS.maxProgressPercent && net > 0) {
+      await takeBack(q, goal.userId, {
+        key: `${prefix}${rows}`,
+        amount: net,
+        category: 'goal',
+        description: `${label} no longer complete`,
+        at,
+      });
+    }
+  }
+
+  function currentWeek() {
+    return weekStart(now());
+  }
+
+  return {
+    async list(userId: string, scope: 'current' | 'all') {
+      const rows = await db
+        .select()
+        .from(goals)
+        .where(
+          and(
+            eq(goals.userId, userId),
+            scope === 'current' ? eq(goals.weekStart, currentWeek()) : undefined,
+          ),
+        )
+        .orderBy(desc(goals.weekStart), asc(goals.createdAt), asc(goals.id));
+      return publicGoals(db, rows);
+    },
+
+    async create(
+      userId: string,
+      input: { subject: string; goal_type: string; target_value: number },
+    ) {
+      const at = now();
+      const week = weekStart(at);
+      return transaction(db, async (tx) => {
+        await lockUser(tx, userId);
+        const existing = await tx
+          .selectDistinct({ subject: goals.subject })
+          .from(goals)
+          .where(and(eq(goals.userId, userId), eq(goals.weekStart, week)));
+        const subjects = new Set(existing.map((g) => g.subject));
+        if (!subjects.has(input.subject) && subjects.size >= GOALS.maxSubjects)
+          throw new AppError(400, GOAL_MESSAGES.subjectLimit);
+        const [row] = await tx
+          .insert(goals)
+          .values({
+            userId,
+            subject: input.subject,
+            goalType: input.goal_type,
+            targetValue: input.target_value,
+            weekStart: week,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning();
+        return (await publicGoals(tx, [row!]))[0]!;
+      });
+    },
+
+    async update(userId: string, id: string, targetValue: number) {
+      return transaction(db, async (tx) => {
+        await lockUser(tx, userId);
+        const goal = await ownGoal(tx, userId, id, true);
+        if (percentOf(goal.totalValue, goal.targetValue) > GOALS.editLockPercent)
+          throw new AppError(400, GOAL_MESSAGES.editLocked);
+        const [row] = await tx
+          .update(goals)
+          .set({ targetValue, updatedAt: now() })
+          .where(eq(goals.id, id))
+          .returning();
+        await settle(tx, row!);
+        return (await publicGoals(tx, [row!]))[0]!;
+      });
+    },
+
+    async remove(userId: string, id: string) {
+      const rows = await db
+        .delete(goals)
+        .where(and(eq(goals.id, id), eq(goals.userId, userId)))
+        .returning({ id: goals.id });
+      if (rows.length === 0) throw new AppError(404, GOAL_MESSAGES.notFound);
+    },
+
+    async logProgress(
+      userId: string,
+      id: string,
+      input: { value: number; topic?: string | undefined; minutes?: number | undefined },
+    ) {
+      return transaction(db, async (tx) => {
+        await lockUser(tx, userId);
+        await ownGoal(tx, userId, id, true);
+        const at = now();
+        await tx.insert(goalProgress).values({
+          goalId: id,
+          userId,
+          value: input.value,
+          minutes: input.minutes ?? null,
+          topic: input.topic ?? null,
+          createdAt: at,
+        });
+        const [row] = await tx
+          .update(goals)
+          .set({ totalValue: sql`${goals.totalValue} + ${input.value}`, updatedAt: at })
+          .where(eq(goals.id, id))
+          .returning();
+        await settle(tx, row!);
+        return (await publicGoals(tx, [row!]))[0]!;
+      });
+    },
+
+    async history(userId: string, id: string, page: Page) {
+      const goal = await ownGoal(db, userId, id);
+      const day = sql<string>`to_char(${goalProgress.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+      const minutes =
+        goal.goalType === 'study_time'
+          ? sql`coalesce(${goalProgress.minutes}, ${goalProgress.value})`
+          : sql`coalesce(${goalProgress.minutes}, 0)`;
+      const [rows, [count]] = await Promise.all([
+        db
+          .select({
+            date: day,
+            total_value: sql<string>`sum(${goalProgress.value})`,
+            total_time: sql<string>`sum(${minutes})`,
+          })
+          .from(goalProgress)
+          .where(eq(goalProgress.goalId, id))
+          .groupBy(day)
+          .orderBy(desc(day))
+          .limit(page.limit)
+          .offset(offsetOf(page)),
+        db
+          .select({ n: sql<string>`count(distinct ${day})` })
+          .from(goalProgress)
+          .where(eq(goalProgress.goalId, id)),
+      ]);
+      const data = rows.map((r) => ({
+        total_value: Number(r.total_value),
+        total_time: Number(r.total_time),
+        date: r.date,
+      }));
+      return paged('data', data, Number(count?.n ?? 0), page);
+    },
+
+    async activities(userId: string, page: Page) {
+      const [rows, [count]] = await Promise.all([
+        db
+          .select({ progress: goalProgress, goal: goals })
+          .from(goalProgress)
+          .innerJoin(goals, eq(goals.id, goalProgress.goalId))
+          .where(eq(goalProgress.userId, userId))
+          .orderBy(desc(goalProgress.createdAt), desc(goalProgress.id))
+          .limit(page.limit)
+          .offset(offsetOf(page)),
+        db
+          .select({ n: sql<string>`count(*)` })
+          .from(goalProgress)
+          .where(eq(goalProgress.userId, userId)),
+      ]);
+      const data = rows.map(({ progress, goal }) => ({
+        goal: {
+          subject: goal.subject as (typeof GOALS.subjects)[number],
+          goal_type: goal.goalType as (typeof GOALS.goalTypes)[number],
+          target_value: goal.targetValue,
+        },
+        topic: progress.topic,
+        value: progress.value,
+        updated_at: progress.createdAt.toISOString(),
+      }));
+      return paged('data', data, Number(count?.n ?? 0), page);
+    },
+
+    async completedInWeek(userId: string) {
+      const [row] = await db
+        .select({ n: sql<string>`count(*)` })
+        .from(goals)
+        .where(
+          and(
+            eq(goals.userId, userId),
+            eq(goals.weekStart, currentWeek()),
+            gte(goals.totalValue, goals.targetValue),
+          ),
+        );
+      return Number(row?.n ?? 0);
+    },
+
+    /** Consecutive days with progress, ending today (or yesterday, while today is still open). */
+    async streak(userId: string) {
+      const day = sql<string>`to_char(${goalProgress.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+      const rows = await db
+        .selectDistinct({ day })
+        .from(goalProgress)
+        .where(eq(goalProgress.userId, userId))
+        .orderBy(desc(day))
+        .limit(3660);
+      const days = new Set(rows.map((r) => r.day));
+      const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
+      let cursor = Date.parse(iso(now().getTime()));
+      if (!days.has(iso(cursor))) cursor -= DAY_MS;
+      let streak = 0;
+      while (days.has(iso(cursor))) {
+        streak++;
+        cursor -= DAY_MS;
+      }
+      return streak;
+    },
+
+    /** Milestones reached and not yet shown; reading them marks them shown. */
+    async celebrations(userId: string) {
+      const rows = await db
+        .update(goalMilestones)
+        .set({ shownAt: now() })
+        .where(and(eq(goalMilestones.userId, userId), isNull(goalMilestones.shownAt)))
+        .returning({ goal_id: goalMilestones.goalId, milestone: goalMilestones.milestone });
+      return rows
+        .map((r) => ({ goal_id: r.goal_id, milestone: r.milestone as 25 | 50 | 75 | 100 }))
+        .sort((a, b) => a.goal_id.localeCompare(b.goal_id) || a.milestone - b.milestone);
+    },
+  };
+}
+
+export type GoalsService = ReturnType<typeof createGoalsService>;

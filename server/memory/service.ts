@@ -1,0 +1,167 @@
+/**
+ * Learning memory: what a student studied, stored per user and searched to coach them with it.
+ *
+ * With an embedding model configured (AYAH_LLM_EMBEDDING_MODEL), texts are embedded through the
+ * endpoint's `/embeddings` and ranked by cosine similarity: with pgvector's `<=>` where the database has
+ * the extension, else by an exact cosine scan in SQL (`ayah_cosine_similarity`, migration 0002) over
+ * the caller's own rows, which a per-student memory keeps small. Without an embedding model (or when
+ * the endpoint fails) search ranks by PostgreSQL full-text search (`ts_rank_cd`, any word may match).
+ * Every query is scoped to the caller's user id.
+ */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { learningMemories } from '../db/schema';
+import type { Deps } from '../deps';
+import type { LlmClient } from '../llm/model';
+
+export interface MemoryHit {
+  id: string;
+  text: string;
+  metadata: Record<string, unknown>;
+  score: number;
+  createdAt: string;
+}
+
+const MAX_QUERY_WORDS = 32;
+
+/** Any word of the query may match: `plainto_tsquery` of each word, OR-ed (never a syntax error). */
+function anyWordQuery(query: string): SQL | null {
+  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(
+    0,
+    MAX_QUERY_WORDS,
+  );
+  if (words.length === 0) return null;
+  return sql.join(
+    words.map((w) => sql`plainto_tsquery('english', ${w})`),
+    sql` || `,
+  );
+}
+
+/** The rows of `db.execute` (node-postgres and PGlite both answer `{rows}`). */
+const rowsOf = (result: unknown): unknown[] => (result as { rows?: unknown[] }).rows ?? [];
+
+const vectorLiteral = (v: number[]) => `{${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}`;
+
+export function createMemoryService({ db, logger, now }: Deps, llm: LlmClient) {
+  let mode: Promise<'pgvector' | 'sql'> | null = null;
+  function vectorMode() {
+    mode ??= db.execute(sql`select 1 from pg_extension where extname = 'vector'`).then((r) => {
+      const has = ((r as { rows?: unknown[] }).rows ?? []).length > 0;
+      logger.info(
+        has
+          ? '[memory] embeddings ranked with pgvector'
+          : '[memory] pgvector is not installed in this database: embeddings are ranked by an exact cosine scan in SQL',
+      );
+      return has ? ('pgvector' as const) : ('sql' as const);
+    });
+    return mode;
+  }
+  if (!llm.embed)
+    logger.info(
+      '[memory] no embedding model configured (AYAH_LLM_EMBEDDING_MODEL): learning memory is ranked by full-text search',
+    );
+
+  async function embedOrNull(text: string): Promise<number[] | null> {
+    if (!llm.embed) return null;
+    try {
+      return await llm.embed(text);
+    } catch (error) {
+      logger.warn(
+        `[memory] embedding failed (${(error as Error).message}); using full-text search`,
+      );
+      return null;
+    }
+  }
+
+  function toHit(row: {
+    id: string;
+    text: string;
+    metadata: unknown;
+    score: unknown;
+    created_at: unknown;
+  }): MemoryHit {
+    const created =
+      row.created_at instanceof Date ? row.created_at : new Date(String(row.created_at));
+    return {
+      id: row.id,
+      text: row.text,
+      metadata: (row.metadata ?? {}) as Record<string, unknown>,
+      score: Math.round(Number(row.score) * 1e6) / 1e6,
+      createdAt: created.toISOString(),
+    };
+  }
+
+  async function search(userId: string, query: string, limit: number): Promise<MemoryHit[]> {
+    const vector = await embedOrNull(query);
+    let rows: unknown[];
+    if (vector && llm.embeddingModel) {
+      const literal = vectorLiteral(vector);
+      const score =
+        (await vectorMode()) === 'pgvector'
+          ? sql`1 - (embedding::vector <=> ${literal}::real[]::vector)`
+          : sql`ayah_cosine_similarity(embedding, ${literal}::real[])`;
+      rows = rowsOf(
+        await db.execute(sql`
+          select id, text, metadata, created_at, ${score} as score
+          from learning_memories
+          where user_id = ${userId} and embedding is not null and embedding_model = ${llm.embeddingModel}
+            and cardinality(embedding) = ${vector.length}
+          order by score desc, created_at desc
+          limit ${limit}`),
+      );
+    } else {
+      const tsquery = anyWordQuery(query);
+      if (!tsquery) return [];
+      rows = rowsOf(
+        await db.execute(sql`
+          select id, text, metadata, created_at, ts_rank_cd(tsv, q.query, 32) as score
+          from learning_memories, (select ${tsquery} as query) q
+          where user_id = ${userId} and tsv @@ q.query
+          order by score desc, created_at desc
+          limit ${limit}`),
+      );
+    }
+    return (rows as Parameters<typeof toHit>[0][]).map(toHit);
+  }
+
+  return {
+    async store(userId: string, text: string, metadata: Record<string, unknown> = {}) {
+      const embedding = await embedOrNull(text);
+      const [row] = await db
+        .insert(learningMemories)
+        .values({
+          userId,
+          text,
+          metadata,
+          embedding,
+          embeddingModel: embedding ? llm.embeddingModel : null,
+          createdAt: now(),
+        })
+        .returning({ id: learningMemories.id });
+      return row!.id;
+    },
+
+    search,
+
+    /** For the tutor: memories that match the message, else the most recent ones. */
+    async recall(userId: string, message: string, count = 3): Promise<MemoryHit[]> {
+      const hits = await search(userId, message, count);
+      if (hits.length > 0) return hits;
+      const recent = await db
+        .select()
+        .from(learningMemories)
+        .where(and(eq(learningMemories.userId, userId)))
+        .orderBy(desc(learningMemories.createdAt))
+        .limit(2);
+      return recent.map((r) => ({
+        id: r.id,
+        text: r.text,
+        metadata: r.metadata,
+        score: 0,
+        createdAt: r.createdAt.toISOString(),
+      }));
+    },
+  };
+}
+
+export type MemoryService = ReturnType<typeof createMemoryService>;

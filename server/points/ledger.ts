@@ -1,0 +1,83 @@
+/**
+ * The points ledger: every change of a user's points is a row, the balance is their sum and never
+ * goes below zero. Whoever changes a balance first locks the user's row (`lockUser`), so concurrent
+ * conversions and awards of one user run one after another — the same lock order everywhere:
+ * user → session/goal → ledger.
+ */
+import { and, eq, like, sql } from 'drizzle-orm';
+import type { Queryable } from '../db';
+import { pointsLedger, users } from '../db/schema';
+
+export async function lockUser(q: Queryable, userId: string): Promise<void> {
+  await q.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+}
+
+export async function pointsBalance(q: Queryable, userId: string): Promise<number> {
+  const [row] = await q
+    .select({ sum: sql<string>`coalesce(sum(${pointsLedger.amount}), 0)` })
+    .from(pointsLedger)
+    .where(eq(pointsLedger.userId, userId));
+  return Number(row?.sum ?? 0);
+}
+
+export interface Award {
+  key: string;
+  amount: number;
+  category: string;
+  description: string;
+  at: Date;
+}
+
+/** Writes a one-time award; false when the key was already used. The caller holds the user lock. */
+export async function awardOnce(q: Queryable, userId: string, award: Award): Promise<boolean> {
+  const rows = await q
+    .insert(pointsLedger)
+    .values({
+      userId,
+      amount: award.amount,
+      type: 'earned',
+      category: award.category,
+      description: award.description,
+      awardKey: award.key,
+      createdAt: award.at,
+    })
+    .onConflictDoNothing()
+    .returning({ id: pointsLedger.id });
+  return rows.length > 0;
+}
+
+/** The net points of every ledger row whose key starts with `prefix` (an award and its take-backs). */
+export async function netByKeyPrefix(q: Queryable, userId: string, prefix: string) {
+  const [row] = await q
+    .select({
+      sum: sql<string>`coalesce(sum(${pointsLedger.amount}), 0)`,
+      count: sql<string>`count(*)`,
+    })
+    .from(pointsLedger)
+    .where(and(eq(pointsLedger.userId, userId), like(pointsLedger.awardKey, `${prefix}%`)));
+  return { net: Number(row?.sum ?? 0), rows: Number(row?.count ?? 0) };
+}
+
+/**
+ * Takes up to `amount` points back (never below a zero balance); answers what was taken. The caller
+ * holds the user lock.
+ */
+export async function takeBack(
+  q: Queryable,
+  userId: string,
+  entry: Omit<Award, 'amount'> & { amount: number },
+): Promise<number> {
+  const balance = await pointsBalance(q, userId);
+  const taken = Math.min(entry.amount, Math.max(0, balance));
+  if (taken <= 0) return 0;
+  await q.insert(pointsLedger).values({
+    userId,
+    amount: -taken,
+    type: 'deducted',
+    category: entry.category,
+    description: entry.description,
+    awardKey: entry.key,
+    createdAt: entry.at,
+  });
+  return taken;
+}

@@ -1,0 +1,181 @@
+/**
+ * Points and reward tokens (DECISIONS.md: 10 points = 1 token, at least 100 points, in steps of 10).
+ *
+ * A conversion is two transactions. The first locks the user, checks the balance, writes the
+ * conversion `pending` and takes the points off (one ledger row, key `conversion:<id>`): since every
+ * conversion of a user waits for that lock, no number of concurrent requests can overdraw. The second
+ * distributes the tokens and marks the conversion `success`; if it fails, the conversion is marked
+ * `failed` and the points are given back (key `conversion:<id>:refund`).
+ */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { transaction } from '../db';
+import type { ConversionStatus } from '../db/schema';
+import { conversions, pointsLedger } from '../db/schema';
+import type { Deps } from '../deps';
+import { AppError } from '../http/errors';
+import { POINTS } from '../../src/lib/limits';
+import type { Page } from '../chat/paging';
+import { offsetOf, paged } from '../chat/paging';
+import { lockUser, pointsBalance } from './ledger';
+
+export const POINTS_MESSAGES = {
+  belowMinimum: `Convert at least ${POINTS.minConversion} points`,
+  offStep: `Convert points in steps of ${POINTS.conversionStep}`,
+  insufficient: 'Not enough points for this conversion',
+  notFound: 'Transaction not found',
+} as const;
+
+const conversionKey = (id: string) => `conversion:${id}`;
+
+export function createPointsService({ db, now, logger }: Deps) {
+  function publicTransaction(row: typeof conversions.$inferSelect) {
+    return {
+      id: row.id,
+      status: row.status,
+      points: row.points,
+      tokens: row.tokens,
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  async function setStatus(id: string, status: ConversionStatus) {
+    const [row] = await db
+      .update(conversions)
+      .set({ status, updatedAt: now() })
+      .where(eq(conversions.id, id))
+      .returning();
+    return row!;
+  }
+
+  return {
+    async balance(userId: string) {
+      const points = await pointsBalance(db, userId);
+      const [row] = await db
+        .select({ tokens: sql<string>`coalesce(sum(${conversions.tokens}), 0)` })
+        .from(conversions)
+        .where(and(eq(conversions.userId, userId), eq(conversions.status, 'success')));
+      return { points, tokens: Number(row?.tokens ?? 0) };
+    },
+
+    async convert(userId: string, points: number) {
+      if (points < POINTS.minConversion) throw new AppError(400, POINTS_MESSAGES.belowMinimum);
+      if (points % POINTS.conversionStep !== 0) throw new AppError(400, POINTS_MESSAGES.offStep);
+      const tokens = Math.floor(points / POINTS.pointsPerToken);
+      const at = now();
+      const pending = await transaction(db, async (tx) => {
+        await lockUser(tx, userId);
+        if ((await pointsBalance(tx, userId)) < points)
+          throw new AppError(400, POINTS_MESSAGES.insufficient);
+        const [row] = await tx
+          .insert(conversions)
+          .values({ userId, points, tokens, status: 'pending', createdAt: at, updatedAt: at })
+          .returning();
+        await tx.insert(pointsLedger).values({
+          userId,
+          amount: -points,
+          type: 'converted',
+          category: 'conversion',
+          description: `Converted ${points} points to ${tokens} ${POINTS.tokenName}`,
+          awardKey: conversionKey(row!.id),
+          createdAt: at,
+        });
+        return row!;
+      });
+
+      // The reference server distributes tokens by recording them; a chain-backed deployment would
+      // send them here. Either way a failure gives the points back.
+      try {
+        return publicTransaction(await setStatus(pending.id, 'success'));
+      } catch (error) {
+        logger.error(`[points] conversion ${pending.id} failed; giving the points back:`, error);
+        return publicTransaction(
+          await transaction(db, async (tx) => {
+            await lockUser(tx, userId);
+            await tx
+              .insert(pointsLedger)
+              .values({
+                userId,
+                amount: points,
+                type: 'earned',
+                category: 'conversion',
+                description: `Refund of a failed conversion of ${points} points`,
+                awardKey: `${conversionKey(pending.id)}:refund`,
+                createdAt: now(),
+              })
+              .onConflictDoNothing();
+            const [row] = await tx
+              .update(conversions)
+              .set({ status: 'failed', updatedAt: now() })
+              .where(eq(conversions.id, pending.id))
+              .returning();
+            return row!;
+          }),
+        );
+      }
+    },
+
+    async transaction(userId: string, id: string) {
+      const [row] = await db
+        .select()
+        .from(conversions)
+        .where(and(eq(conversions.id, id), eq(conversions.userId, userId)))
+        .limit(1);
+      if (!row) throw new AppError(404, POINTS_MESSAGES.notFound);
+      return publicTransaction(row);
+    },
+
+    async activity(userId: string, page: Page) {
+      const [rows, [count]] = await Promise.all([
+        db
+          .select({
+            ledger: pointsLedger,
+            tokens: conversions.tokens,
+          })
+          .from(pointsLedger)
+          .leftJoin(
+            conversions,
+            sql`${pointsLedger.type} = 'converted' and ${pointsLedger.awardKey} = 'conversion:' || ${conversions.id}::text`,
+          )
+          .where(eq(pointsLedger.userId, userId))
+          .orderBy(desc(pointsLedger.createdAt), desc(pointsLedger.id))
+          .limit(page.limit)
+          .offset(offsetOf(page)),
+        db
+          .select({ n: sql<string>`count(*)` })
+          .from(pointsLedger)
+          .where(eq(pointsLedger.userId, userId)),
+      ]);
+      const data = rows.map(({ ledger, tokens }) => {
+        const converted = ledger.type === 'converted';
+        return {
+          type: ledger.type,
+          amount: Math.abs(ledger.amount),
+          pointsUsed: converted ? Math.abs(ledger.amount) : null,
+          tokensReceived: converted
+            ? (tokens ?? Math.floor(-ledger.amount / POINTS.pointsPerToken))
+            : null,
+          description: ledger.description,
+          timestamp: ledger.createdAt.toISOString(),
+          category: ledger.category,
+        };
+      });
+      return paged('data', data, Number(count?.n ?? 0), page);
+    },
+
+    async distribution(userId: string) {
+      const [row] = await db
+        .select({
+          tokens: sql<string>`coalesce(sum(${conversions.tokens}), 0)`,
+          points: sql<string>`coalesce(sum(${conversions.points}), 0)`,
+        })
+        .from(conversions)
+        .where(and(eq(conversions.userId, userId), eq(conversions.status, 'success')));
+      return {
+        tokens_distributed: Number(row?.tokens ?? 0),
+        points_converted: Number(row?.points ?? 0),
+      };
+    },
+  };
+}
+
+export type PointsService = ReturnType<typeof createPointsService>;

@@ -1,0 +1,267 @@
+/**
+ * `/api/v1/chat` over real HTTP with no model configured (the offline coach): sessions, titles,
+ * paging, archive, rename, delete, search, the 10th-message award, the rate limit and isolation.
+ */
+import { beforeAll, expect, it } from 'vitest';
+import type { TestUser } from './learning-harness';
+import { describeServer, isFastApiError, parseSse, useLearningServer } from './learning-harness';
+
+const h = useLearningServer({ chat: { rateLimit: 12 } });
+const C = '/api/v1/chat';
+
+const say = (content: string, sessionId?: string) => ({
+  messages: [{ role: 'user', content }],
+  ...(sessionId ? { sessionId } : {}),
+});
+
+describeServer('chat with the offline coach', () => {
+  let sam: TestUser;
+  beforeAll(async () => {
+    sam = await h.user('Sam');
+  });
+
+  it('creates a session on the first send and answers plainly that no model is connected', async () => {
+    const user = await h.user('Ada');
+    const api = h.as(user);
+    await api.post('/api/v1/goal', {
+      subject: 'math',
+      goal_type: 'problems_solved',
+      target_value: 10,
+    });
+    const sent = await api.post(
+      `${C}/send`,
+      say('  How do I add fractions with different denominators?  '),
+    );
+    expect(sent.status).toBe(200);
+    const { response, sessionId, threadId } = sent.body;
+    expect(response).toContain('no AI model is connected');
+    expect(response).toContain('AYAH_LLM_BASE_URL');
+    expect(response).toContain('Math: 0 of 10 problems');
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const session = (await api.get(`${C}/sessions/${sessionId}`)).body;
+    expect(session).toMatchObject({
+      id: sessionId,
+      title: 'How do I add fractions with different denominators?',
+      messageCount: 2,
+    });
+    expect(session.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    expect(session.messages[0].content).toBe('How do I add fractions with different denominators?');
+    expect(session.messages[1].content).toBe(response);
+
+    const again = await api.post(`${C}/send`, {
+      messages: [
+        { role: 'user', content: 'How do I add fractions with different denominators?' },
+        { role: 'assistant', content: response },
+        { role: 'user', content: 'And subtract them?' },
+      ],
+      sessionId,
+      threadId,
+      dashboardData: { tokens: 12 },
+    });
+    expect(again.body).toMatchObject({ sessionId, threadId });
+    expect((await api.get(`${C}/sessions/${sessionId}`)).body.messageCount).toBe(4);
+  });
+
+  it('streams the offline coach through the same path', async () => {
+    const api = h.as(sam);
+    const reply = await fetch(h.url + `${C}/send/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sam.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(say('What is photosynthesis?')),
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toContain('text/event-stream');
+    const events = parseSse(await reply.text());
+    const chunks = events.filter((e) => e.event === 'chunk');
+    expect(chunks.length).toBeGreaterThan(3);
+    const done = events.at(-1)!;
+    expect(done.event).toBe('done');
+    expect(chunks.map((c) => c.data).join('')).toBe(done.data.response);
+    expect((await api.get(`${C}/sessions/${done.data.sessionId}`)).body.title).toBe(
+      'What is photosynthesis?',
+    );
+  });
+
+  it('titles sessions from the first message, at most 60 characters', async () => {
+    const api = h.as(await h.user());
+    const long = 'Could you please explain how the water cycle works, step by step, with examples?';
+    const { sessionId } = (await api.post(`${C}/send`, say(long))).body;
+    const { title } = (await api.get(`${C}/sessions/${sessionId}`)).body;
+    expect(title.length).toBeLessThanOrEqual(60);
+    expect(title.endsWith('…')).toBe(true);
+  });
+
+  it('validates the send body (422)', async () => {
+    const api = h.as(sam);
+    const bad = [
+      {},
+      { messages: [] },
+      say('   '),
+      say('x'.repeat(4001)),
+      { messages: [{ role: 'assistant', content: 'hi' }] },
+      { messages: [{ role: 'system', content: 'hi' }] },
+      { ...say('hi'), extra: 1 },
+      { ...say('hi'), dashboardData: 'tokens' },
+      say('nul \u0000 byte'),
+    ];
+    for (const body of bad) {
+      const reply = await api.post(`${C}/send`, body);
+      expect(reply.status, JSON.stringify(body).slice(0, 80)).toBe(422);
+      expect(isFastApiError(reply.body)).toBe(true);
+    }
+    const tooLong = await api.post(`${C}/send`, say('x'.repeat(4001)));
+    expect(tooLong.body.detail[0]).toMatchObject({
+      loc: ['body', 'messages', 0, 'content'],
+      msg: 'Message can be up to 4000 characters only.',
+    });
+    expect((await api.post(`${C}/send`, say(` ${'x'.repeat(4000)} `))).status).toBe(200);
+    expect((await h.request('POST', `${C}/send`, say('hi'))).status).toBe(401);
+  });
+
+  it('lists, pages, renames, archives, unarchives and deletes sessions', async () => {
+    const api = h.as(await h.user());
+    const ids: string[] = [];
+    for (const text of ['first', 'second', 'third'])
+      ids.push((await api.post(`${C}/send`, say(text))).body.sessionId);
+
+    const page1 = (await api.get(`${C}/sessions?limit=2&page=1`)).body;
+    expect(page1).toMatchObject({ total: 3, page: 1, limit: 2, hasMore: true });
+    expect(page1.sessions.map((s: { title: string }) => s.title)).toEqual(['third', 'second']);
+    expect((await api.get(`${C}/sessions?limit=2&page=2`)).body.hasMore).toBe(false);
+    expect((await api.get(`${C}/sessions?limit=0`)).status).toBe(422);
+    expect((await api.get(`${C}/sessions?page=abc`)).status).toBe(422);
+
+    const renamed = await api.patch(`${C}/sessions/${ids[0]}/title`, { title: '  Algebra  ' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: ids[0], title: 'Algebra', messageCount: 2 });
+    for (const title of ['', '   ', 'x'.repeat(101)])
+      expect((await api.patch(`${C}/sessions/${ids[0]}/title`, { title })).status).toBe(422);
+    expect(
+      (await api.patch(`${C}/sessions/${ids[0]}/title`, { title: 'x'.repeat(100) })).status,
+    ).toBe(200);
+
+    const archived = await api.patch(`${C}/sessions/${ids[1]}/archive`);
+    expect(archived.status).toBe(200);
+    expect(archived.body.id).toBe(ids[1]);
+    expect((await api.get(`${C}/sessions`)).body.total).toBe(2);
+    expect((await api.get(`${C}/archives`)).body).toMatchObject({ total: 1, limit: 50 });
+    expect((await api.delete(`${C}/sessions/${ids[0]}/archive`)).status).toBe(404); // not archived
+    expect((await api.patch(`${C}/sessions/${ids[1]}/unarchive`)).status).toBe(200);
+    expect((await api.get(`${C}/archives`)).body.total).toBe(0);
+
+    await api.patch(`${C}/sessions/${ids[1]}/archive`);
+    const removed = await api.delete(`${C}/sessions/${ids[1]}/archive`);
+    expect(removed.status).toBe(200);
+    expect(typeof removed.body.message).toBe('string');
+    expect((await api.get(`${C}/sessions/${ids[1]}`)).status).toBe(404);
+
+    expect((await api.delete(`${C}/sessions/${ids[2]}`)).status).toBe(200);
+    expect((await api.delete(`${C}/sessions/${ids[2]}`)).status).toBe(404);
+
+    const all = await api.patch(`${C}/archives`);
+    expect(all.status).toBe(200);
+    expect((await api.get(`${C}/sessions`)).body.total).toBe(0);
+    expect((await api.get(`${C}/archives`)).body.total).toBe(1);
+    await api.post(`${C}/send`, say('fresh'));
+    expect((await api.delete(`${C}/all`)).status).toBe(200);
+    expect((await api.get(`${C}/sessions`)).body.total).toBe(0);
+    expect((await api.get(`${C}/archives`)).body.total).toBe(0);
+  });
+
+  it('searches titles and message text, case-insensitively, safe for any input', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    const a = (await api.post(`${C}/send`, say('Photosynthesis in PLANTS'))).body.sessionId;
+    const b = (await api.post(`${C}/send`, say('history homework'))).body.sessionId;
+    await api.post(`${C}/send`, { ...say("the 100% of it_all, O'Brien said \\ ok"), sessionId: b });
+    await api.patch(`${C}/sessions/${b}/title`, { title: 'World War Two' });
+
+    const ids = async (q: string) =>
+      (await api.get(`${C}/search?search=${encodeURIComponent(q)}`)).body.sessions.map(
+        (s: { id: string }) => s.id,
+      );
+    expect(await ids('plants')).toEqual([a]);
+    expect(await ids('WORLD war')).toEqual([b]);
+    expect(await ids('homework')).toEqual([b]); // message text, not the title
+    expect(await ids('100%')).toEqual([b]);
+    expect(await ids('it_all')).toEqual([b]);
+    expect(await ids("O'Brien")).toEqual([b]);
+    expect(await ids('\\ ok')).toEqual([b]);
+    // The offline coach's replies (in both sessions) name AYAH_LLM_BASE_URL: `_` is a character here.
+    expect(await ids('%')).toEqual([b]);
+    expect((await ids('_')).sort()).toEqual([a, b].sort());
+    expect(await ids('_ALL')).toEqual([b]);
+    expect(await ids('no such words anywhere')).toEqual([]);
+    expect(await ids('   ')).toEqual([]);
+    const paged = (await api.get(`${C}/search?search=o&limit=1&page=1`)).body;
+    expect(paged).toMatchObject({ limit: 1, page: 1, total: 2, hasMore: true });
+    expect((await api.get(`${C}/search`)).status).toBe(422);
+    // Another user's sessions never match.
+    expect((await h.as(sam).get(`${C}/search?search=plants`)).body.total).toBe(0);
+  });
+
+  it('awards +50 for the 10th message, once', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    let sessionId: string | undefined;
+    for (let i = 1; i <= 11; i++) {
+      sessionId = (await api.post(`${C}/send`, say(`question ${i}`, sessionId))).body.sessionId;
+      const { points } = (await api.get('/api/v1/web3-tokens/finu-balance')).body;
+      expect(points, `after message ${i}`).toBe(i >= 10 ? 50 : 0);
+    }
+  });
+
+  it('rate-limits sends per user (429 with Retry-After)', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    for (let i = 0; i < 12; i++)
+      expect((await api.post(`${C}/send`, say(`q${i}`))).status).toBe(200);
+    const limited = await api.post(`${C}/send`, say('one more'));
+    expect(limited.status).toBe(429);
+    expect(isFastApiError(limited.body)).toBe(true);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await h.as(sam).post(`${C}/send`, say('others still can'))).status).toBe(200);
+    h.advanceClock(61_000);
+    try {
+      expect((await api.post(`${C}/send`, say('after a minute'))).status).toBe(200);
+    } finally {
+      h.resetClock();
+    }
+  });
+
+  it("never shows or touches another user's session (404)", async () => {
+    const owner = h.as(await h.user());
+    const id = (await owner.post(`${C}/send`, say('my secret homework'))).body.sessionId;
+    const api = h.as(sam);
+    expect((await api.get(`${C}/sessions/${id}`)).status).toBe(404);
+    expect((await api.patch(`${C}/sessions/${id}/title`, { title: 'mine' })).status).toBe(404);
+    expect((await api.patch(`${C}/sessions/${id}/archive`)).status).toBe(404);
+    expect((await api.patch(`${C}/sessions/${id}/unarchive`)).status).toBe(404);
+    expect((await api.delete(`${C}/sessions/${id}`)).status).toBe(404);
+    expect((await api.delete(`${C}/sessions/${id}/archive`)).status).toBe(404);
+    expect((await api.post(`${C}/send`, say('hijack', id))).status).toBe(404);
+    expect((await api.get(`${C}/sessions/not-a-uuid`)).status).toBe(404);
+    await api.delete(`${C}/all`);
+    await api.patch(`${C}/archives`);
+    const still = (await owner.get(`${C}/sessions/${id}`)).body;
+    expect(still).toMatchObject({ title: 'my secret homework', messageCount: 2 });
+  });
+
+  it('publishes every learning route in the OpenAPI document', async () => {
+    const doc = (await h.request('GET', '/api/v1/openapi.json')).body;
+    const paths = Object.keys(doc.paths);
+    for (const path of [
+      '/api/v1/chat/send/stream',
+      '/api/v1/chat/search',
+      '/api/v1/vector/search-user-data',
+      '/api/v1/goal/{id}/progress',
+      '/api/v1/web3-tokens/convert-points-to-finu',
+    ])
+      expect(paths, path).toContain(path);
+    expect(Object.keys(doc.paths['/api/v1/goal/{id}'])).toEqual(
+      expect.arrayContaining(['put', 'patch', 'delete']),
+    );
+  });
+});
