@@ -56,8 +56,20 @@ function buildApp() {
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const run = spawnSync(
     process.execPath,
-    [vite, 'build', appDir, '--config', config, '--outDir', outDir, '--emptyOutDir'],
-    { cwd: root, stdio: 'inherit' },
+    [
+      vite,
+      'build',
+      appDir,
+      '--config',
+      config,
+      '--outDir',
+      outDir,
+      '--emptyOutDir',
+      '--mode',
+      'production',
+    ],
+    // Always the production build (a test runner's NODE_ENV=test would give React's development one).
+    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (run.status !== 0) {
     console.error('[start] the app build failed.');

@@ -1,0 +1,51 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Redirect, useLocation } from 'wouter';
+import { useAuth } from '../src/auth';
+import { PageSkeleton } from './layout/PageSkeleton';
+
+/**
+ * Protected routes: a skeleton while the session loads, /auth (replacing history) for a signed-out
+ * visitor, and /onboarding for a student who has not finished it.
+ */
+export function RequireSignedIn({ children }: { children: ReactNode }) {
+  const { state, user } = useAuth();
+  const [location] = useLocation();
+  if (state.matches('start') || state.matches('loading')) return <PageSkeleton />;
+  if (!user) return <Redirect to="/auth" replace />;
+  const onboarding = location === '/onboarding';
+  if (!user.onboarding_completed && !onboarding) return <Redirect to="/onboarding" replace />;
+  if (user.onboarding_completed && onboarding) return <Redirect to="/assistant" replace />;
+  return children;
+}
+
+/**
+ * /auth, /login and /register: a visitor who arrives signed in is sent on to the app at once. One who
+ * signs in here is sent on a moment later, once the screen has finished (its 'Signed in successfully!'
+ * toast comes after the session has the user).
+ */
+export function PublicOnly({ children }: { children: ReactNode }) {
+  const { state, user } = useAuth();
+  const [arrival, setArrival] = useState<'signedIn' | 'guest' | null>(null);
+  const loading = state.matches('start') || state.matches('loading');
+  // Recorded once, during render (React's pattern for state derived from an earlier render).
+  if (arrival === null && !loading) setArrival(user ? 'signedIn' : 'guest');
+  // Only the first load shows the skeleton: signing in here loads the user too, and the screen
+  // must stay mounted through it to finish.
+  if (arrival === null) return <PageSkeleton />;
+  if (user && arrival === 'signedIn') return <Redirect to="/assistant" replace />;
+  return (
+    <>
+      {user && <RedirectSoon to="/assistant" />}
+      {children}
+    </>
+  );
+}
+
+function RedirectSoon({ to }: { to: string }) {
+  const [, navigate] = useLocation();
+  useEffect(() => {
+    const timer = setTimeout(() => navigate(to, { replace: true }), 0);
+    return () => clearTimeout(timer);
+  }, [navigate, to]);
+  return null;
+}

@@ -1,0 +1,14 @@
+import type { ReactNode } from 'react';
+import { AyahRoot, Toaster } from '../../src/ui';
+import { TrialBanner } from './TrialBanner';
+
+/** Every page: the Ayah scope over the whole viewport, the trial banner, and the toasts (top-right). */
+export function AppShell({ children }: { children: ReactNode }) {
+  return (
+    <AyahRoot theme="system" className="ay:flex ay:h-full ay:min-h-dvh ay:flex-col">
+      <TrialBanner />
+      <div className="ay:flex ay:min-h-0 ay:flex-1 ay:flex-col">{children}</div>
+      <Toaster />
+    </AyahRoot>
+  );
+}

@@ -1,0 +1,32 @@
+import { StrictMode, createRef } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createHttpApi } from '../src/http';
+import { AuthProvider, type AuthHandle } from '../src/auth';
+import { ApiProvider } from './api';
+import { ErrorBoundary } from './layout/ErrorBoundary';
+import { AppShell } from './layout/AppShell';
+import { AppRoutes } from './router';
+import './app.css';
+
+// The HTTP layer reads the token from the session and reports 401s and TRIAL_EXPIRED back to it.
+const auth = createRef<AuthHandle>();
+const api = createHttpApi({
+  baseURL: '',
+  getToken: () => auth.current?.getToken(),
+  onUnauthorized: () => auth.current?.unauthorized(),
+  onTrialExpired: () => auth.current?.trialExpired(),
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ErrorBoundary>
+      <ApiProvider api={api}>
+        <AuthProvider adapter={api.auth} ref={auth}>
+          <AppShell>
+            <AppRoutes />
+          </AppShell>
+        </AuthProvider>
+      </ApiProvider>
+    </ErrorBoundary>
+  </StrictMode>,
+);

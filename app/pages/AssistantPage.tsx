@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { useSearchParams } from 'wouter';
+import { useAuth } from '../../src/auth';
+import { Chat, ChatSidebar } from '../../src/chat';
+import {
+  Button,
+  createIcon,
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+  VisuallyHidden,
+} from '../../src/ui';
+import { useApi } from '../api';
+import { UserMenu } from '../layout/UserMenu';
+
+const MenuIcon = createIcon('MenuIcon', <path d="M4 6h16M4 12h16M4 18h16" />);
+
+/** /assistant and /assistant?sessionId=…: the chat with its sidebar (a drawer on small screens). */
+export default function Page() {
+  const api = useApi();
+  const { user } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const sessionId = params.get('sessionId');
+
+  const openSession = (id: string | null) => {
+    setParams(id ? { sessionId: id } : {}, { replace: true });
+    setDrawerOpen(false);
+  };
+
+  const sidebar = (
+    <ChatSidebar
+      adapter={api.chat}
+      activeSessionId={sessionId}
+      onNewChat={() => openSession(null)}
+      onSelectSession={openSession}
+      onSessionRemoved={(id) => id === sessionId && openSession(null)}
+      goalsHref="/goal"
+      userMenu={<UserMenu />}
+      className="ay:h-full"
+    />
+  );
+
+  return (
+    <div className="ay:flex ay:h-full ay:min-h-0 ay:flex-1">
+      <div className="ay:hidden ay:md:flex">{sidebar}</div>
+      <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col">
+        <header className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label="Open chats menu"
+            aria-expanded={drawerOpen}
+            onClick={() => setDrawerOpen(true)}
+          >
+            <MenuIcon className="ay:size-5" />
+          </Button>
+          <h1 className="ay:truncate ay:text-base ay:font-semibold">
+            {sessionId ? 'Chat' : 'Ayah'}
+          </h1>
+        </header>
+        <Chat
+          adapter={api.chat}
+          user={user}
+          sessionId={sessionId}
+          onSessionChange={(id) => openSession(id)}
+          className="ay:min-h-0 ay:flex-1"
+        />
+      </div>
+      <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
+        <DialogContent className="ay:top-0 ay:left-0 ay:h-dvh ay:max-h-dvh ay:w-[300px] ay:max-w-[85vw] ay:translate-x-0 ay:translate-y-0 ay:rounded-none ay:p-0">
+          <VisuallyHidden>
+            <DialogTitle>Chats</DialogTitle>
+            <DialogDescription>Start a new chat, search or open a saved one.</DialogDescription>
+          </VisuallyHidden>
+          {sidebar}
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}

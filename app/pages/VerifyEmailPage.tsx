@@ -1,0 +1,21 @@
+import { useLocation, useSearchParams } from 'wouter';
+import { VerifyEmail, useAuth } from '../../src/auth';
+import { useApi } from '../api';
+
+/** /verify-email?email=… after sign-up, and /verify-email?token=… from the emailed link. */
+export default function Page() {
+  const api = useApi();
+  const { signIn } = useAuth();
+  const [, navigate] = useLocation();
+  const [params] = useSearchParams();
+  return (
+    <VerifyEmail
+      adapter={api.auth}
+      email={params.get('email')}
+      token={params.get('token')}
+      onSignedIn={signIn}
+      onNavigate={(path) => navigate(path)}
+      supportHref="mailto:support@ayah.local"
+    />
+  );
+}

@@ -1,0 +1,57 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Redirect, Route, Switch } from 'wouter';
+import { PublicOnly, RequireSignedIn } from './guards';
+import { PageSkeleton } from './layout/PageSkeleton';
+
+/** Each page is its own chunk, so the first load of /auth carries no chat, markdown, KaTeX or ethers. */
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+const AuthPage = page(() => import('./pages/AuthPage'));
+const OAuthCallbackPage = page(() => import('./pages/OAuthCallbackPage'));
+const VerifyEmailPage = page(() => import('./pages/VerifyEmailPage'));
+const ResetPasswordPage = page(() => import('./pages/ResetPasswordPage'));
+const OnboardingPage = page(() => import('./pages/OnboardingPage'));
+const AssistantPage = page(() => import('./pages/AssistantPage'));
+
+/** The routes of spec section 2 and DECISIONS.md for this slice. */
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<PageSkeleton />}>
+      <Switch>
+        <Route path="/">
+          <Redirect to="/assistant" replace />
+        </Route>
+        <Route path="/auth">
+          <PublicOnly>
+            <AuthPage />
+          </PublicOnly>
+        </Route>
+        <Route path="/login">
+          <PublicOnly>
+            <AuthPage />
+          </PublicOnly>
+        </Route>
+        <Route path="/register">
+          <PublicOnly>
+            <AuthPage />
+          </PublicOnly>
+        </Route>
+        <Route path="/oauth-callback" component={OAuthCallbackPage} />
+        <Route path="/verify-email" component={VerifyEmailPage} />
+        <Route path="/reset-password" component={ResetPasswordPage} />
+        <Route path="/onboarding">
+          <RequireSignedIn>
+            <OnboardingPage />
+          </RequireSignedIn>
+        </Route>
+        <Route path="/assistant">
+          <RequireSignedIn>
+            <AssistantPage />
+          </RequireSignedIn>
+        </Route>
+        <Route>
+          <Redirect to="/assistant" replace />
+        </Route>
+      </Switch>
+    </Suspense>
+  );
+}

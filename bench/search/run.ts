@@ -1,0 +1,191 @@
+/**
+ * Chat search at scale: seeds one student with 10,000 sessions and 100,000 messages in an in-memory
+ * PGlite, then times GET /api/v1/chat/search over HTTP (trigram indexes) next to the same match done
+ * as a plain ILIKE scan in the database, and prints p50/p95 and their ratio. Aim: p95 under 50 ms.
+ *
+ *   npx tsx bench/search/run.ts [--sessions 10000] [--per-session 10] [--queries 200]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { serve } from '@hono/node-server';
+import { sql } from 'drizzle-orm';
+import { createApp } from '../../server/app';
+import { signAccessToken } from '../../server/auth/tokens';
+import { loadConfig } from '../../server/config';
+import { openDatabase } from '../../server/db';
+import { authSessions, users } from '../../server/db/schema';
+import { createMailer } from '../../server/mailer';
+import { containsPattern } from '../../server/chat/service';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+};
+const SESSIONS = arg('sessions', 10_000);
+const PER_SESSION = arg('per-session', 10);
+const QUERIES = arg('queries', 200);
+
+const WORDS = [
+  'fraction',
+  'denominator',
+  'photosynthesis',
+  'volcano',
+  'revolution',
+  'equation',
+  'grammar',
+  'paragraph',
+  'molecule',
+  'gravity',
+  'triangle',
+  'algebra',
+  'empire',
+  'metaphor',
+  'energy',
+  'ecosystem',
+  'decimal',
+  'percent',
+  'democracy',
+  'essay',
+  'planet',
+  'cell',
+  'verb',
+  'angle',
+];
+// Rare and common terms, a phrase, and characters that must be taken literally.
+const TERMS = [
+  'photosynth',
+  'Volcano',
+  'fraction den',
+  'zebra',
+  'quantum-7',
+  '100%',
+  'it_s',
+  'essay',
+  'x',
+];
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const stats = (samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+};
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-bench-search-'));
+  const database = await openDatabase({ dataDir: null });
+  await database.migrate();
+  const { db } = database;
+  const quiet = { info: () => {}, warn: () => {}, error: console.error };
+
+  const [user] = await db
+    .insert(users)
+    .values({ email: 'bench@example.com', displayName: 'Bench' })
+    .returning();
+  const userId = user!.id;
+  const words = `array[${WORDS.map((w) => `'${w}'`).join(',')}]`;
+  const pick = (seed: string) =>
+    `(${words})[1 + floor(random() * ${WORDS.length})::int]`.replace('seed', seed);
+  let t = performance.now();
+  await db.execute(
+    sql.raw(`insert into chat_sessions (user_id, title, created_at, last_message_at, message_count)
+      select '${userId}', initcap(${pick('a')}) || ' and ' || ${pick('b')} || ' #' || g,
+             now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval, ${PER_SESSION}
+      from generate_series(1, ${SESSIONS}) g`),
+  );
+  await db.execute(
+    sql.raw(`insert into chat_messages (session_id, user_id, role, content, created_at)
+      select s.id, s.user_id, case when k % 2 = 0 then 'user' else 'assistant' end,
+             'Let us look at the ' || ${pick('c')} || ' and the ' || ${pick('d')} || ' in question ' || k ||
+             case when random() < 0.001 then ' — a quantum-7 zebra, 100% it_s' else '' end,
+             s.created_at + (k || ' seconds')::interval
+      from chat_sessions s, generate_series(1, ${PER_SESSION}) k`),
+  );
+  await db.execute(sql`analyze`);
+  const seeded = performance.now() - t;
+  const counts = (await db.execute(
+    sql`select (select count(*) from chat_sessions) s, (select count(*) from chat_messages) m`,
+  )) as {
+    rows: { s: number; m: number }[];
+  };
+
+  const config = { ...loadConfig({ AYAH_DATA_DIR: dataDir }), publicUrl: 'http://bench.test' };
+  const app = createApp({
+    config,
+    database,
+    logger: quiet,
+    mailer: createMailer({
+      smtpUrl: null,
+      from: config.mailFrom,
+      outboxDir: path.join(dataDir, 'outbox'),
+      logger: quiet,
+    }),
+  });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const [session] = await db
+    .insert(authSessions)
+    .values({ userId, expiresAt: new Date(Date.now() + 3_600_000) })
+    .returning();
+  const token = await signAccessToken(
+    { sub: userId, sid: session!.id, tv: 0 },
+    config.jwtSecret,
+    new Date(),
+    3600,
+  );
+
+  const http: number[] = [];
+  const scan: number[] = [];
+  const totals = new Map<string, number>();
+  for (let i = 0; i < QUERIES; i++) {
+    const term = TERMS[i % TERMS.length]!;
+    t = performance.now();
+    const reply = await fetch(
+      `${url}/api/v1/chat/search?search=${encodeURIComponent(term)}&limit=20&page=1`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+    const body = (await reply.json()) as { total: number };
+    http.push(performance.now() - t);
+    totals.set(term, body.total);
+
+    const pattern = containsPattern(term);
+    t = performance.now();
+    await db.execute(sql`
+      select s.id, count(*) over () as total from chat_sessions s
+      where s.user_id = ${userId} and s.archived_at is null
+        and (s.title ilike ${pattern} or exists (
+          select 1 from chat_messages m where m.session_id = s.id and m.content ilike ${pattern}))
+      order by s.last_message_at desc limit 20`);
+    scan.push(performance.now() - t);
+  }
+  server.close();
+  await database.close();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const h = stats(http);
+  const s = stats(scan);
+  const row = counts.rows[0]!;
+  console.log(
+    `seeded ${row.s} sessions and ${row.m} messages in ${(seeded / 1000).toFixed(1)} s (PGlite, one student)`,
+  );
+  console.log(`matches: ${[...totals].map(([k, v]) => `${JSON.stringify(k)}=${v}`).join(' ')}`);
+  console.log(
+    `search over HTTP (trigram):   p50 ${h.p50.toFixed(1)} ms   p95 ${h.p95.toFixed(1)} ms   (${QUERIES} queries)`,
+  );
+  console.log(
+    `plain ILIKE scan (DB only):  p50 ${s.p50.toFixed(1)} ms   p95 ${s.p95.toFixed(1)} ms`,
+  );
+  console.log(
+    `ratio scan / search:         p50 ${(s.p50 / h.p50).toFixed(1)}×   p95 ${(s.p95 / h.p95).toFixed(1)}×`,
+  );
+  console.log(h.p95 < 50 ? 'p95 under 50 ms: yes' : `p95 under 50 ms: NO (${h.p95.toFixed(1)} ms)`);
+}
+
+await main();

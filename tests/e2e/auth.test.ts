@@ -1,0 +1,177 @@
+/**
+ * The product end to end, as far as accounts reach: sign up, verify through the outbox link,
+ * onboarding, the assistant, sign out and in again, a password reset, the route guards, and
+ * axe-core on every page of the slice. Real server on a scratch data dir, real Chromium.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { axeViolations, DESKTOP, launch, MOBILE, screenshot } from './browser';
+import { startProduct, type Product } from './product';
+
+const PASSWORD = 'Blue-Kettle-42';
+const NEW_PASSWORD = 'Green-Teapot-77';
+
+let product: Product;
+let browser: Browser;
+
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startProduct(), launch()]);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+async function newPage(viewport = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  return page;
+}
+
+async function expectAccessible(page: Page, name: string) {
+  expect(await axeViolations(page), name).toEqual([]);
+  await screenshot(page, name);
+}
+
+async function signUp(page: Page, email: string, name = 'Maya') {
+  await page.goto(`${product.url}/register`);
+  await page.getByLabel('Full name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/verify-email\?email=/);
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto(`${product.url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+describe('a student', () => {
+  const email = `maya.${Date.now()}@example.com`;
+
+  test('signs up, verifies by the emailed link, is onboarded and reaches the assistant', async () => {
+    const page = await newPage();
+    await page.goto(`${product.url}/auth`);
+    await page.getByRole('button', { name: /Continue with Email/ }).waitFor();
+    await expectAccessible(page, 'auth-desktop');
+
+    await signUp(page, email);
+    await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+    await page.getByText(email).first().waitFor();
+    await expectAccessible(page, 'verify-email-desktop');
+
+    const link = await product.linkFrom(/verify-email\?token=/);
+    expect(new URL(link).pathname).toBe('/verify-email');
+    await page.goto(link);
+    await page.waitForURL(/\/onboarding$/, { timeout: 20_000 });
+    // The token left the address bar history: reloading does not re-submit it.
+    await expectAccessible(page, 'onboarding-desktop');
+
+    // Through the first run to the end.
+    for (let i = 0; i < 5; i++) {
+      const start = page.getByRole('button', { name: 'Start learning' });
+      if (await start.isVisible()) break;
+      const subject = page.getByRole('checkbox', { name: /Math/i });
+      if (await subject.isVisible()) await subject.check();
+      await page.getByRole('button', { name: 'Next' }).click();
+    }
+    await page.getByRole('button', { name: 'Start learning' }).click();
+    await page.waitForURL(/\/assistant$/);
+    await page.getByRole('heading', { name: 'Ready to learn together?' }).waitFor();
+    await expectAccessible(page, 'assistant-empty-desktop');
+
+    // Onboarding is done: visiting it again goes back to the assistant; /auth does too.
+    await page.goto(`${product.url}/onboarding`);
+    await page.waitForURL(/\/assistant$/);
+    await page.goto(`${product.url}/auth`);
+    await page.waitForURL(/\/assistant$/);
+
+    // Sign out from the user menu, then sign in again.
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await expectAccessible(page, 'user-menu-open');
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await page.waitForURL(/\/auth$/);
+    await page.getByText('Signed out successfully').waitFor();
+    await signIn(page, email, PASSWORD);
+    await page.waitForURL(/\/assistant$/);
+    await page.getByText('Signed in successfully!').waitFor();
+    await page.context().close();
+  }, 120_000);
+
+  test('resets a forgotten password through the emailed link', async () => {
+    const page = await newPage();
+    await page.goto(`${product.url}/login`);
+    await page.getByRole('button', { name: /Forgot/i }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('Password reset email sent!').waitFor();
+
+    const link = await product.linkFrom(/reset-password\?token=/);
+    await page.goto(link);
+    await page.getByLabel('New password', { exact: true }).fill('weak');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByText(/^Password does not meet requirements: At least 8 characters/).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await expectAccessible(page, 'reset-password-desktop');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByText('Password reset successfully!').waitFor();
+    await page.waitForURL(/\/auth$/);
+
+    await signIn(page, email, PASSWORD);
+    await page.getByText('Invalid email or password. Please check your credentials.').waitFor();
+    await signIn(page, email, NEW_PASSWORD);
+    await page.waitForURL(/\/assistant$/);
+    await page.context().close();
+  }, 120_000);
+});
+
+describe('the routes', () => {
+  test('send a signed-out visitor to /auth, replacing history, and unknown paths to the assistant', async () => {
+    const page = await newPage();
+    await page.goto(`${product.url}/assistant`);
+    await page.waitForURL(/\/auth$/);
+    await page.goto(`${product.url}/no/such/page`);
+    await page.waitForURL(/\/auth$/);
+    await page.goto(`${product.url}/`);
+    await page.waitForURL(/\/auth$/);
+    await page.goto(`${product.url}/verify-email`);
+    await page.getByRole('heading', { name: 'Invalid Page Access' }).waitFor();
+    await expectAccessible(page, 'verify-email-invalid');
+    await page.context().close();
+  }, 60_000);
+
+  test('load /auth without the chat, markdown, KaTeX or ethers code', async () => {
+    const page = await newPage();
+    const scripts: string[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script') scripts.push(res.url());
+    });
+    await page.goto(`${product.url}/auth`, { waitUntil: 'networkidle' });
+    const bodies = await Promise.all(scripts.map(async (url) => (await fetch(url)).text()));
+    const all = bodies.join('\n');
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(all).not.toMatch(/katex/i);
+    expect(all).not.toMatch(/BrowserProvider|ethers\/providers/);
+    expect(all).not.toMatch(/Ready to learn together\?/);
+    await page.context().close();
+  }, 60_000);
+
+  test('work at mobile size', async () => {
+    const page = await newPage(MOBILE);
+    await page.goto(`${product.url}/register`);
+    await page.getByLabel('Full name').waitFor();
+    await expectAccessible(page, 'register-mobile');
+    const email = `mobile.${Date.now()}@example.com`;
+    await signUp(page, email, 'Omar');
+    const link = await product.linkFrom(new RegExp(email.replace(/[.@]/g, '.')));
+    expect(link).toContain('/verify-email?token=');
+    await page.context().close();
+  }, 60_000);
+});

@@ -1,0 +1,41 @@
+/** Debian's Chromium through playwright-core, with axe-core and screenshots for the e2e tests. */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../chromium';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../.test-results/screenshots');
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({ ...chromiumLaunchOptions(), headless: true });
+}
+
+/** Serious and critical axe-core violations on the page as it is now (open dialogs included). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the app's CSP (script-src 'self') does not cover.
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<AxeResults> } }).axe;
+    const results = await axe.run(document);
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  return violations;
+}
+
+type AxeResults = {
+  violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+};
+
+/** Keeps a screenshot as a test artifact under .test-results/screenshots/. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,98 @@
+/**
+ * The running product for end-to-end tests: `scripts/start.mjs` (what `npm start` runs) on a free
+ * loopback port with a scratch data dir, so the app is built and served exactly as a student gets it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export type Product = {
+  url: string;
+  dataDir: string;
+  /** Every mail in the outbox, oldest first, as raw .eml text. */
+  mails(): string[];
+  /** The first link in the newest mail whose text matches `pattern`. */
+  linkFrom(pattern: RegExp): Promise<string>;
+  stop(): Promise<void>;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ayah-e2e-'));
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), PUBLIC_URL: url, AYAH_DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the product exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/v1/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the product did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  const outbox = path.join(dataDir, 'outbox');
+  const mails = () => {
+    try {
+      return readdirSync(outbox)
+        .filter((f) => f.endsWith('.eml'))
+        .sort()
+        .map((f) => readFileSync(path.join(outbox, f), 'utf8'));
+    } catch {
+      return [];
+    }
+  };
+
+  return {
+    url,
+    dataDir,
+    mails,
+    async linkFrom(pattern) {
+      const until = Date.now() + 10_000;
+      for (;;) {
+        // Quoted-printable soft breaks and =3D would split or mangle the link.
+        const texts = mails()
+          .map((m) => m.replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+          .filter((m) => pattern.test(m));
+        const newest = texts.at(-1);
+        const link = newest?.match(/https?:\/\/[^\s"<>]+/g)?.find((l) => l.startsWith(url));
+        if (link) return link;
+        if (Date.now() > until) throw new Error(`no mail matching ${pattern} in the outbox`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
