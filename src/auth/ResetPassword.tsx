@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { AUTH_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
 import { PasswordInput } from '../ui/password-input';
@@ -8,7 +9,7 @@ import { PasswordStrength } from '../ui/password-strength';
 import type { Theme } from '../ui/root';
 import type { AuthAdapter } from './auth.adapter';
 import { AuthLayout, headingClass } from './AuthLayout';
-import { RESET_LINK_MISSING, resetPasswordLogic } from './reset-password.machine';
+import { resetPasswordLogic } from './reset-password.machine';
 import { useNotices } from './use-notices';
 
 export type ResetPasswordProps = {
@@ -53,12 +54,14 @@ export function ResetPassword({
         </h1>
         {!state.context.token && (
           <p role="alert" className="ay:text-sm ay:font-medium ay:text-destructive">
-            {RESET_LINK_MISSING}
+            {AUTH_MESSAGES.resetLinkMissing}
           </p>
         )}
         <Field
           label="New password"
-          error={state.context.error !== RESET_LINK_MISSING ? state.context.error : undefined}
+          error={
+            state.context.error !== AUTH_MESSAGES.resetLinkMissing ? state.context.error : undefined
+          }
         >
           <PasswordInput
             autoComplete="new-password"

@@ -51,6 +51,13 @@ export type LoginRequest = {
 export type TokenResponse = {
   access_token: string;
   token_type: 'bearer';
+  /** Seconds the access token lives (the reference server sends it; API.md does not name it). */
+  expires_in?: number;
+  /**
+   * The reference server's refresh token (login, verify-email, and a refresh that presented one).
+   * The client does not keep it: it refreshes with its still-valid access token instead.
+   */
+  refresh_token?: string;
 };
 
 /** A signed-in answer: login, verify-email and wallet sign-in. */
@@ -117,7 +124,10 @@ export interface AuthAdapter {
   ): Promise<MessageResponse>;
   /** Marks onboarding done (and awards its points once). */
   completeOnboarding(options?: CallOptions): Promise<UserResponse>;
-  /** A fresh token for the signed-in user. */
+  /**
+   * A fresh access token for the signed-in user's session, sent with no body: the bearer token
+   * must still be valid (401 otherwise).
+   */
   refresh(options?: CallOptions): Promise<TokenResponse>;
   /** Where to send the browser for Google sign-in (a full-page redirect, not a fetch). */
   googleLoginUrl(): string;

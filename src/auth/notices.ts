@@ -36,3 +36,22 @@ export function serverMessage(error: unknown, fallback: string): string {
   if (error.status === 422 || error.status === 404) return error.message;
   return fallback;
 }
+
+/**
+ * `promise`, unless `signal` aborts first: then a promise that never settles. An invoked actor's
+ * call goes through it, because `@xstate/react` restarts a stopped actor in place when React
+ * remounts (StrictMode): the aborted first call's rejection would otherwise reach the restarted
+ * actor as if the second call had failed.
+ */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    promise.then(
+      (value) => {
+        if (!signal.aborted) resolve(value);
+      },
+      (error: unknown) => {
+        if (!signal.aborted) reject(error);
+      },
+    );
+  });
+}

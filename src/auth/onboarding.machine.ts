@@ -1,10 +1,8 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import { GOALS, type Subject } from '../lib/limits';
+import { AUTH_MESSAGES } from '../lib/messages';
 import type { AuthAdapter, UserResponse } from './auth.adapter';
 import { notProvided, serverMessage, type AuthNotice } from './notices';
-
-/** Not quoted in the spec: completing onboarding failed without the server saying why. */
-export const ONBOARDING_FAILED = 'Could not finish setting up. Please try again.';
 
 export type OnboardingContext = {
   /** The subjects the student is interested in, in the order of `GOALS.subjects`. */
@@ -71,7 +69,7 @@ export const onboardingMachine = setup({
           target: 'tour',
           actions: emit(({ event }) => ({
             type: 'toast.error',
-            message: serverMessage(event.error, ONBOARDING_FAILED),
+            message: serverMessage(event.error, AUTH_MESSAGES.onboardingFailed),
           })),
         },
       },

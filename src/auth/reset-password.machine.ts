@@ -1,13 +1,9 @@
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 import type { MessageResponse } from '../api';
-import { RESET_VERIFY_MESSAGES } from '../lib/messages';
+import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES } from '../lib/messages';
 import { passwordError } from '../lib/password';
 import type { AuthAdapter, ConfirmPasswordResetRequest } from './auth.adapter';
 import { notProvided, serverMessage, type AuthNotice } from './notices';
-
-/** Not quoted in the spec: the page was opened without its `?token=`. */
-export const RESET_LINK_MISSING =
-  'This reset link is incomplete. Please request a new one from the sign-in page.';
 
 export type ResetPasswordContext = {
   token: string | null;
@@ -48,7 +44,7 @@ export const resetPasswordMachine = setup({
     idle: {
       on: {
         'reset.submit': [
-          { guard: 'noToken', actions: assign({ error: RESET_LINK_MISSING }) },
+          { guard: 'noToken', actions: assign({ error: AUTH_MESSAGES.resetLinkMissing }) },
           {
             guard: 'weak',
             actions: assign({ error: ({ event }) => passwordError(event.password) }),

@@ -1,13 +1,17 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { ApiError } from '../lib/http-errors';
 import { AUTH } from '../lib/limits';
-import type { AuthAdapter, User, UserResponse } from './auth.adapter';
-import { notProvided } from './notices';
+import type { AuthAdapter, TokenResponse, User, UserResponse } from './auth.adapter';
+import { notProvided, unlessAborted } from './notices';
+import { refreshAt, TOKEN_REFRESH } from './session.tokens';
 
 /** Where the access token is kept between visits: `localStorage` in a browser. */
 export type TokenStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 export type SessionContext = {
   token: string | null;
+  /** When to refresh the token (ms since the epoch), or null when its lifetime is unknown. */
+  refreshAt: number | null;
   user: User | null;
   /** Raised by a TRIAL_EXPIRED error; the host shows a dismissible banner (nothing is blocked). */
   trialExpired: boolean;
@@ -29,11 +33,15 @@ export type SessionEvent =
 /**
  * The signed-in session (spec section 4, "Auth"): `start` loads the stored token, `loading` fetches
  * the user, then `signedIn` or `signedOut`. Signed out, the user is the guest `guest-user`.
+ * Signed in, the access token is swapped for a fresh one before it ends (`session.tokens.ts`):
+ * `fresh` waits, `refreshing` asks the server, `retrying` waits after a call that got no answer;
+ * a token whose lifetime cannot be read stays `untimed`. A refused refresh (401) signs out.
  */
 export const sessionMachine = setup({
   types: { context: {} as SessionContext, events: {} as SessionEvent },
   actors: {
     me: notProvided<UserResponse>('me'),
+    refresh: notProvided<TokenResponse>('refresh'),
   },
   actions: {
     loadToken: () => {
@@ -45,18 +53,30 @@ export const sessionMachine = setup({
     clearToken: () => {
       throw new Error('clearToken must be provided');
     },
-    forget: assign({ token: null, user: null }),
+    forget: assign({ token: null, refreshAt: null, user: null }),
+    // A stored token is judged by its own times; it may already be due.
+    planStoredToken: assign({
+      refreshAt: ({ context }) =>
+        context.token ? refreshAt(context.token, Date.now(), { fresh: false }) : null,
+    }),
   },
   guards: {
     hasToken: ({ context }) => Boolean(context.token),
+    untimed: ({ context }) => context.refreshAt === null,
+    refused: (_, params: { error: unknown }) =>
+      params.error instanceof ApiError && params.error.status === 401,
+  },
+  delays: {
+    refreshDue: ({ context }) => Math.max(0, (context.refreshAt ?? 0) - Date.now()),
+    refreshRetry: TOKEN_REFRESH.retryMs,
   },
 }).createMachine({
   id: 'session',
-  context: { token: null, user: null, trialExpired: false, error: null },
+  context: { token: null, refreshAt: null, user: null, trialExpired: false, error: null },
   initial: 'start',
   states: {
     start: {
-      entry: 'loadToken',
+      entry: ['loadToken', 'planStoredToken'],
       always: [{ guard: 'hasToken', target: 'loading' }, { target: 'signedOut' }],
     },
     loading: {
@@ -78,6 +98,45 @@ export const sessionMachine = setup({
         'auth.signOut': { target: 'signedOut', actions: ['clearToken', 'forget'] },
         'user.update': { actions: assign({ user: ({ event }) => event.user }) },
       },
+      initial: 'fresh',
+      states: {
+        fresh: {
+          always: { guard: 'untimed', target: 'untimed' },
+          after: { refreshDue: 'refreshing' },
+        },
+        untimed: {},
+        refreshing: {
+          invoke: {
+            src: 'refresh',
+            onDone: {
+              target: 'fresh',
+              actions: [
+                assign(({ event }) => ({
+                  token: event.output.access_token,
+                  refreshAt: refreshAt(event.output.access_token, Date.now(), {
+                    fresh: true,
+                    expiresIn: event.output.expires_in,
+                  }),
+                })),
+                {
+                  type: 'storeToken',
+                  params: ({ event }) => ({ token: event.output.access_token }),
+                },
+              ],
+            },
+            onError: [
+              {
+                guard: { type: 'refused', params: ({ event }) => ({ error: event.error }) },
+                target: '#session.signedOut',
+                actions: ['clearToken', 'forget'],
+              },
+              // No answer (offline, a server error): the token may still be good, so try again.
+              { target: 'retrying' },
+            ],
+          },
+        },
+        retrying: { after: { refreshRetry: 'refreshing' } },
+      },
     },
     signedOut: {},
   },
@@ -86,7 +145,11 @@ export const sessionMachine = setup({
       target: '.loading',
       reenter: true,
       actions: [
-        assign({ token: ({ event }) => event.token, error: null }),
+        assign({
+          token: ({ event }) => event.token,
+          refreshAt: ({ event }) => refreshAt(event.token, Date.now(), { fresh: true }),
+          error: null,
+        }),
         { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
       ],
     },
@@ -101,7 +164,8 @@ export function sessionLogic(adapter: AuthAdapter, storage: TokenStorage) {
   const key = AUTH.tokenStorageKey;
   return sessionMachine.provide({
     actors: {
-      me: fromPromise(({ signal }) => adapter.me({ signal })),
+      me: fromPromise(({ signal }) => unlessAborted(adapter.me({ signal }), signal)),
+      refresh: fromPromise(({ signal }) => unlessAborted(adapter.refresh({ signal }), signal)),
     },
     actions: {
       loadToken: assign({ token: () => readToken(storage, key) }),

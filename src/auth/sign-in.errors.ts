@@ -1,9 +1,7 @@
 import { ApiError } from '../lib/http-errors';
-import { SIGN_IN_MESSAGES, SIGN_UP_MESSAGES } from '../lib/messages';
+import { AUTH_MESSAGES, SIGN_IN_MESSAGES, SIGN_UP_MESSAGES } from '../lib/messages';
 
 export type AuthMode = 'signIn' | 'signUp';
-
-const FALLBACK = 'Something went wrong. Please try again.';
 
 /**
  * The toast for a failed sign-in or sign-up (spec section 8, "Sign-in toasts"), chosen by the
@@ -32,7 +30,7 @@ export function signInErrorMessage(error: unknown, mode: AuthMode): string {
     if (words.includes('password')) return SIGN_IN_MESSAGES.passwordTooShort;
   }
   if (error instanceof Error && error.message) return error.message;
-  return FALLBACK;
+  return AUTH_MESSAGES.somethingWentWrong;
 }
 
 /** The server's own text: `detail` (a string or FastAPI's list), else the error's message. */

@@ -1,13 +1,11 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import type { MessageResponse } from '../api';
 import { AUTH } from '../lib/limits';
-import { RESET_VERIFY_MESSAGES, SIGN_IN_MESSAGES } from '../lib/messages';
+import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES, SIGN_IN_MESSAGES } from '../lib/messages';
 import { validateResend } from '../lib/validation';
 import type { AuthAdapter, AuthResponse } from './auth.adapter';
-import { notProvided, serverMessage, type AuthNotice } from './notices';
-
-/** Not quoted in the spec: a verification link the server refused without saying why. */
-export const VERIFY_LINK_FAILED = 'This verification link is invalid or has expired.';
+import { notProvided, serverMessage, unlessAborted, type AuthNotice } from './notices';
+import { verifyEmailOnce } from './verify-email.once';
 
 export type VerifyEmailInput = {
   /** The `email` query parameter: the address a link was sent to. */
@@ -30,7 +28,8 @@ export type VerifyEmailEvent = { type: 'verify.resend' };
 /**
  * The verify-email page (spec section 4, "Verify email"): resending is `idle`, `loading`, `success`
  * (its banner clears after 3 s) or `error`. With `?token=` the page first `verifying`s the link and
- * signs the user in, or sends them to /auth (DECISIONS.md).
+ * signs the user in, or sends them to /auth (DECISIONS.md). The link is checked once per page
+ * however often the page mounts (`verify-email.once.ts`), and a stopped page hears no answer.
  */
 export const verifyEmailMachine = setup({
   types: {
@@ -110,7 +109,7 @@ export const verifyEmailMachine = setup({
               target: '#verifyEmail.linkFailed',
               actions: emit(({ event }) => ({
                 type: 'toast.error',
-                message: serverMessage(event.error, VERIFY_LINK_FAILED),
+                message: serverMessage(event.error, AUTH_MESSAGES.verifyLinkFailed),
               })),
             },
           },
@@ -130,7 +129,7 @@ export const verifyEmailMachine = setup({
               target: '#verifyEmail.linkFailed',
               actions: emit(({ event }) => ({
                 type: 'toast.error',
-                message: serverMessage(event.error, VERIFY_LINK_FAILED),
+                message: serverMessage(event.error, AUTH_MESSAGES.verifyLinkFailed),
               })),
             },
           },
@@ -152,8 +151,13 @@ export function verifyEmailLogic(adapter: AuthAdapter, host: { signIn(token: str
       resendVerification: fromPromise(({ input, signal }) =>
         adapter.resendVerification(input, { signal }),
       ),
-      verifyEmail: fromPromise(({ input, signal }) => adapter.verifyEmail(input, { signal })),
-      signIn: fromPromise(async ({ input }) => host.signIn(input.token)),
+      verifyEmail: fromPromise(({ input, signal }) =>
+        verifyEmailOnce(adapter, input.token, signal),
+      ),
+      signIn: fromPromise(({ input, signal }) => {
+        const signIn = async () => host.signIn(input.token);
+        return unlessAborted(signIn(), signal);
+      }),
     },
   });
 }

@@ -1,6 +1,6 @@
 import { assign, emit, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import { WALLET, TOAST } from '../lib/limits';
-import { WALLET_MESSAGES, wrongWalletAddress } from '../lib/messages';
+import { AUTH_MESSAGES, WALLET_MESSAGES, wrongWalletAddress } from '../lib/messages';
 import { sameAddress } from '../lib/wallet';
 import type { AuthAdapter, AuthResponse, Web3AuthenticateRequest } from './auth.adapter';
 import { notProvided, serverMessage, type AuthNotice } from './notices';
@@ -13,13 +13,6 @@ import {
   watchWallet,
   type WalletSource,
 } from './wallet-provider';
-
-/** Not quoted in the spec, which gives only the timeouts and a 5000 ms loading toast. */
-export const WALLET_PROGRESS_MESSAGES = {
-  connecting: 'Connecting to MetaMask...',
-  connectTimeout: 'MetaMask did not answer in time. Please try again.',
-  signTimeout: 'The signature request timed out. Please try again.',
-} as const;
 
 export const METAMASK_TOAST_ID = 'ayah-metamask';
 
@@ -109,7 +102,7 @@ export const walletAuthMachine = setup({
         emit({
           type: 'toast.loading',
           id: METAMASK_TOAST_ID,
-          message: WALLET_PROGRESS_MESSAGES.connecting,
+          message: AUTH_MESSAGES.walletConnecting,
           duration: TOAST.metamaskLoadingMs,
         }),
       ],
@@ -149,7 +142,7 @@ export const walletAuthMachine = setup({
           target: 'failed',
           actions: {
             type: 'setError',
-            params: { message: WALLET_PROGRESS_MESSAGES.connectTimeout },
+            params: { message: AUTH_MESSAGES.walletConnectTimeout },
           },
         },
       },
@@ -217,7 +210,7 @@ export const walletAuthMachine = setup({
                   target: '#walletAuth.failed',
                   actions: {
                     type: 'setError',
-                    params: { message: WALLET_PROGRESS_MESSAGES.signTimeout },
+                    params: { message: AUTH_MESSAGES.walletSignTimeout },
                   },
                 },
               },
@@ -334,7 +327,5 @@ function serverError(error: unknown): string {
 function errorText(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
   const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && message
-    ? message
-    : 'Wallet sign-in failed. Please try again.';
+  return typeof message === 'string' && message ? message : AUTH_MESSAGES.walletSignInFailed;
 }

@@ -2,7 +2,8 @@
  * Every user-facing message of the spec (sections 4, 5 and 8), once, grouped by area; the HTTP
  * catalogue lives with the HTTP errors in `http-errors.ts`. Components, the server and tests
  * import these instead of retyping them, so a wording change is one edit. Strings the spec quotes
- * are copied character for character; the few it only paraphrases say so.
+ * are copied character for character; the few it only paraphrases say so, and so does each wording
+ * of our own.
  */
 
 import { GOAL_TYPE_UNITS, SUBJECT_LABELS } from './labels';
@@ -100,6 +101,30 @@ export const WALLET_MESSAGES = {
 export function wrongWalletAddress(address: string): string {
   return `Please connect to your registered wallet address: ${address}`;
 }
+
+/**
+ * The auth feature's own wordings. None is quoted in the spec, which names these situations (a
+ * refused link, a wallet that does not answer, a call that fails without words) but gives no text.
+ */
+export const AUTH_MESSAGES = {
+  /** Not quoted in the spec, which gives only a 5000 ms loading toast while MetaMask connects. */
+  walletConnecting: 'Connecting to MetaMask...',
+  /** Not quoted in the spec, which gives only the 30 s connect timeout. */
+  walletConnectTimeout: 'MetaMask did not answer in time. Please try again.',
+  /** Not quoted in the spec, which gives only the 60 s signature timeout. */
+  walletSignTimeout: 'The signature request timed out. Please try again.',
+  /** Not quoted in the spec: a wallet sign-in failed with no words of its own. */
+  walletSignInFailed: 'Wallet sign-in failed. Please try again.',
+  /** Not quoted in the spec: a verification link the server refused without saying why. */
+  verifyLinkFailed: 'This verification link is invalid or has expired.',
+  /** Not quoted in the spec: the reset page was opened without its `?token=`. */
+  resetLinkMissing:
+    'This reset link is incomplete. Please request a new one from the sign-in page.',
+  /** Not quoted in the spec: completing onboarding failed without the server saying why. */
+  onboardingFailed: 'Could not finish setting up. Please try again.',
+  /** Not quoted in the spec: a sign-in or sign-up failed with no words of its own. */
+  somethingWentWrong: 'Something went wrong. Please try again.',
+} as const;
 
 /** Settings: password change and profile. */
 export const PROFILE_MESSAGES = {

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { Onboarding } from '../../src/auth/Onboarding';
+import { AUTH_MESSAGES } from '../../src/lib/messages';
 import { apiError, fakeAuthAdapter, never, rejects } from '../../tests/fakes/auth';
 import { clearToasts, findToast } from './story-helpers';
 
@@ -85,6 +86,6 @@ export const Failed: Story = {
   play: async ({ canvasElement }) => {
     await toTour(canvasElement);
     await userEvent.click(within(canvasElement).getByRole('button', { name: 'Start learning' }));
-    await findToast('Could not finish setting up. Please try again.', 'alert');
+    await findToast(AUTH_MESSAGES.onboardingFailed, 'alert');
   },
 };

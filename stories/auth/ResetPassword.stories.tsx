@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { ResetPassword } from '../../src/auth/ResetPassword';
+import { AUTH_MESSAGES } from '../../src/lib/messages';
 import { apiError, fakeAuthAdapter, never, rejects } from '../../tests/fakes/auth';
 import { clearToasts, findToast } from './story-helpers';
 
@@ -108,7 +109,7 @@ export const MissingToken: Story = {
   args: { token: null },
   play: async ({ canvasElement }) => {
     await expect(within(canvasElement).getByRole('alert')).toHaveTextContent(
-      'This reset link is incomplete.',
+      AUTH_MESSAGES.resetLinkMissing,
     );
   },
 };

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Wallet } from 'ethers';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { AuthScreen } from '../../src/auth/AuthScreen';
+import { AUTH_MESSAGES } from '../../src/lib/messages';
 import { apiError, fakeAuthAdapter, rejects } from '../../tests/fakes/auth';
 import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../tests/fakes/eip1193';
 import { clearToasts, toastsSettled } from './story-helpers';
@@ -72,7 +73,7 @@ export const Connecting: Story = {
       'true',
     );
     // The 5000 ms loading toast.
-    await expect(await canvas.findByText('Connecting to MetaMask...')).toBeVisible();
+    await expect(await canvas.findByText(AUTH_MESSAGES.walletConnecting)).toBeVisible();
     await toastsSettled();
   },
 };

@@ -1,4 +1,4 @@
-import { createRef } from 'react';
+import { createRef, StrictMode } from 'react';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -9,15 +9,20 @@ import {
 } from '../../../src/auth/AuthProvider';
 import { memoryStorage } from '../../../src/auth/session.machine';
 import { apiError, fakeAuthAdapter, newUser, rejects, user } from '../../fakes/auth';
+import { fakeJwt } from '../../unit/auth/support';
 import { clearToasts, findToast, renderWithToasts } from './render';
 
 afterEach(clearToasts);
+
+/** The session's top state: 'signedIn' for `{ signedIn: 'fresh' }`. */
+const topState = (value: string | object) =>
+  typeof value === 'string' ? value : (Object.keys(value)[0] ?? '');
 
 function Probe() {
   const auth = useAuth();
   return (
     <div>
-      <p>status: {String(auth.state.value)}</p>
+      <p>status: {topState(auth.state.value)}</p>
       <p>user: {auth.userId}</p>
       <p>guest: {String(auth.isGuest)}</p>
       <p>new: {String(auth.isNewUser)}</p>
@@ -113,5 +118,81 @@ describe('<AuthProvider> and useAuth', () => {
     expect(screen.getByText('status: signedOut')).toBeInTheDocument();
     expect(ref.current?.getToken()).toBeNull();
     expect(storage.getItem('authToken')).toBeNull();
+  });
+
+  it('refreshes a stored token about to expire, and stores the new one', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const stale = fakeJwt({ iat: now - 1770, exp: now + 30 });
+    const fresh = fakeJwt({ iat: now, exp: now + 1800 });
+    const ref = createRef<AuthHandle>();
+    const storage = memoryStorage({ authToken: stale });
+    const adapter = fakeAuthAdapter({
+      refresh: async () => ({ access_token: fresh, token_type: 'bearer', expires_in: 1800 }),
+    });
+    render(
+      <AuthProvider adapter={adapter} storage={storage} ref={ref}>
+        <Probe />
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(storage.getItem('authToken')).toBe(fresh));
+    expect(ref.current?.getToken()).toBe(fresh);
+    expect(screen.getByText('status: signedIn')).toBeInTheDocument();
+    expect(adapter.calls.map((call) => call.method)).toEqual(['me', 'refresh']);
+  });
+
+  it('keeps a signed-in student signed in past the token’s 30 minutes', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      const tokens = [1, 2].map((n) => fakeJwt({ iat: now + n, exp: now + n + 1800 }));
+      const storage = memoryStorage({ authToken: fakeJwt({ iat: now, exp: now + 1800 }) });
+      const adapter = fakeAuthAdapter({
+        refresh: async () => ({ access_token: tokens.shift() ?? '', token_type: 'bearer' }),
+      });
+      render(
+        <AuthProvider adapter={adapter} storage={storage}>
+          <Probe />
+        </AuthProvider>,
+      );
+      await screen.findByText('status: signedIn');
+      const first = storage.getItem('authToken');
+
+      await act(() => vi.advanceTimersByTimeAsync(24 * 60_000));
+      const second = storage.getItem('authToken');
+      expect(second).not.toBe(first);
+      await act(() => vi.advanceTimersByTimeAsync(24 * 60_000));
+      expect(storage.getItem('authToken')).not.toBe(second);
+      expect(screen.getByText('status: signedIn')).toBeInTheDocument();
+      expect(adapter.calls.filter((call) => call.method === 'refresh')).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('under StrictMode the aborted first load of the user does not sign the student out', async () => {
+    const storage = memoryStorage({ authToken: 'tok-1' });
+    // Like the HTTP adapter: an aborted call rejects with an AbortError.
+    const adapter = fakeAuthAdapter({
+      me: (options) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve({ user }), 10);
+          options?.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(new DOMException('aborted', 'AbortError'));
+          });
+        }),
+    });
+    render(
+      <StrictMode>
+        <AuthProvider adapter={adapter} storage={storage}>
+          <Probe />
+        </AuthProvider>
+      </StrictMode>,
+    );
+    await screen.findByText('status: signedIn');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(screen.getByText('status: signedIn')).toBeInTheDocument();
+    expect(screen.getByText(`user: ${user.id}`)).toBeInTheDocument();
+    expect(storage.getItem('authToken')).toBe('tok-1');
   });
 });

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Onboarding } from '../../../src/auth/Onboarding';
+import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { apiError, fakeAuthAdapter, rejects, user as student } from '../../fakes/auth';
 import { clearToasts, findToast, renderWithToasts } from './render';
 
@@ -52,7 +53,7 @@ describe('<Onboarding>', () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await user.click(screen.getByRole('button', { name: 'Start learning' }));
-    await findToast('Could not finish setting up. Please try again.', 'alert');
+    await findToast(AUTH_MESSAGES.onboardingFailed, 'alert');
     expect(screen.getByRole('heading', { name: 'How Ayah helps you learn' })).toBeInTheDocument();
     expect(onDone).not.toHaveBeenCalled();
   });

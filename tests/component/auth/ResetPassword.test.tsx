@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ResetPassword } from '../../../src/auth/ResetPassword';
+import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { apiError, deferred, fakeAuthAdapter, rejects } from '../../fakes/auth';
 import { clearToasts, findToast, renderWithToasts } from './render';
 
@@ -64,7 +65,7 @@ describe('<ResetPassword>', () => {
 
   it('without a token says the link is incomplete', () => {
     renderWithToasts(<ResetPassword adapter={fakeAuthAdapter()} token={null} />);
-    expect(screen.getByRole('alert')).toHaveTextContent(/reset link is incomplete/);
+    expect(screen.getByRole('alert')).toHaveTextContent(AUTH_MESSAGES.resetLinkMissing);
   });
 
   it('← Back to Sign In goes to /auth', async () => {

@@ -1,7 +1,16 @@
-import { act, screen } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VerifyEmail } from '../../../src/auth/VerifyEmail';
-import { apiError, deferred, fakeAuthAdapter, rejects, TOKEN } from '../../fakes/auth';
+import type { VerifyEmailRequest } from '../../../src/auth/auth.adapter';
+import {
+  apiError,
+  authResponse,
+  deferred,
+  fakeAuthAdapter,
+  rejects,
+  TOKEN,
+} from '../../fakes/auth';
 import { clearToasts, findToast, renderWithToasts } from './render';
 
 afterEach(() => {
@@ -93,5 +102,40 @@ describe('<VerifyEmail>', () => {
     await findToast('Signed in successfully!');
     expect(onSignedIn).toHaveBeenCalledWith(TOKEN);
     expect(onNavigate).toHaveBeenCalledWith('/onboarding');
+  });
+
+  it('under StrictMode the link is verified once, and the success path runs', async () => {
+    // Like the real server: the token is single-use, and a request aborted mid-way may still use it.
+    const used = new Set<string>();
+    let verifyCalls = 0;
+    const adapter = fakeAuthAdapter({
+      verifyEmail: async ({ token }: VerifyEmailRequest, options) => {
+        verifyCalls += 1;
+        if (used.has(token)) throw apiError(400, 'Invalid or expired verification token');
+        used.add(token);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        if (options?.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+        return authResponse({ onboarding_completed: false });
+      },
+    });
+    const onSignedIn = vi.fn();
+    const onNavigate = vi.fn();
+    renderWithToasts(
+      <StrictMode>
+        <VerifyEmail
+          adapter={adapter}
+          token="link-strict"
+          onSignedIn={onSignedIn}
+          onNavigate={onNavigate}
+        />
+      </StrictMode>,
+    );
+    await findToast('Signed in successfully!');
+    await waitFor(() => expect(onNavigate).toHaveBeenCalledWith('/onboarding'));
+    expect(verifyCalls).toBe(1);
+    expect(onSignedIn).toHaveBeenCalledTimes(1);
+    expect(onSignedIn).toHaveBeenCalledWith(TOKEN);
+    expect(onNavigate).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { onboardingLogic } from '../../../src/auth/onboarding.machine';
+import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { apiError, deferred, fakeAuthAdapter, rejects, user } from '../../fakes/auth';
 import { settle, start, toasts } from './support';
 
@@ -59,7 +60,7 @@ describe('onboarding machine', () => {
     actor.send({ type: 'onboarding.next' });
     actor.send({ type: 'onboarding.complete' });
     await settle(actor, 'tour');
-    expect(toasts(notices)).toEqual(['error: Could not finish setting up. Please try again.']);
+    expect(toasts(notices)).toEqual([`error: ${AUTH_MESSAGES.onboardingFailed}`]);
   });
 
   it('completes only from the last step', () => {

@@ -1,6 +1,7 @@
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { resetPasswordLogic, resetPasswordMachine } from '../../../src/auth/reset-password.machine';
+import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { apiError, deferred, fakeAuthAdapter, rejects } from '../../fakes/auth';
 import { paths, settle, start, toasts } from './support';
 
@@ -46,7 +47,7 @@ describe('reset-password machine', () => {
   it('refuses without a token', () => {
     const { actor, adapter } = page(null);
     actor.send({ type: 'reset.submit', password: STRONG });
-    expect(actor.getSnapshot().context.error).toMatch(/reset link is incomplete/);
+    expect(actor.getSnapshot().context.error).toBe(AUTH_MESSAGES.resetLinkMissing);
     expect(adapter.calls).toEqual([]);
   });
 

@@ -112,7 +112,7 @@ describe('session machine', () => {
 
     actor.send({ type: 'auth.trialExpired' });
     expect(actor.getSnapshot().context.trialExpired).toBe(true);
-    expect(actor.getSnapshot().value).toBe('signedIn');
+    expect(actor.getSnapshot().matches('signedIn')).toBe(true);
 
     actor.send({ type: 'trial.dismiss' });
     expect(actor.getSnapshot().context.trialExpired).toBe(false);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { signInLogic, signInMachine } from '../../../src/auth/sign-in.machine';
 import { signInErrorMessage } from '../../../src/auth/sign-in.errors';
 import { ApiError } from '../../../src/lib/http-errors';
+import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import {
   apiError,
   authResponse,
@@ -322,6 +323,6 @@ describe('signInErrorMessage', () => {
   });
 
   it('falls back for a non-error', () => {
-    expect(signInErrorMessage('boom', 'signIn')).toBe('Something went wrong. Please try again.');
+    expect(signInErrorMessage('boom', 'signIn')).toBe(AUTH_MESSAGES.somethingWentWrong);
   });
 });

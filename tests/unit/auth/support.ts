@@ -39,3 +39,12 @@ export function toasts(notices: AuthNotice[]) {
 export function paths(notices: AuthNotice[]) {
   return notices.flatMap((notice) => (notice.type === 'route.navigate' ? [notice.path] : []));
 }
+
+/**
+ * An unsigned JWT with `claims` (times in seconds), as the session reads its own token: the client
+ * never checks the signature, so a placeholder does.
+ */
+export function fakeJwt(claims: Record<string, unknown>): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: 'user-1', ...claims })}.signature`;
+}

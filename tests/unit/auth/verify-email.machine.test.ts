@@ -1,14 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { verifyEmailLogic } from '../../../src/auth/verify-email.machine';
+import { AUTH_MESSAGES } from '../../../src/lib/messages';
+import type { AuthResponse } from '../../../src/auth/auth.adapter';
 import {
   apiError,
   authResponse,
   deferred,
   fakeAuthAdapter,
+  never,
   rejects,
   TOKEN,
 } from '../../fakes/auth';
-import { paths, settle, start, toasts } from './support';
+import { flush, paths, settle, start, toasts } from './support';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -140,7 +143,7 @@ describe('verify-email machine: the emailed link', () => {
       fakeAuthAdapter({ verifyEmail: rejects(apiError(500)) }),
     );
     await settle(actor, 'linkFailed');
-    expect(toasts(notices)).toEqual(['error: This verification link is invalid or has expired.']);
+    expect(toasts(notices)).toEqual([`error: ${AUTH_MESSAGES.verifyLinkFailed}`]);
   });
 
   it('a session that cannot load the user also ends at /auth', async () => {
@@ -149,5 +152,82 @@ describe('verify-email machine: the emailed link', () => {
     );
     await settle(actor, 'linkFailed');
     expect(paths(notices)).toEqual(['/auth']);
+  });
+});
+
+describe('verify-email machine: one verification per link', () => {
+  it('a page stopped while checking hears nothing, not even the abort', async () => {
+    let signal: AbortSignal | undefined;
+    const adapter = fakeAuthAdapter({
+      verifyEmail: (_, options) => {
+        signal = options?.signal;
+        return new Promise((_resolve, reject) =>
+          options?.signal?.addEventListener('abort', () =>
+            reject(new DOMException('aborted', 'AbortError')),
+          ),
+        );
+      },
+    });
+    const signIn = vi.fn();
+    const { actor, notices } = page({ token: 'link-1' }, adapter, signIn);
+    actor.stop();
+    await flush();
+    await flush();
+    expect(signal?.aborted).toBe(true);
+    expect(notices).toEqual([]);
+    expect(signIn).not.toHaveBeenCalled();
+  });
+
+  it('a remount joins the verification under way: one call, one sign-in', async () => {
+    const answer = deferred<AuthResponse>();
+    const adapter = fakeAuthAdapter({ verifyEmail: () => answer.promise });
+    const tokens: string[] = [];
+    const first = page({ token: 'link-1' }, adapter, (token) => tokens.push(token));
+    first.actor.stop();
+    const second = page({ token: 'link-1' }, adapter, (token) => tokens.push(token));
+
+    answer.resolve(authResponse({ onboarding_completed: false }));
+    await settle(second.actor, 'verified');
+    await flush();
+    expect(adapter.calls).toEqual([{ method: 'verifyEmail', body: { token: 'link-1' } }]);
+    expect(tokens).toEqual([TOKEN]);
+    expect(first.notices).toEqual([]);
+    expect(paths(second.notices)).toEqual(['/onboarding']);
+  });
+
+  it('a link verified earlier on this page is not sent again', async () => {
+    const adapter = fakeAuthAdapter();
+    const first = page({ token: 'link-1' }, adapter);
+    await settle(first.actor, 'verified');
+    const again = page({ token: 'link-1' }, adapter);
+    await settle(again.actor, 'verified');
+    expect(adapter.calls).toHaveLength(1);
+    // Another link, or another adapter, is its own verification.
+    await settle(page({ token: 'link-2' }, adapter).actor, 'verified');
+    await settle(page({ token: 'link-1' }).actor, 'verified');
+    expect(adapter.calls).toHaveLength(2);
+  });
+
+  it('a refused link is forgotten, so opening it again asks again', async () => {
+    const adapter = fakeAuthAdapter({ verifyEmail: rejects(apiError(400, 'Invalid token')) });
+    await settle(page({ token: 'used' }, adapter).actor, 'linkFailed');
+    await settle(page({ token: 'used' }, adapter).actor, 'linkFailed');
+    expect(adapter.calls).toHaveLength(2);
+  });
+
+  it('an abandoned verification is aborted and forgotten', async () => {
+    const signals: AbortSignal[] = [];
+    const adapter = fakeAuthAdapter({
+      verifyEmail: (_, options) => {
+        if (options?.signal) signals.push(options.signal);
+        return never();
+      },
+    });
+    page({ token: 'link-1' }, adapter).actor.stop();
+    await flush();
+    expect(signals[0]?.aborted).toBe(true);
+    page({ token: 'link-1' }, adapter);
+    expect(adapter.calls).toHaveLength(2);
+    expect(signals[1]?.aborted).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import { waitFor } from 'xstate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Web3AuthenticateRequest } from '../../../src/auth/auth.adapter';
 import { walletAuthLogic, walletAuthMachine } from '../../../src/auth/wallet-auth.machine';
+import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { apiError, deferred, fakeAuthAdapter, rejects, TOKEN } from '../../fakes/auth';
 import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../fakes/eip1193';
 import { settle, start } from './support';
@@ -43,7 +44,7 @@ describe('wallet sign-in: connecting', () => {
       {
         type: 'toast.loading',
         id: 'ayah-metamask',
-        message: 'Connecting to MetaMask...',
+        message: AUTH_MESSAGES.walletConnecting,
         duration: 5000,
       },
     ]);
@@ -79,7 +80,7 @@ describe('wallet sign-in: connecting', () => {
     expect(actor.getSnapshot().value).toBe('connecting');
     await vi.advanceTimersByTimeAsync(1);
     expect(actor.getSnapshot().value).toBe('failed');
-    expect(error(actor)).toBe('MetaMask did not answer in time. Please try again.');
+    expect(error(actor)).toBe(AUTH_MESSAGES.walletConnectTimeout);
   });
 
   it('a failed attempt can be retried', async () => {
@@ -172,7 +173,7 @@ describe('wallet sign-in: nonce, signature, authentication', () => {
     expect(actor.getSnapshot().matches({ linked: { authorizing: 'signing' } })).toBe(true);
     await vi.advanceTimersByTimeAsync(1);
     expect(actor.getSnapshot().value).toBe('failed');
-    expect(error(actor)).toBe('The signature request timed out. Please try again.');
+    expect(error(actor)).toBe(AUTH_MESSAGES.walletSignTimeout);
   });
 
   it('a refused nonce or authentication shows the server words', async () => {

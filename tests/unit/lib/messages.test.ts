@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AUTH_MESSAGES,
   CHAT_MESSAGES,
   GOAL_MESSAGES,
   GUEST_MESSAGES,
@@ -148,6 +149,20 @@ describe('messages the spec only paraphrases', () => {
 
   it('tells the conversion modal the balance', () => {
     expect(conversionOverBalance(250)).toBe('You have only 250 points');
+  });
+
+  it('words the auth feature’s own messages, none of them the spec’s', () => {
+    expect(AUTH_MESSAGES).toEqual({
+      walletConnecting: 'Connecting to MetaMask...',
+      walletConnectTimeout: 'MetaMask did not answer in time. Please try again.',
+      walletSignTimeout: 'The signature request timed out. Please try again.',
+      walletSignInFailed: 'Wallet sign-in failed. Please try again.',
+      verifyLinkFailed: 'This verification link is invalid or has expired.',
+      resetLinkMissing:
+        'This reset link is incomplete. Please request a new one from the sign-in page.',
+      onboardingFailed: 'Could not finish setting up. Please try again.',
+      somethingWentWrong: 'Something went wrong. Please try again.',
+    });
   });
 
   it('words the chat successes', () => {
