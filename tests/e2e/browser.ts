@@ -39,3 +39,22 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Waits for the page's finite animations (a dialog fading in, a menu sliding open) to end, so that
+ * axe-core's contrast check and screenshots see the settled screen. Endless ones (a spinner) are left.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      // A paused animation never finishes: do not wait for it forever.
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]),
+  );
+}
