@@ -1,7 +1,8 @@
 /**
  * Chat search at scale: seeds one student with 10,000 sessions and 100,000 messages in an in-memory
- * PGlite, then times GET /api/v1/chat/search over HTTP (trigram indexes) next to the same match done
- * as a plain ILIKE scan in the database, and prints p50/p95 and their ratio. Aim: p95 under 50 ms.
+ * PGlite, then times GET /api/v1/chat/search over HTTP (one search document per session, under a
+ * trigram index) next to the same match done as a plain ILIKE scan of titles and messages in the
+ * database, and prints p50/p95, their ratio, and a last `key=value` line. Aim: p95 under 50 ms.
  *
  *   npx tsx bench/search/run.ts [--sessions 10000] [--per-session 10] [--queries 200]
  */
@@ -11,14 +12,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serve } from '@hono/node-server';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createApp } from '../../server/app';
 import { signAccessToken } from '../../server/auth/tokens';
 import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db';
-import { authSessions, users } from '../../server/db/schema';
+import { authSessions, chatSessions, users } from '../../server/db/schema';
 import { createMailer } from '../../server/mailer';
-import { containsPattern } from '../../server/chat/service';
+import { containsPattern, searchDocument } from '../../server/chat/service';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -105,6 +106,11 @@ async function main() {
              s.created_at + (k || ' seconds')::interval
       from chat_sessions s, generate_series(1, ${PER_SESSION}) k`),
   );
+  // Rows written behind the service's back: their search documents are built as the migration does.
+  await db
+    .update(chatSessions)
+    .set({ searchText: searchDocument(sql`${chatSessions.title}`) })
+    .where(eq(chatSessions.userId, userId));
   await db.execute(sql`analyze`);
   const seeded = performance.now() - t;
   const counts = (await db.execute(
@@ -142,6 +148,7 @@ async function main() {
   const http: number[] = [];
   const scan: number[] = [];
   const totals = new Map<string, number>();
+  const perTerm = new Map<string, number[]>();
   for (let i = 0; i < QUERIES; i++) {
     const term = TERMS[i % TERMS.length]!;
     t = performance.now();
@@ -154,6 +161,7 @@ async function main() {
     const body = (await reply.json()) as { total: number };
     http.push(performance.now() - t);
     totals.set(term, body.total);
+    perTerm.set(term, [...(perTerm.get(term) ?? []), http.at(-1)!]);
 
     const pattern = containsPattern(term);
     t = performance.now();
@@ -177,7 +185,10 @@ async function main() {
   );
   console.log(`matches: ${[...totals].map(([k, v]) => `${JSON.stringify(k)}=${v}`).join(' ')}`);
   console.log(
-    `search over HTTP (trigram):   p50 ${h.p50.toFixed(1)} ms   p95 ${h.p95.toFixed(1)} ms   (${QUERIES} queries)`,
+    `search p50 by term (ms): ${[...perTerm].map(([k, v]) => `${JSON.stringify(k)}=${stats(v).p50.toFixed(1)}`).join(' ')}`,
+  );
+  console.log(
+    `search over HTTP (document):  p50 ${h.p50.toFixed(1)} ms   p95 ${h.p95.toFixed(1)} ms   (${QUERIES} queries)`,
   );
   console.log(
     `plain ILIKE scan (DB only):  p50 ${s.p50.toFixed(1)} ms   p95 ${s.p95.toFixed(1)} ms`,
@@ -186,6 +197,9 @@ async function main() {
     `ratio scan / search:         p50 ${(s.p50 / h.p50).toFixed(1)}×   p95 ${(s.p95 / h.p95).toFixed(1)}×`,
   );
   console.log(h.p95 < 50 ? 'p95 under 50 ms: yes' : `p95 under 50 ms: NO (${h.p95.toFixed(1)} ms)`);
+  console.log(
+    `search_p50_ms=${h.p50.toFixed(1)} search_p95_ms=${h.p95.toFixed(1)} ilike_p50_ms=${s.p50.toFixed(1)} ilike_p95_ms=${s.p95.toFixed(1)} ratio=${(s.p95 / h.p95).toFixed(1)}`,
+  );
 }
 
 await main();

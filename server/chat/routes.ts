@@ -19,7 +19,7 @@ import { CHAT } from '../../src/lib/limits';
 import { VALIDATION_MESSAGES } from '../../src/lib/messages';
 import { pageFields, pageQuery } from './paging';
 import type { ChatService } from './service';
-import { CHAT_SERVER_MESSAGES } from './service';
+import { CHAT_SERVER_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
 import type { Tutor, TutorTurn } from './tutor';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -295,6 +295,9 @@ export function chatRoutes(
       method: 'get',
       path: '/search',
       summary: 'Sessions whose title or messages contain the text (case-insensitive)',
+      description:
+        `Newest activity first. \`total\` is exact up to ${SEARCH_COUNT_LIMIT} matches (or up to ` +
+        'one past the page asked for, if further); past that it is a lower bound. `hasMore` is exact.',
       ...signedIn,
       request: { query: SearchQuery },
       responses: { 200: json(SessionPage, 'A page'), ...errorResponses(401, 422) },

@@ -5,6 +5,7 @@
  * `finish` stores the complete reply. A reply that fails midway never reaches `finish`: the student's
  * message stays and nothing half-written is stored.
  */
+import type { SQL } from 'drizzle-orm';
 import { and, asc, count, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { transaction } from '../db';
@@ -28,7 +29,16 @@ export const CHAT_SERVER_MESSAGES = {
 
 type SessionRow = typeof chatSessions.$inferSelect;
 
-export function publicSession(row: SessionRow) {
+/** What a session's answers show (lists read only these, not the search document). */
+const sessionFields = {
+  id: chatSessions.id,
+  title: chatSessions.title,
+  createdAt: chatSessions.createdAt,
+  lastMessageAt: chatSessions.lastMessageAt,
+  messageCount: chatSessions.messageCount,
+};
+
+export function publicSession(row: Pick<SessionRow, keyof typeof sessionFields>) {
   return {
     id: row.id,
     title: row.title,
@@ -44,6 +54,50 @@ export type PublicSession = ReturnType<typeof publicSession>;
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/*
+ * Search document. Each session keeps `search_text`: `lower(title)`, then `chr(1) || lower(content)`
+ * for every message in order, updated in the statement that stores a message (and rebuilt on rename).
+ * One trigram index over it makes search one match per session instead of one per message. A needle
+ * without chr(1) that occurs in the document lies inside one piece, so it occurs in the title or in a
+ * message: exactly the matches of `lower(title|content) like lower('%needle%')`. A needle with chr(1)
+ * (a control character, allowed in messages) is checked against the title and messages themselves.
+ */
+const SEPARATOR = '\u0001';
+
+/** `search_text` with one more message appended. */
+const withMessage = (content: string) =>
+  sql`${chatSessions.searchText} || chr(1) || lower(${content})`;
+
+/** The whole document of the session being updated, from its messages and `title`. */
+export const searchDocument = (title: SQL) => sql`lower(${title}) || coalesce((
+  select string_agg(chr(1) || lower(m.content), '' order by m.created_at, m.id)
+  from ${chatMessages} m where m.session_id = ${chatSessions.id}), '')`;
+
+/**
+ * The sessions containing `needle` (non-empty), through the trigram index (LIKE, escaped); a needle
+ * shorter than a trigram goes through the index of the characters each document holds
+ * (`search_chars`, generated from `search_text`), then `strpos`.
+ */
+function searchMatch(needle: string): SQL {
+  const inDocument =
+    [...needle].length < 3
+      ? sql`${chatSessions.searchChars} @> string_to_array(lower(${needle}), null)
+          and strpos(${chatSessions.searchText}, lower(${needle})) > 0`
+      : sql`${chatSessions.searchText} like lower(${containsPattern(needle)}) escape '\\'`;
+  if (!needle.includes(SEPARATOR)) return inDocument;
+  const like = (column: SQL) =>
+    sql`lower(${column}) like lower(${containsPattern(needle)}) escape '\\'`;
+  return sql`${inDocument} and (${like(sql`${chatSessions.title}`)} or exists (
+    select 1 from ${chatMessages} m
+    where m.session_id = ${chatSessions.id} and ${like(sql`m.content`)}))`;
+}
+
+/**
+ * Search counts matching sessions up to this many (beyond the page asked for): counting every match
+ * of a common word would read most of a student's sessions, while a page reads only its own.
+ */
+export const SEARCH_COUNT_LIMIT = 1000;
 
 const TEN_MESSAGES_KEY = 'chat:ten-messages';
 const TEN_MESSAGES = 10;
@@ -67,7 +121,7 @@ export function createChatService({ db, now, config }: Deps) {
       .update(chatSessions)
       .set({ archivedAt: archived ? now() : null })
       .where(and(eq(chatSessions.id, id), eq(chatSessions.userId, userId)))
-      .returning();
+      .returning(sessionFields);
     if (!row) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
     return publicSession(row);
   }
@@ -81,7 +135,7 @@ export function createChatService({ db, now, config }: Deps) {
       ? [desc(chatSessions.archivedAt), desc(chatSessions.id)]
       : [desc(chatSessions.lastMessageAt), desc(chatSessions.id)];
     const rows = await db
-      .select()
+      .select(sessionFields)
       .from(chatSessions)
       .where(scope)
       .orderBy(...order)
@@ -114,13 +168,17 @@ export function createChatService({ db, now, config }: Deps) {
     },
 
     async rename(userId: string, id: string, title: string) {
-      if (!isUuid(id)) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
-      const [row] = await db
-        .update(chatSessions)
-        .set({ title })
-        .where(and(eq(chatSessions.id, id), eq(chatSessions.userId, userId)))
-        .returning();
-      if (!row) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
+      // The session is locked first, so that the search document rebuilt below (in a statement of
+      // its own, seeing what committed before it) misses no message stored meanwhile.
+      const row = await transaction(db, async (tx) => {
+        await ownSession(tx, userId, id, true);
+        const [updated] = await tx
+          .update(chatSessions)
+          .set({ title, searchText: searchDocument(sql`${title}`) })
+          .where(eq(chatSessions.id, id))
+          .returning(sessionFields);
+        return updated!;
+      });
       return publicSession(row);
     },
 
@@ -158,34 +216,37 @@ export function createChatService({ db, now, config }: Deps) {
     },
 
     /**
-     * Sessions whose title or any message contains `text`, case-insensitively. Both sides go through
-     * PostgreSQL's `lower()`, which the trigram indexes (`lower(...) gin_trgm_ops`) are built on.
+     * Sessions whose title or any message contains `text`, case-insensitively: a match in one
+     * session's `search_text` (see `searchDocument`), newest activity first. `total` is exact up to
+     * SEARCH_COUNT_LIMIT matches; past it, it says "at least that many".
      */
     async search(userId: string, text: string, page: Page) {
       const needle = text.trim();
       if (needle === '') return paged('sessions', [], 0, page);
-      const pattern = containsPattern(needle);
-      const like = (column: unknown) => sql`lower(${column}) like lower(${pattern}) escape '\\'`;
-      const hits = sql`(
-        select m.session_id as id from ${chatMessages} m
-          where m.user_id = ${userId} and ${like(sql`m.content`)}
-        union
-        select s.id from ${chatSessions} s
-          where s.user_id = ${userId} and ${like(sql`s.title`)}
-      )`;
-      const matched = sql`${chatSessions.userId} = ${userId} and ${chatSessions.archivedAt} is null
-        and ${chatSessions.id} in ${hits}`;
+      const matched = and(
+        eq(chatSessions.userId, userId),
+        isNull(chatSessions.archivedAt),
+        searchMatch(needle),
+      );
       const rows = await db
-        .select()
+        .select(sessionFields)
         .from(chatSessions)
         .where(matched)
         .orderBy(desc(chatSessions.lastMessageAt), desc(chatSessions.id))
         .limit(page.limit)
         .offset(offsetOf(page));
-      const total =
-        rows.length < page.limit && (rows.length > 0 || page.page === 1)
-          ? offsetOf(page) + rows.length
-          : ((await db.select({ n: count() }).from(chatSessions).where(matched))[0]?.n ?? 0);
+      // A short last page tells the total without counting; otherwise matches are counted up to
+      // SEARCH_COUNT_LIMIT, or one past this page when that is further (so `hasMore` stays true).
+      let total = offsetOf(page) + rows.length;
+      if (rows.length === page.limit || (rows.length === 0 && page.page > 1)) {
+        const upTo = Math.max(SEARCH_COUNT_LIMIT, offsetOf(page) + page.limit + 1);
+        const hits = db
+          .select({ one: sql`1` })
+          .from(chatSessions)
+          .where(matched)
+          .limit(upTo);
+        total = (await db.select({ n: count() }).from(hits.as('hits')))[0]?.n ?? 0;
+      }
       return paged('sessions', rows.map(publicSession), total, page);
     },
 
@@ -223,7 +284,13 @@ export function createChatService({ db, now, config }: Deps) {
         if (!sessionId || isClientSessionId(sessionId)) {
           const [row] = await tx
             .insert(chatSessions)
-            .values({ userId, title: sessionTitle(text), createdAt: at, lastMessageAt: at })
+            .values({
+              userId,
+              title: sessionTitle(text),
+              searchText: sql`lower(${sessionTitle(text)})`,
+              createdAt: at,
+              lastMessageAt: at,
+            })
             .returning();
           session = row!;
         } else {
@@ -238,6 +305,7 @@ export function createChatService({ db, now, config }: Deps) {
           .set({
             lastMessageAt: at,
             messageCount: sql`${chatSessions.messageCount} + 1`,
+            searchText: withMessage(text),
             archivedAt: null,
           })
           .where(eq(chatSessions.id, session.id))
@@ -278,7 +346,11 @@ export function createChatService({ db, now, config }: Deps) {
           .values({ sessionId, userId, role: 'assistant', content: reply, createdAt: at });
         await tx
           .update(chatSessions)
-          .set({ lastMessageAt: at, messageCount: sql`${chatSessions.messageCount} + 1` })
+          .set({
+            lastMessageAt: at,
+            messageCount: sql`${chatSessions.messageCount} + 1`,
+            searchText: withMessage(reply),
+          })
           .where(eq(chatSessions.id, sessionId));
       });
     },

@@ -199,10 +199,25 @@ export const chatSessions = pgTable(
     lastMessageAt: at('last_message_at').notNull().defaultNow(),
     messageCount: integer('message_count').notNull().default(0),
     archivedAt: at('archived_at'),
+    /**
+     * What chat search matches: `lower(title)`, then `chr(1) || lower(content)` for each message, kept
+     * by the chat service in the statement that stores the message (or renames the session). The
+     * separator keeps a match inside one piece (server/chat/service.ts).
+     */
+    searchText: text('search_text').notNull().default(''),
+    /** The distinct characters of `search_text`, for needles too short to have a trigram. */
+    searchChars: text('search_chars')
+      .array()
+      .notNull()
+      .generatedAlwaysAs(sql`ayah_distinct_chars("search_text")`),
   },
   (t) => [
     index('chat_sessions_user_activity_idx').on(t.userId, t.lastMessageAt),
-    index('chat_sessions_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
+    // No pending lists: PGlite has no autovacuum to merge them, and every search would read them.
+    index('chat_sessions_search_trgm_idx')
+      .using('gin', sql`${t.searchText} gin_trgm_ops`)
+      .with({ fastupdate: false }),
+    index('chat_sessions_search_chars_idx').using('gin', t.searchChars).with({ fastupdate: false }),
   ],
 );
 
@@ -224,7 +239,6 @@ export const chatMessages = pgTable(
   (t) => [
     index('chat_messages_session_idx').on(t.sessionId, t.createdAt),
     index('chat_messages_user_role_idx').on(t.userId, t.role, t.createdAt),
-    index('chat_messages_content_trgm_idx').using('gin', sql`lower(${t.content}) gin_trgm_ops`),
   ],
 );
 

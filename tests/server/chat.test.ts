@@ -2,7 +2,9 @@
  * `/api/v1/chat` over real HTTP with no model configured (the offline coach): sessions, titles,
  * paging, archive, rename, delete, search, the 10th-message award, the rate limit and isolation.
  */
+import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
+import { SEARCH_COUNT_LIMIT } from '../../server/chat/service';
 import type { TestUser } from './learning-harness';
 import { describeServer, isFastApiError, parseSse, useLearningServer } from './learning-harness';
 
@@ -200,6 +202,72 @@ describeServer('chat with the offline coach', () => {
     expect((await api.get(`${C}/search`)).status).toBe(422);
     // Another user's sessions never match.
     expect((await h.as(sam).get(`${C}/search?search=plants`)).body.total).toBe(0);
+  });
+
+  it('keeps search in step with new messages, replies, renames and archiving', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    const ids = async (q: string) =>
+      (await api.get(`${C}/search?search=${encodeURIComponent(q)}`)).body.sessions.map(
+        (s: { id: string }) => s.id,
+      );
+    const a = (await api.post(`${C}/send`, say('Volcanoes erupt'))).body.sessionId;
+    const b = (await api.post(`${C}/send`, say('Gamma rays'))).body.sessionId;
+    expect(await ids('volcanoes')).toEqual([a]);
+    // The offline coach's reply, stored after the question, is found too; newest activity first.
+    expect(await ids('NO AI MODEL')).toEqual([b, a]);
+    // A later message in an existing session; it moves that session to the front.
+    await api.post(`${C}/send`, say('and what about Magma chambers?', a));
+    expect(await ids('magma chamber')).toEqual([a]);
+    expect(await ids('no ai model')).toEqual([a, b]);
+
+    // A renamed title is found, and the title it replaced no longer is.
+    await api.patch(`${C}/sessions/${a}/title`, { title: 'Quokka Island' });
+    expect(await ids('quokka')).toEqual([a]);
+    expect(await ids('KK')).toEqual([a]); // shorter than a trigram
+    await api.patch(`${C}/sessions/${a}/title`, { title: 'Lava lamps' });
+    expect(await ids('quokka')).toEqual([]);
+    expect(await ids('lava LAMPS')).toEqual([a]);
+    expect(await ids('volcanoes erupt')).toEqual([a]); // the first message, still there
+    expect(await ids('magma')).toEqual([a]);
+    // A match never spans the title and a message, or two messages.
+    expect(await ids('lamps volcanoes')).toEqual([]);
+    expect(await ids('lampsvolcanoes')).toEqual([]);
+    expect(await ids('chambers? no')).toEqual([]);
+    // Control characters are text like any other, the one between pieces included.
+    await api.post(`${C}/send`, say('one\u0001two', b));
+    expect(await ids('ONE\u0001TWO')).toEqual([b]);
+    expect(await ids('\u0001')).toEqual([b]);
+    expect(await ids('rays\u0001')).toEqual([]);
+
+    await api.patch(`${C}/sessions/${a}/archive`);
+    expect(await ids('magma')).toEqual([]);
+    await api.patch(`${C}/sessions/${a}/unarchive`);
+    expect(await ids('magma')).toEqual([a]);
+    await api.delete(`${C}/sessions/${a}`);
+    expect(await ids('magma')).toEqual([]);
+  });
+
+  it('counts search matches up to the limit, past the page asked for, with hasMore exact', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    const n = SEARCH_COUNT_LIMIT + 30;
+    // Written straight in the database, search document included, as the service writes it.
+    await h.database.db.execute(sql`
+      insert into chat_sessions (user_id, title, search_text, created_at, last_message_at)
+      select ${user.id}, 'Counted #' || g, 'counted #' || g,
+             now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval
+      from generate_series(1, ${n}) g`);
+    const page = async (p: number) =>
+      (await api.get(`${C}/search?search=COUNTED&limit=20&page=${p}`)).body;
+    expect(await page(1)).toMatchObject({ total: SEARCH_COUNT_LIMIT, hasMore: true });
+    expect((await page(1)).sessions[0].title).toBe('Counted #1');
+    const last = Math.ceil(n / 20);
+    expect(await page(last - 1)).toMatchObject({ total: (last - 1) * 20 + 1, hasMore: true });
+    const end = await page(last);
+    expect(end).toMatchObject({ total: n, hasMore: false });
+    expect(end.sessions.at(-1).title).toBe(`Counted #${n}`);
+    expect(await page(last + 1)).toMatchObject({ sessions: [], total: n, hasMore: false });
   });
 
   it('awards +50 for the 10th message, once', async () => {
