@@ -29,8 +29,13 @@ export default function Page() {
     setDrawerOpen(false);
   };
 
-  const sidebar = (
+  // In the drawer the sidebar's collapse button closes the drawer instead (it has no rail to become).
+  const sidebar = (drawer: boolean) => (
     <ChatSidebar
+      {...(drawer && {
+        collapsed: false,
+        onCollapsedChange: (collapsed: boolean) => collapsed && setDrawerOpen(false),
+      })}
       adapter={api.chat}
       activeSessionId={sessionId}
       onNewChat={() => openSession(null)}
@@ -44,7 +49,7 @@ export default function Page() {
 
   return (
     <div className="ay:flex ay:h-full ay:min-h-0 ay:flex-1">
-      <div className="ay:hidden ay:md:flex">{sidebar}</div>
+      <div className="ay:hidden ay:md:flex">{sidebar(false)}</div>
       <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col">
         <header className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
           <Button
@@ -69,12 +74,15 @@ export default function Page() {
         />
       </div>
       <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
-        <DialogContent className="ay:top-0 ay:left-0 ay:h-dvh ay:max-h-dvh ay:w-[300px] ay:max-w-[85vw] ay:translate-x-0 ay:translate-y-0 ay:rounded-none ay:p-0">
+        <DialogContent
+          showCloseButton={false}
+          className="ay:top-0 ay:left-0 ay:h-dvh ay:max-h-dvh ay:w-fit ay:max-w-[85vw] ay:translate-x-0 ay:translate-y-0 ay:rounded-none ay:p-0"
+        >
           <VisuallyHidden>
             <DialogTitle>Chats</DialogTitle>
             <DialogDescription>Start a new chat, search or open a saved one.</DialogDescription>
           </VisuallyHidden>
-          {sidebar}
+          {sidebar(true)}
         </DialogContent>
       </Dialog>
     </div>

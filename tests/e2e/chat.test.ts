@@ -313,6 +313,10 @@ describe('a student talks to Ayah', () => {
     await expectAccessible(page, 'chats-drawer-mobile');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
+    // In the drawer, the sidebar's collapse button closes it.
+    await toggle.click();
+    await drawer.getByRole('button', { name: 'Collapse sidebar' }).click();
+    await drawer.waitFor({ state: 'hidden' });
 
     model.script({
       kind: 'chunks',
