@@ -13,6 +13,7 @@ import {
 } from '../../src/ui';
 import { useApi } from '../api';
 import { UserMenu } from '../layout/UserMenu';
+import { useMediaQuery } from '../layout/use-media-query';
 
 const MenuIcon = createIcon('MenuIcon', <path d="M4 6h16M4 12h16M4 18h16" />);
 
@@ -22,6 +23,8 @@ export default function Page() {
   const { user } = useAuth();
   const [params, setParams] = useSearchParams();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // Tailwind's md breakpoint (48rem), where the sidebar leaves the drawer for the page.
+  const wide = useMediaQuery('(min-width: 48rem)');
   const sessionId = params.get('sessionId');
 
   const openSession = (id: string | null) => {
@@ -49,7 +52,8 @@ export default function Page() {
 
   return (
     <div className="ay:flex ay:h-full ay:min-h-0 ay:flex-1">
-      <div className="ay:hidden ay:md:flex">{sidebar(false)}</div>
+      {/* Mounted only where shown: on a phone the drawer holds the one sidebar. */}
+      {wide && <div className="ay:hidden ay:md:flex">{sidebar(false)}</div>}
       <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col">
         <header className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
           <Button
