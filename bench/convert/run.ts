@@ -8,25 +8,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { serve } from '@hono/node-server';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { createApp } from '../../server/app';
 import { signAccessToken } from '../../server/auth/tokens';
-import { loadConfig } from '../../server/config';
+import { arg, serveApp } from '../support';
 import type { Database } from '../../server/db';
 import { openDatabase } from '../../server/db';
 import { authSessions, pointsLedger, users } from '../../server/db/schema';
-import { createMailer } from '../../server/mailer';
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
-};
 const REQUESTS = arg('requests', 200);
 const POINTS = arg('points', 10_000);
 
@@ -59,22 +51,7 @@ async function main() {
   const { database, label, drop } = await open();
   await database.migrate();
   const { db } = database;
-  const quiet = { info: () => {}, warn: () => {}, error: console.error };
-  const config = loadConfig({ AYAH_DATA_DIR: dataDir });
-  const app = createApp({
-    config,
-    database,
-    logger: quiet,
-    mailer: createMailer({
-      smtpUrl: null,
-      from: config.mailFrom,
-      outboxDir: path.join(dataDir, 'outbox'),
-      logger: quiet,
-    }),
-  });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, config, close } = await serveApp(database, dataDir);
 
   const [user] = await db
     .insert(users)
@@ -129,7 +106,7 @@ async function main() {
   )) as { rows: { sum: number }[] };
   const ledgerSum = Number(result.rows[0]!.sum);
 
-  server.close();
+  close();
   await database.close();
   await drop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -7,24 +7,16 @@
  *   npx tsx bench/search/run.ts [--sessions 10000] [--per-session 10] [--queries 200]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { serve } from '@hono/node-server';
 import { eq, sql } from 'drizzle-orm';
-import { createApp } from '../../server/app';
 import { signAccessToken } from '../../server/auth/tokens';
-import { loadConfig } from '../../server/config';
+import { arg, serveApp } from '../support';
 import { openDatabase } from '../../server/db';
 import { authSessions, chatSessions, users } from '../../server/db/schema';
-import { createMailer } from '../../server/mailer';
 import { containsPattern, searchDocument } from '../../server/chat/service';
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
-};
 const SESSIONS = arg('sessions', 10_000);
 const PER_SESSION = arg('per-session', 10);
 const QUERIES = arg('queries', 200);
@@ -81,7 +73,6 @@ async function main() {
   const database = await openDatabase({ dataDir: null });
   await database.migrate();
   const { db } = database;
-  const quiet = { info: () => {}, warn: () => {}, error: console.error };
 
   const [user] = await db
     .insert(users)
@@ -119,21 +110,9 @@ async function main() {
     rows: { s: number; m: number }[];
   };
 
-  const config = { ...loadConfig({ AYAH_DATA_DIR: dataDir }), publicUrl: 'http://bench.test' };
-  const app = createApp({
-    config,
-    database,
-    logger: quiet,
-    mailer: createMailer({
-      smtpUrl: null,
-      from: config.mailFrom,
-      outboxDir: path.join(dataDir, 'outbox'),
-      logger: quiet,
-    }),
+  const { url, config, close } = await serveApp(database, dataDir, {
+    publicUrl: 'http://bench.test',
   });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const [session] = await db
     .insert(authSessions)
     .values({ userId, expiresAt: new Date(Date.now() + 3_600_000) })
@@ -173,7 +152,7 @@ async function main() {
       order by s.last_message_at desc limit 20`);
     scan.push(performance.now() - t);
   }
-  server.close();
+  close();
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
 
