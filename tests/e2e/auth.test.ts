@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { axeViolations, DESKTOP, launch, MOBILE, screenshot } from './browser';
+import { expectAccessible, launch, MOBILE, newPage as openPage } from './browser';
 import { startProduct, type Product } from './product';
 
 const PASSWORD = 'Blue-Kettle-42';
@@ -13,6 +13,9 @@ const NEW_PASSWORD = 'Green-Teapot-77';
 
 let product: Product;
 let browser: Browser;
+
+const newPage = (viewport?: { width: number; height: number }) =>
+  openPage(browser, viewport ? { viewport } : {});
 
 beforeAll(async () => {
   [product, browser] = await Promise.all([startProduct(), launch()]);
@@ -22,20 +25,6 @@ afterAll(async () => {
   await browser?.close();
   await product?.stop();
 });
-
-async function newPage(viewport = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  return page;
-}
-
-async function expectAccessible(page: Page, name: string) {
-  expect(await axeViolations(page), name).toEqual([]);
-  await screenshot(page, name);
-}
 
 async function signUp(page: Page, email: string, name = 'Maya') {
   await page.goto(`${product.url}/register`);

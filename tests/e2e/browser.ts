@@ -2,7 +2,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { chromiumLaunchOptions } from '../chromium';
 
 const require = createRequire(import.meta.url);
@@ -57,4 +58,24 @@ export async function animationsDone(page: Page): Promise<void> {
       new Promise((resolve) => setTimeout(resolve, 2000)),
     ]),
   );
+}
+
+/** A page in a fresh context (desktop size unless told), where any uncaught page error fails the test. */
+export async function newPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  return page;
+}
+
+/** No serious or critical axe-core violation once animations settle; keeps a screenshot `name`. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await animationsDone(page);
+  expect(await axeViolations(page), name).toEqual([]);
+  await screenshot(page, name);
 }

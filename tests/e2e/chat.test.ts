@@ -9,7 +9,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FakeOpenAI } from '../server/fake-openai';
-import { animationsDone, axeViolations, DESKTOP, launch, MOBILE, screenshot } from './browser';
+import {
+  animationsDone,
+  expectAccessible,
+  launch,
+  MOBILE,
+  newPage as openPage,
+  screenshot,
+} from './browser';
 import { createStudent, startProduct, type Product } from './product';
 
 /** The tutor's reply: inline and display math in dollar and bracket notation, a GFM table, code. */
@@ -51,6 +58,13 @@ const NEW_TITLE = 'Algebra warm-up';
 
 let product: Product;
 let browser: Browser;
+
+// Copy buttons are checked against the real clipboard.
+const newPage = (viewport?: { width: number; height: number }) =>
+  openPage(browser, {
+    ...(viewport && { viewport }),
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
 const model = new FakeOpenAI();
 let student: { email: string; password: string };
 
@@ -72,24 +86,6 @@ afterAll(async () => {
   await product?.stop();
   await model.close();
 });
-
-async function newPage(viewport = DESKTOP): Promise<Page> {
-  const context = await browser.newContext({
-    viewport,
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  return page;
-}
-
-async function expectAccessible(page: Page, name: string) {
-  await animationsDone(page);
-  expect(await axeViolations(page), name).toEqual([]);
-  await screenshot(page, name);
-}
 
 async function signIn(page: Page) {
   await page.goto(`${product.url}/login`);

@@ -7,7 +7,7 @@ import { getBytes, isHexString, Wallet } from 'ethers';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ALICE_KEY, BOB_KEY } from '../fakes/eip1193';
-import { animationsDone, axeViolations, DESKTOP, launch, screenshot } from './browser';
+import { expectAccessible, launch, newPage } from './browser';
 import { startProduct, type Product } from './product';
 
 let product: Product;
@@ -29,11 +29,7 @@ type Injected = { address: string; rejectSign: boolean };
  * Node through `__ayahSign`; the messages it was asked to sign are kept in `signed`.
  */
 async function pageWithWallet(wallet: Wallet, { rejectSign = false } = {}) {
-  const context = await browser.newContext({ viewport: DESKTOP });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
-  });
+  const page = await newPage(browser);
   const signed: string[] = [];
   await page.exposeFunction('__ayahSign', async (data: string) => {
     const message = isHexString(data) ? getBytes(data) : data;
@@ -103,9 +99,7 @@ describe('wallet sign-in', () => {
     expect(message).toContain(wallet.address);
     expect(message).toContain('Sign in to Ayah, your AI learning coach.');
     expect(message).toContain('Chain ID: 1');
-    await animationsDone(page);
-    expect(await axeViolations(page), 'onboarding after wallet sign-in').toEqual([]);
-    await screenshot(page, 'wallet-onboarding-desktop');
+    await expectAccessible(page, 'wallet-onboarding-desktop');
 
     // The session is real: the API knows this wallet's user.
     const token = await page.evaluate(() => localStorage.getItem('authToken'));
@@ -147,9 +141,7 @@ describe('wallet sign-in', () => {
     expect(signed).toEqual([]);
     expect(new URL(page.url()).pathname).toBe('/auth');
     await page.getByRole('button', { name: 'Continue with MetaMask' }).waitFor();
-    await animationsDone(page);
-    expect(await axeViolations(page), 'signature refused').toEqual([]);
-    await screenshot(page, 'wallet-signature-rejected-desktop');
+    await expectAccessible(page, 'wallet-signature-rejected-desktop');
     await page.context().close();
   }, 60_000);
 });
