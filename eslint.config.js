@@ -58,4 +58,23 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The host app and the stories use the package as a portal would: through its public entries
+    // (`ayah-coach`, `ayah-coach/<feature>`), never by reaching into the sources.
+    files: ['app/**/*.{ts,tsx}', 'stories/**/*.{ts,tsx}', '.storybook/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src', '**/src/**'],
+              message:
+                "Import the package's public entries: 'ayah-coach' or 'ayah-coach/<feature>'.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

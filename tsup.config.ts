@@ -1,7 +1,17 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  // One entry per feature (`ayah-coach/<feature>`), so a portal embedding one widget loads no other's code.
+  entry: {
+    index: 'src/index.ts',
+    auth: 'src/auth/index.ts',
+    chat: 'src/chat/index.ts',
+    goals: 'src/goals/index.ts',
+    wallet: 'src/wallet/index.ts',
+    settings: 'src/settings/index.ts',
+    markdown: 'src/markdown/index.ts',
+    rules: 'src/lib/index.ts',
+  },
   format: ['esm'],
   dts: true,
   sourcemap: true,

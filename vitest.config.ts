@@ -6,6 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { playwright } from '@vitest/browser-playwright';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { chromiumLaunchOptions } from './tests/chromium.ts';
+import { packageAliases } from './aliases.ts';
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 
@@ -44,9 +45,12 @@ const optimizeDeps = {
 };
 
 export default defineConfig({
+  // Tests, like the app and the stories, may import the package by its public entries.
+  resolve: { alias: packageAliases },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
           environment: 'node',
@@ -54,6 +58,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         // The reference server over real HTTP; each test file boots one server on one PGlite.
         test: {
           name: 'server',
@@ -64,6 +69,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         // The same tests on a real PostgreSQL: a throwaway cluster (or DATABASE_URL), one database a
         // file. Skipped, with a message, where PostgreSQL is not installed.
         test: {
@@ -77,6 +83,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         // The whole product: scripts/start.mjs on a scratch data dir, driven in Debian's Chromium.
         test: {
           name: 'e2e',
@@ -88,6 +95,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         plugins: [react()],
         test: {
           name: 'component',
@@ -98,6 +106,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         plugins: [react(), tailwindcss()],
         optimizeDeps,
         test: {
@@ -107,6 +116,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         // Story tests: every story renders and runs its play function in real Chromium. The addon
         // does not read vite.config, so the Tailwind plugin is added here.
         plugins: [tailwindcss(), storybookTest({ configDir: path.join(dirname, '.storybook') })],

@@ -1,5 +1,6 @@
 import type { StorybookConfig } from '@storybook/react-vite';
 import tailwindcss from '@tailwindcss/vite';
+import { packageAliases } from '../aliases.ts';
 
 const config: StorybookConfig = {
   stories: ['../stories/**/*.stories.@(ts|tsx)'],
@@ -8,6 +9,8 @@ const config: StorybookConfig = {
   core: { disableTelemetry: true },
   async viteFinal(config) {
     config.plugins = [...(config.plugins ?? []), tailwindcss()];
+    // Stories import the package's public entries, as a portal would.
+    config.resolve = { ...config.resolve, alias: [...packageAliases] };
     return config;
   },
 };

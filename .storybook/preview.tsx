@@ -1,7 +1,6 @@
 import type { Preview } from '@storybook/react-vite';
-import { AyahRoot, type Theme } from '../src/ui/root';
-import { Toaster } from '../src/ui/toast';
-import '../src/styles.css';
+import { AyahRoot, Toaster, type Theme } from 'ayah-coach';
+import 'ayah-coach/styles.css';
 
 const preview: Preview = {
   globalTypes: {

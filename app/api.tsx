@@ -1,5 +1,5 @@
 import { createContext, use, type ReactNode } from 'react';
-import type { Api } from '../src/api';
+import type { Api } from 'ayah-coach';
 
 const ApiContext = createContext<Api | null>(null);
 

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Redirect, useLocation } from 'wouter';
-import { useAuth } from '../src/auth';
+import { useAuth } from 'ayah-coach/auth';
 import { PageSkeleton } from './layout/PageSkeleton';
 
 /**

@@ -1,7 +1,7 @@
 import { StrictMode, createRef } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createHttpApi } from '../src/http';
-import { AuthProvider, type AuthHandle } from '../src/auth';
+import { createHttpApi } from 'ayah-coach';
+import { AuthProvider, type AuthHandle } from 'ayah-coach/auth';
 import { ApiProvider } from './api';
 import { ErrorBoundary } from './layout/ErrorBoundary';
 import { AppShell } from './layout/AppShell';

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { packageAliases } from '../aliases.ts';
 
 const appDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(appDir);
@@ -11,6 +12,8 @@ const root = path.dirname(appDir);
 export default defineConfig({
   root: appDir,
   plugins: [react(), tailwindcss()],
+  // The app imports the package's public entries, as a portal would.
+  resolve: { alias: packageAliases },
   // The same PostCSS pass as the library's stylesheet (Tailwind's globals scoped to .ayah).
   css: { postcss: root },
   build: {

@@ -8,5 +8,4 @@ export { ApiError, isAbortError } from './lib/http-errors';
 // UI primitives and the scope every Ayah component renders in.
 export * from './ui';
 
-// The features.
-export * from './auth';
+// The features each have their own entry: ayah-coach/auth, /chat, /goals, /wallet, /settings, /markdown.

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AyahRoot, Toaster } from '../../src/ui';
+import { AyahRoot, Toaster } from 'ayah-coach';
 import { TrialBanner } from './TrialBanner';
 
 /** Every page: the Ayah scope over the whole viewport, the trial banner, and the toasts (top-right). */

@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { AyahRoot, Button } from '../../src/ui';
+import { AyahRoot, Button } from 'ayah-coach';
 
 type State = { error: Error | null };
 

@@ -1,4 +1,4 @@
-import { LoadingStatus, Skeleton } from '../../src/ui';
+import { LoadingStatus, Skeleton } from 'ayah-coach';
 
 /** What a protected page shows while the session loads (spec section 2). */
 export function PageSkeleton() {

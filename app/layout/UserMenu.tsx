@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter';
-import { useAuth } from '../../src/auth';
+import { useAuth } from 'ayah-coach/auth';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -8,7 +8,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
   VisuallyHidden,
-} from '../../src/ui';
+} from 'ayah-coach';
 
 /** The sidebar's user menu (spec section 2): Profile Settings, Sign Out. */
 export function UserMenu() {

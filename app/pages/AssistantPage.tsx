@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'wouter';
-import { useAuth } from '../../src/auth';
-import { Chat, ChatSidebar } from '../../src/chat';
+import { useAuth } from 'ayah-coach/auth';
+import { Chat, ChatSidebar } from 'ayah-coach/chat';
 import {
   Button,
   createIcon,
@@ -10,7 +10,7 @@ import {
   DialogDescription,
   DialogTitle,
   VisuallyHidden,
-} from '../../src/ui';
+} from 'ayah-coach';
 import { useApi } from '../api';
 import { UserMenu } from '../layout/UserMenu';
 import { useMediaQuery } from '../layout/use-media-query';

@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter';
-import { AuthScreen, useAuth, type AuthMode } from '../../src/auth';
+import { AuthScreen, useAuth, type AuthMode } from 'ayah-coach/auth';
 import { useApi } from '../api';
 
 const MODES: Record<string, AuthMode> = { '/login': 'signIn', '/register': 'signUp' };

@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter';
-import { OAuthCallback, useAuth } from '../../src/auth';
+import { OAuthCallback, useAuth } from 'ayah-coach/auth';
 
 /** The return from Google sign-in: reads the token, clears the address bar, and moves on. */
 export default function Page() {

@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter';
-import { Onboarding, useAuth } from '../../src/auth';
+import { Onboarding, useAuth } from 'ayah-coach/auth';
 import { useApi } from '../api';
 
 /** The first run, for a signed-in student whose onboarding is not complete. */

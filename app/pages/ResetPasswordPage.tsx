@@ -1,5 +1,5 @@
 import { useLocation, useSearchParams } from 'wouter';
-import { ResetPassword } from '../../src/auth';
+import { ResetPassword } from 'ayah-coach/auth';
 import { useApi } from '../api';
 
 /** /reset-password?token=… from the emailed link. */

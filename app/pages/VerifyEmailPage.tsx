@@ -1,5 +1,5 @@
 import { useLocation, useSearchParams } from 'wouter';
-import { VerifyEmail, useAuth } from '../../src/auth';
+import { VerifyEmail, useAuth } from 'ayah-coach/auth';
 import { useApi } from '../api';
 
 /** /verify-email?email=… after sign-up, and /verify-email?token=… from the emailed link. */

@@ -7,7 +7,7 @@ import { VisuallyHidden } from '../ui/visually-hidden';
 import { AyahMark } from './AyahMark';
 import { CopyIcon, RetryIcon } from './chat-icons';
 import type { ChatEntry } from './chat.thread';
-import { Markdown } from './Markdown';
+import { Markdown } from '../markdown';
 
 /** How long the copy button says 'Copied'. */
 const COPIED_MS = 2000;

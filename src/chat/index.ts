@@ -2,7 +2,6 @@
 export { Chat, type ChatProps } from './Chat';
 export { ChatSidebar, type ChatSidebarProps } from './ChatSidebar';
 export { SearchChatsDialog, type SearchChatsDialogProps } from './SearchChatsDialog';
-export { Markdown, type MarkdownProps } from './Markdown';
 export { CHAT_DISCLAIMER } from './ChatComposer';
 
 // The machines, for hosts that drive the chat themselves.

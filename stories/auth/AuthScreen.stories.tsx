@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { AuthScreen } from '../../src/auth/AuthScreen';
-import type { ApiError } from '../../src/lib/http-errors';
+import { AuthScreen } from 'ayah-coach/auth';
+import type { ApiError } from 'ayah-coach';
 import { apiError, fakeAuthAdapter, never, rejects } from '../../tests/fakes/auth';
 import { clearToasts, findToast } from './story-helpers';
 

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, waitFor, within } from 'storybook/test';
-import { OAuthCallback } from '../../src/auth/OAuthCallback';
+import { OAuthCallback } from 'ayah-coach/auth';
 import { clearToasts, findToast } from './story-helpers';
 
 const SUCCESS =

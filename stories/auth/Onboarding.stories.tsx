@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { Onboarding } from '../../src/auth/Onboarding';
-import { AUTH_MESSAGES } from '../../src/lib/messages';
+import { Onboarding } from 'ayah-coach/auth';
+import { AUTH_MESSAGES } from 'ayah-coach/rules';
 import { apiError, fakeAuthAdapter, never, rejects } from '../../tests/fakes/auth';
 import { clearToasts, findToast } from './story-helpers';
 

@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
-import { AuthProvider, useAuth } from '../../src/auth/AuthProvider';
-import { memoryStorage } from '../../src/auth/session.machine';
-import { Button } from '../../src/ui/button';
+import { AuthProvider, useAuth } from 'ayah-coach/auth';
+import { memoryStorage } from 'ayah-coach/auth';
+import { Button } from 'ayah-coach';
 import { fakeAuthAdapter, never, newUser } from '../../tests/fakes/auth';
 import { clearToasts, findToast } from './story-helpers';
 

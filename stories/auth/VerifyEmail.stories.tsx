@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { VerifyEmail } from '../../src/auth/VerifyEmail';
+import { VerifyEmail } from 'ayah-coach/auth';
 import { apiError, fakeAuthAdapter, never, rejects } from '../../tests/fakes/auth';
 import { clearToasts, findToast } from './story-helpers';
 

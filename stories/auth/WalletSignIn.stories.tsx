@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { Wallet } from 'ethers';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { AuthScreen } from '../../src/auth/AuthScreen';
-import { AUTH_MESSAGES } from '../../src/lib/messages';
+import { AuthScreen } from 'ayah-coach/auth';
+import { AUTH_MESSAGES } from 'ayah-coach/rules';
 import { apiError, fakeAuthAdapter, rejects } from '../../tests/fakes/auth';
 import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../tests/fakes/eip1193';
 import { clearToasts, toastsSettled } from './story-helpers';

@@ -1,5 +1,5 @@
 import { expect, screen, waitFor } from 'storybook/test';
-import { toast } from '../../src/ui/toast';
+import { toast } from 'ayah-coach';
 
 /** Clears toasts after each story, so none leaks into the next. */
 export const clearToasts = () => () => toast.remove();

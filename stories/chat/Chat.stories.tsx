@@ -1,9 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import { Chat } from '../../src/chat/Chat';
-import { memoryChatStore } from '../../src/chat/chat.store';
-import { CHAT } from '../../src/lib/limits';
-import { welcomeBack } from '../../src/lib/messages';
+import { Chat } from 'ayah-coach/chat';
+import { memoryChatStore } from 'ayah-coach/chat';
+import { CHAT } from 'ayah-coach/rules';
+import { welcomeBack } from 'ayah-coach/rules';
 import {
   apiError,
   brokenStream,

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { ChatSidebar } from '../../src/chat/ChatSidebar';
-import { Button } from '../../src/ui/button';
+import { ChatSidebar } from 'ayah-coach/chat';
+import { Button } from 'ayah-coach';
 import { fakeChatAdapter, pending } from '../../tests/fakes/chat';
 import { Frame, clearToasts, toastsSettled } from './story-helpers';
 

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, within } from 'storybook/test';
-import { SearchChatsDialog } from '../../src/chat/SearchChatsDialog';
+import { SearchChatsDialog } from 'ayah-coach/chat';
 import { fakeChatAdapter, pending } from '../../tests/fakes/chat';
 
 const meta = {

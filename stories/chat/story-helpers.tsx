@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { expect, waitFor } from 'storybook/test';
-import { toast } from '../../src/ui/toast';
+import { toast } from 'ayah-coach';
 
 /** A fixed-height frame: the chat fills its container. Inline styles, since Tailwind scans only src/. */
 export function Frame({ children, width }: { children: ReactNode; width?: number }) {

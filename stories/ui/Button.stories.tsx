@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
-import { Button } from '../../src/ui/button';
-import { TrashIcon } from '../../src/ui/icons';
+import { Button } from 'ayah-coach';
+import { TrashIcon } from 'ayah-coach';
 
 const meta = {
   title: 'UI/Button',

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { Button } from '../../src/ui/button';
-import { ConfirmDialog } from '../../src/ui/confirm-dialog';
+import { Button } from 'ayah-coach';
+import { ConfirmDialog } from 'ayah-coach';
 
 const meta = {
   title: 'UI/ConfirmDialog',

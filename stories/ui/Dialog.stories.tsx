@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import { Button } from '../../src/ui/button';
+import { Button } from 'ayah-coach';
 import {
   Dialog,
   DialogClose,
@@ -10,9 +10,9 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-} from '../../src/ui/dialog';
-import { Field } from '../../src/ui/field';
-import { Input } from '../../src/ui/input';
+} from 'ayah-coach';
+import { Field } from 'ayah-coach';
+import { Input } from 'ayah-coach';
 
 const meta = {
   title: 'UI/Dialog',

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { Button } from '../../src/ui/button';
+import { Button } from 'ayah-coach';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -8,8 +8,8 @@ import {
   DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
-} from '../../src/ui/dropdown-menu';
-import { MoreHorizontalIcon, PencilIcon, TrashIcon } from '../../src/ui/icons';
+} from 'ayah-coach';
+import { MoreHorizontalIcon, PencilIcon, TrashIcon } from 'ayah-coach';
 
 const onRename = fn();
 const onArchive = fn();

@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
-import { Field } from '../../src/ui/field';
-import { Input } from '../../src/ui/input';
-import { Textarea } from '../../src/ui/textarea';
+import { Field } from 'ayah-coach';
+import { Input } from 'ayah-coach';
+import { Textarea } from 'ayah-coach';
 
 const meta = {
   title: 'UI/Field',

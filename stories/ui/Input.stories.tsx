@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
-import { Input } from '../../src/ui/input';
+import { Input } from 'ayah-coach';
 
 const meta = {
   title: 'UI/Input',

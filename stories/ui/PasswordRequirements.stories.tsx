@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
-import { Field } from '../../src/ui/field';
-import { PasswordInput } from '../../src/ui/password-input';
-import { PasswordRequirements } from '../../src/ui/password-requirements';
-import { PasswordStrength } from '../../src/ui/password-strength';
+import { Field } from 'ayah-coach';
+import { PasswordInput } from 'ayah-coach';
+import { PasswordRequirements } from 'ayah-coach';
+import { PasswordStrength } from 'ayah-coach';
 
 const meta = {
   title: 'UI/PasswordRequirements',

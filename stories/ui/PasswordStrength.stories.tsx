@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { PasswordStrength } from '../../src/ui/password-strength';
+import { PasswordStrength } from 'ayah-coach';
 
 const meta = {
   title: 'UI/PasswordStrength',

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { Spinner } from '../../src/ui/spinner';
+import { Spinner } from 'ayah-coach';
 
 const meta = {
   title: 'UI/Spinner',

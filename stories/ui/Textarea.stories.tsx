@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
-import { Textarea } from '../../src/ui/textarea';
+import { Textarea } from 'ayah-coach';
 
 const meta = {
   title: 'UI/Textarea',

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import { Button } from '../../src/ui/button';
-import { toast, Toaster } from '../../src/ui/toast';
+import { Button } from 'ayah-coach';
+import { toast, Toaster } from 'ayah-coach';
 
 // The Toaster itself is rendered once by the preview decorator; this story only fires toasts at it.
 const meta = {

@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, within } from 'storybook/test';
-import { Button } from '../../src/ui/button';
-import { XIcon } from '../../src/ui/icons';
-import { VisuallyHidden } from '../../src/ui/visually-hidden';
+import { Button } from 'ayah-coach';
+import { XIcon } from 'ayah-coach';
+import { VisuallyHidden } from 'ayah-coach';
 
 const meta = {
   title: 'UI/VisuallyHidden',

@@ -1,7 +1,7 @@
 /** KaTeX stays unloaded until a formula renders; until it arrives the formula shows as source. */
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Markdown } from '../../src/chat/Markdown';
+import { Markdown } from '../../src/markdown/Markdown';
 
 describe('<Markdown> math loading', () => {
   it('shows formula source as plain text, then KaTeX once it has loaded', async () => {

@@ -2,8 +2,8 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { Markdown } from '../../src/chat/Markdown';
-import { loadKatex } from '../../src/chat/markdown-math';
+import { Markdown } from '../../src/markdown/Markdown';
+import { loadKatex } from '../../src/markdown/math';
 
 beforeAll(async () => {
   await loadKatex();

@@ -6,10 +6,10 @@
 import { render } from '@testing-library/react';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Markdown } from '../../src/chat/Markdown';
-import { plainKatexPlugins } from '../../src/chat/markdown-katex';
-import { loadKatex } from '../../src/chat/markdown-math';
-import { MarkdownBlock } from '../../src/chat/markdown-render';
+import { Markdown } from '../../src/markdown/Markdown';
+import { plainKatexPlugins } from '../../src/markdown/katex';
+import { loadKatex } from '../../src/markdown/math';
+import { MarkdownBlock } from '../../src/markdown/render';
 import { normalizeMath } from '../../src/lib/math';
 import { TUTORING_REPLY, replyArbitrary } from '../unit/chat/markdown-samples';
 

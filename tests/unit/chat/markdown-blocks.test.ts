@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BlockSplitter, splitBlocks } from '../../../src/chat/markdown-blocks';
+import { BlockSplitter, splitBlocks } from '../../../src/markdown/blocks';
 import { normalizeMath } from '../../../src/lib/math';
 import { TUTORING_REPLY, replyArbitrary } from './markdown-samples';
 

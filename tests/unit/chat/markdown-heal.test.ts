@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { healTail } from '../../../src/chat/markdown-heal';
-import { appendable } from '../../../src/chat/markdown-stream';
+import { healTail } from '../../../src/markdown/heal';
+import { appendable } from '../../../src/markdown/stream';
 import { replyArbitrary } from './markdown-samples';
 
 const heal = (tail: string) => healTail(tail).text;

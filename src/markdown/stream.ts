@@ -1,5 +1,5 @@
-import { BlockSplitter } from './markdown-blocks';
-import { healTail } from './markdown-heal';
+import { BlockSplitter } from './blocks';
+import { healTail } from './heal';
 
 /** What to render of a reply: its finished blocks, and the unfinished one while streaming. */
 export interface StreamState {

@@ -4,9 +4,9 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import { safeUrl } from '../lib/links';
 import { normalizeMath } from '../lib/math';
-import { markdownComponents } from './markdown-components';
-import type { KatexPlugins } from './markdown-math';
-import { SuffixContext } from './markdown-suffix';
+import { markdownComponents } from './components';
+import type { KatexPlugins } from './math';
+import { SuffixContext } from './suffix';
 
 // remark-math is small and stays eager: it is what tells a formula from text, so that a formula
 // renders as its source (never as raw `$` markup) until KaTeX, the heavy part, has loaded.

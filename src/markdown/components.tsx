@@ -1,11 +1,11 @@
 import type { ComponentProps, ReactElement } from 'react';
 import type { Components, ExtraProps } from 'react-markdown';
 import { VisuallyHidden } from '../ui/visually-hidden';
-import { CodeBlock } from './markdown-code';
-import { type HastNode, textOf } from './markdown-hast';
-import { MathSource } from './markdown-math';
-import { useScrollable } from './markdown-scroll';
-import { useSuffix } from './markdown-suffix';
+import { CodeBlock } from './code';
+import { type HastNode, textOf } from './hast';
+import { MathSource } from './math';
+import { useScrollable } from './scroll';
+import { useSuffix } from './suffix';
 
 /**
  * How each element of a rendered reply looks and behaves: typography in `ay:` utilities (colours

@@ -1,6 +1,6 @@
 import { lineKind, type Line } from '../lib/markdown-lines';
-import { closeEmphasis, pendingCut } from './markdown-inline';
-import { LineScanner } from './markdown-scan';
+import { closeEmphasis, pendingCut } from './inline';
+import { LineScanner } from './scan';
 
 /**
  * What to show of a streaming reply's unfinished last block, so that nothing appears half-built or

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
 import { CheckIcon } from '../ui/icons';
-import { useScrollable } from './markdown-scroll';
+import { useScrollable } from './scroll';
 
 /** How long the 'Copied' confirmation stays, in milliseconds. */
 const COPIED_FOR = 2000;

@@ -17,7 +17,7 @@ import {
   formulaKey,
   isDisplayMath,
   rehypeDisplayMathFrame,
-} from './markdown-hast';
+} from './hast';
 
 type Plugins = NonNullable<MarkdownOptions['rehypePlugins']>;
 

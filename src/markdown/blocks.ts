@@ -1,4 +1,4 @@
-import { LineScanner, mathKey } from './markdown-scan';
+import { LineScanner, mathKey } from './scan';
 
 /** A reply cut into top-level blocks. */
 export interface BlockView {

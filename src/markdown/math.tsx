@@ -14,7 +14,7 @@ const listeners = new Set<() => void>();
  * the chat loads it when the first formula renders. A failed load may be tried again.
  */
 export function loadKatex(): Promise<KatexPlugins> {
-  loading ??= import('./markdown-katex').then(
+  loading ??= import('./katex').then(
     (module) => {
       plugins = module.katexPlugins;
       for (const listener of listeners) listener();

@@ -1,0 +1,2 @@
+// The account settings (`ayah-coach/settings`): the adapter it talks to.
+export type * from './settings.adapter';
