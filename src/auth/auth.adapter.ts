@@ -1,4 +1,4 @@
-import type { CallOptions, MessageResponse } from '../api';
+import type { CallOptions, MessageResponse } from '../wire';
 
 /** `profile` of the user object. `avatar_url` is absolute once it has passed the HTTP adapter. */
 export type UserProfile = {

@@ -1,4 +1,4 @@
-import type { HttpClient } from '../http';
+import type { HttpClient } from '../http-client';
 import type { AuthAdapter, User } from './auth.adapter';
 
 const AUTH = '/api/v1/auth';

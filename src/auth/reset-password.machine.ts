@@ -1,5 +1,5 @@
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
-import type { MessageResponse } from '../api';
+import type { MessageResponse } from '../wire';
 import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES } from '../lib/messages';
 import { passwordError } from '../lib/password';
 import type { AuthAdapter, ConfirmPasswordResetRequest } from './auth.adapter';

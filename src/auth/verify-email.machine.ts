@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import type { MessageResponse } from '../api';
+import type { MessageResponse } from '../wire';
 import { AUTH } from '../lib/limits';
 import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES, SIGN_IN_MESSAGES } from '../lib/messages';
 import { validateResend } from '../lib/validation';

@@ -1,4 +1,4 @@
-import type { CallOptions, MessageResponse, PageQuery, Paged } from '../api';
+import type { CallOptions, MessageResponse, PageQuery, Paged } from '../wire';
 
 /** Who wrote a message. */
 export type ChatRole = 'user' | 'assistant';

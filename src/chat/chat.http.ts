@@ -1,4 +1,4 @@
-import type { HttpClient } from '../http';
+import type { HttpClient } from '../http-client';
 import { networkError } from '../lib/http-errors';
 import { CHAT } from '../lib/limits';
 import type { ChatAdapter, ChatSendResponse, ChatStreamEvent } from './chat.adapter';

@@ -1,4 +1,4 @@
-import type { CallOptions, MessageResponse, PageQuery, Paged } from '../api';
+import type { CallOptions, MessageResponse, PageQuery, Paged } from '../wire';
 import type { GoalType, Subject } from '../lib/limits';
 
 export type { GoalType, Subject };

@@ -1,4 +1,4 @@
-import type { HttpClient } from '../http';
+import type { HttpClient } from '../http-client';
 import { GOALS } from '../lib/limits';
 import type { GoalsAdapter } from './goals.adapter';
 

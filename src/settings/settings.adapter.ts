@@ -1,4 +1,4 @@
-import type { CallOptions, MessageResponse } from '../api';
+import type { CallOptions, MessageResponse } from '../wire';
 import type { UserResponse } from '../auth/auth.adapter';
 import type { ChatAdapter } from '../chat/chat.adapter';
 

@@ -1,7 +1,7 @@
 import type { UserResponse } from '../auth/auth.adapter';
 import { withNormalizedUser } from '../auth/auth.http';
 import { chatHttp } from '../chat/chat.http';
-import type { HttpClient } from '../http';
+import type { HttpClient } from '../http-client';
 import type { SettingsAdapter } from './settings.adapter';
 
 const AUTH = '/api/v1/auth';

@@ -1,4 +1,4 @@
-import type { HttpClient } from '../http';
+import type { HttpClient } from '../http-client';
 import type { WalletAdapter } from './wallet.adapter';
 
 const TOKENS = '/api/v1/web3-tokens';
