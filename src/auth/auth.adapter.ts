@@ -1,3 +1,4 @@
+import type { Subject } from '../lib/limits';
 import type { CallOptions, MessageResponse } from '../wire';
 
 /** `profile` of the user object. `avatar_url` is absolute once it has passed the HTTP adapter. */
@@ -14,6 +15,8 @@ export type User = {
   display_name: string;
   profile: UserProfile;
   bio: string;
+  /** The subjects picked at onboarding, editable in Settings; empty when none were picked. */
+  interests: Subject[];
   is_google: boolean;
   wallet_address: string | null;
   /** ISO time; empty, or equal to `created_at`, for a new user. */
@@ -33,6 +36,11 @@ export type RegisterRequest = {
   display_name: string;
   agreed_to_terms: boolean;
   agreed_to_privacy: boolean;
+};
+
+/** POST /onboarding/complete: the subjects picked in step 2, stored as the user's `interests`. */
+export type CompleteOnboardingRequest = {
+  interests: Subject[];
 };
 
 /** 201 of POST /register. */
@@ -122,8 +130,8 @@ export interface AuthAdapter {
     body: ConfirmPasswordResetRequest,
     options?: CallOptions,
   ): Promise<MessageResponse>;
-  /** Marks onboarding done (and awards its points once). */
-  completeOnboarding(options?: CallOptions): Promise<UserResponse>;
+  /** Marks onboarding done (and awards its points once), keeping the subjects the student picked. */
+  completeOnboarding(body: CompleteOnboardingRequest, options?: CallOptions): Promise<UserResponse>;
   /**
    * A fresh access token for the signed-in user's session, sent with no body: the bearer token
    * must still be valid (401 otherwise).

@@ -22,8 +22,8 @@ export function authHttp(client: HttpClient): AuthAdapter {
       client.request(`${AUTH}/password-reset`, { method: 'POST', body, signal }),
     confirmPasswordReset: (body, { signal } = {}) =>
       client.request(`${AUTH}/password-reset/confirm`, { method: 'POST', body, signal }),
-    completeOnboarding: ({ signal } = {}) =>
-      withUser(client.request(`${AUTH}/onboarding/complete`, { method: 'POST', signal })),
+    completeOnboarding: (body, { signal } = {}) =>
+      withUser(client.request(`${AUTH}/onboarding/complete`, { method: 'POST', body, signal })),
     refresh: ({ signal } = {}) => client.request(`${AUTH}/refresh`, { method: 'POST', signal }),
     googleLoginUrl: () => `${trimSlash(client.baseURL)}${AUTH}/google/login`,
     web3Nonce: (body, { signal } = {}) =>
@@ -43,12 +43,13 @@ export function withNormalizedUser<T extends { user: User }>(
 
 /**
  * The user as the components want it: a relative avatar path prefixed with the API host (spec
- * section 3), `subscription_type` falling back to `subscription`, then 'free', and `tier` to 'free'.
+ * section 3), `interests` an empty list when a server sends none, `subscription_type` falling back to `subscription`, then 'free', and `tier` to 'free'.
  */
 export function normalizeUser(user: User, baseURL: string): User {
   const legacy = user as User & { subscription?: string };
   return {
     ...user,
+    interests: user.interests ?? [],
     subscription_type: user.subscription_type || legacy.subscription || 'free',
     tier: user.tier || 'free',
     profile: {

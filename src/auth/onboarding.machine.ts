@@ -1,7 +1,7 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import { GOALS, type Subject } from '../lib/limits';
 import { AUTH_MESSAGES } from '../lib/messages';
-import type { AuthAdapter, UserResponse } from './auth.adapter';
+import type { AuthAdapter, CompleteOnboardingRequest, UserResponse } from './auth.adapter';
 import { notProvided, serverMessage, type AuthNotice } from './notices';
 
 export type OnboardingContext = {
@@ -30,7 +30,7 @@ export const onboardingMachine = setup({
     output: {} as { subjects: Subject[]; result: UserResponse | null },
   },
   actors: {
-    completeOnboarding: notProvided<UserResponse>('completeOnboarding'),
+    completeOnboarding: notProvided<UserResponse, CompleteOnboardingRequest>('completeOnboarding'),
   },
 }).createMachine({
   id: 'onboarding',
@@ -64,6 +64,7 @@ export const onboardingMachine = setup({
       tags: ['busy'],
       invoke: {
         src: 'completeOnboarding',
+        input: ({ context }) => ({ interests: context.subjects }),
         onDone: { target: 'done', actions: assign({ result: ({ event }) => event.output }) },
         onError: {
           target: 'tour',
@@ -83,7 +84,9 @@ export const onboardingMachine = setup({
 export function onboardingLogic(adapter: AuthAdapter) {
   return onboardingMachine.provide({
     actors: {
-      completeOnboarding: fromPromise(({ signal }) => adapter.completeOnboarding({ signal })),
+      completeOnboarding: fromPromise<UserResponse, CompleteOnboardingRequest>(
+        ({ input, signal }) => adapter.completeOnboarding(input, { signal }),
+      ),
     },
   });
 }

@@ -1,11 +1,13 @@
+import type { Subject } from '../lib/limits';
 import type { CallOptions, MessageResponse } from '../wire';
 import type { UserResponse } from '../auth/auth.adapter';
 import type { ChatAdapter } from '../chat/chat.adapter';
 
-/** PUT /auth/profile. */
+/** PUT /auth/profile. `interests` is left as it is when not sent. */
 export type UpdateProfileRequest = {
   display_name: string;
   bio: string;
+  interests?: Subject[];
 };
 
 /** POST /auth/change-password; 400 'Current password is incorrect'; 403 for Google or wallet users. */

@@ -15,6 +15,7 @@ export const user: User = {
   display_name: 'Ada',
   profile: { display_name: 'Ada', bio: '', avatar_url: null },
   bio: '',
+  interests: [],
   is_google: false,
   wallet_address: null,
   last_login: '2026-01-02T08:00:00.000Z',

@@ -85,9 +85,10 @@ const rows: Row[] = [
   ],
   [
     'auth.completeOnboarding',
-    (a) => a.auth.completeOnboarding(),
+    (a) => a.auth.completeOnboarding({ interests: ['math', 'science'] }),
     'POST',
     '/api/v1/auth/onboarding/complete',
+    { interests: ['math', 'science'] },
   ],
   ['auth.refresh', (a) => a.auth.refresh(), 'POST', '/api/v1/auth/refresh'],
   [
@@ -332,7 +333,7 @@ describe('answers', () => {
       api.auth.me(),
       api.auth.login({ email: 'a@b.co', password: 'pw' }),
       api.auth.verifyEmail({ token: 't' }),
-      api.auth.completeOnboarding(),
+      api.auth.completeOnboarding({ interests: [] }),
       api.auth.web3Authenticate({ wallet_address: '0x', signature: '0x', message: 'm' }),
       api.settings.updateProfile({ display_name: 'A', bio: '' }),
       api.settings.uploadAvatar(new Blob(['x'], { type: 'image/png' })),

@@ -99,6 +99,7 @@ export const wireUser = {
   display_name: 'Ada',
   profile: { display_name: 'Ada', bio: 'Hi', avatar_url: '/api/v1/auth/avatars/u1.png' },
   bio: 'Hi',
+  interests: [],
   is_google: false,
   wallet_address: null,
   last_login: null,
