@@ -77,6 +77,13 @@ export function createApp(appDeps: AppDeps) {
   app.use('*', securityHeaders({ https: config.publicUrl.startsWith('https:') }));
   app.use('/api/*', corsPolicy(config.publicUrl, config.allowedOrigins));
   app.use('/api/*', emptyBodyIsNoBody);
+  // An answer given before the request body was read (a 401 from the auth middleware, say) leaves
+  // the rest of the body on the socket, so the connection cannot be reused: say so, as the 413 does,
+  // or the client's next request on it fails.
+  app.use('/api/*', async (c, next) => {
+    await next();
+    if (c.req.raw.body && !c.req.raw.bodyUsed) c.header('Connection', 'close');
+  });
   const limit = (maxSize: number, detail = 'Request body too large') =>
     bodyLimit({
       maxSize,

@@ -28,6 +28,7 @@ import {
   LoginBody,
   LoginForm,
   MessageResponse,
+  OnboardingBody,
   ProfileBody,
   RefreshBody,
   RefreshResponse,
@@ -124,7 +125,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
     createRoute({
       method: 'put',
       path: '/profile',
-      summary: 'Update display name and bio',
+      summary: 'Update display name, bio and interests',
       security: BEARER,
       middleware: [auth] as const,
       request: { body: body(ProfileBody) },
@@ -141,12 +142,16 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
       method: 'post',
       path: '/onboarding/complete',
       summary: 'Mark onboarding complete (awards the onboarding points once)',
+      description:
+        "Keeps the subjects picked at onboarding as the user's `interests`; the body may be left out.",
       security: BEARER,
       middleware: [auth] as const,
-      responses: { 200: json(UserResponse, 'The updated user'), ...errorResponses(401) },
+      request: { body: { ...body(OnboardingBody), required: false } },
+      responses: { 200: json(UserResponse, 'The updated user'), ...errorResponses(401, 415, 422) },
     }),
     async (c) => {
-      const user = await service.completeOnboarding(c.var.auth.user.id);
+      const { interests } = (c.req.valid('json') as { interests?: string[] } | undefined) ?? {};
+      const user = await service.completeOnboarding(c.var.auth.user.id, interests);
       return c.json({ user: publicUser(user) }, 200);
     },
   );

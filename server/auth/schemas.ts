@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { User } from '../db/schema';
+import { GOALS, type Subject } from '../../src/lib/limits';
 import { PASSWORD_MAX_LENGTH, newPasswordProblem } from './passwords';
 
 // PostgreSQL text cannot hold NUL; refuse it at the door rather than fail in the database.
@@ -71,9 +72,24 @@ export const LoginForm = z
   })
   .openapi('LoginForm');
 
+/** Subjects of interest: each at most once, kept in the order of GOALS.subjects. */
+const Interests = z
+  .array(z.enum(GOALS.subjects))
+  .max(GOALS.subjects.length)
+  .transform((picked) => GOALS.subjects.filter((subject) => picked.includes(subject)) as Subject[])
+  .openapi({ description: 'Subjects of interest (math, science, history, english)' });
+
 export const ProfileBody = z
-  .strictObject({ display_name: DisplayName.optional(), bio: Bio.optional() })
+  .strictObject({
+    display_name: DisplayName.optional(),
+    bio: Bio.optional(),
+    interests: Interests.optional(),
+  })
   .openapi('ProfileUpdate');
+
+export const OnboardingBody = z
+  .strictObject({ interests: Interests.optional() })
+  .openapi('OnboardingComplete');
 
 export const TokenBody = z.strictObject({ token: Token }).openapi('TokenRequest');
 export const EmailBody = z.strictObject({ email: Email }).openapi('EmailRequest');
@@ -134,6 +150,7 @@ export const UserSchema = z
       avatar_url: z.string().nullable(),
     }),
     bio: z.string(),
+    interests: z.array(z.enum(GOALS.subjects)),
     is_google: z.boolean(),
     wallet_address: z.string().nullable(),
     last_login: z
@@ -157,6 +174,9 @@ export function publicUser(user: User): PublicUser {
     display_name: user.displayName,
     profile: { display_name: user.displayName, bio: user.bio, avatar_url: user.avatarUrl },
     bio: user.bio,
+    interests: user.interests.filter((subject): subject is Subject =>
+      (GOALS.subjects as readonly string[]).includes(subject),
+    ),
     is_google: user.isGoogle,
     wallet_address: user.walletAddress,
     last_login: user.lastLogin?.toISOString() ?? null,

@@ -316,11 +316,12 @@ export function createAuthService(deps: Deps) {
 
     async updateProfile(
       userId: string,
-      input: { display_name?: string; bio?: string },
+      input: { display_name?: string; bio?: string; interests?: string[] },
     ): Promise<User> {
       const changes: Partial<User> = {};
       if (input.display_name !== undefined) changes.displayName = input.display_name;
       if (input.bio !== undefined) changes.bio = input.bio;
+      if (input.interests !== undefined) changes.interests = input.interests;
       if (Object.keys(changes).length === 0) return findById(db, userId);
       const [user] = await db
         .update(users)
@@ -331,11 +332,11 @@ export function createAuthService(deps: Deps) {
     },
 
     /** Idempotent: the flag is set and the onboarding points are awarded once, however often it is called. */
-    async completeOnboarding(userId: string): Promise<User> {
+    async completeOnboarding(userId: string, interests?: string[]): Promise<User> {
       return transaction(db, async (tx) => {
         const [user] = await tx
           .update(users)
-          .set({ onboardingCompleted: true, updatedAt: now() })
+          .set({ onboardingCompleted: true, updatedAt: now(), ...(interests && { interests }) })
           .where(eq(users.id, userId))
           .returning();
         await tx

@@ -30,6 +30,11 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     displayName: text('display_name').notNull(),
     bio: text('bio').notNull().default(''),
+    /** The subjects picked at onboarding (math, science, history, english), in that order. */
+    interests: text('interests')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     avatarUrl: text('avatar_url'),
     isGoogle: boolean('is_google').notNull().default(false),
     googleSub: text('google_sub').unique(),

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -164,6 +165,35 @@ describeServer('the server', () => {
     } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(isFastApiError(await chunked.json())).toBe(true);
+  });
+
+  it('closes the connection when it answers before reading the body, so the next request is not lost', async () => {
+    // One keep-alive connection: a 401 with an unread body must not leave that body on the socket.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (route: string, body?: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const request = http.request(
+          h.url + route,
+          {
+            agent,
+            method: body ? 'POST' : 'GET',
+            headers: body ? { 'content-type': 'application/json' } : {},
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () =>
+              resolve({ status: response.statusCode!, connection: response.headers.connection }),
+            );
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+    const big = JSON.stringify({ interests: ['math'], pad: 'x'.repeat(200_000) });
+    const refused = await send('/api/v1/auth/onboarding/complete', big);
+    expect(refused).toEqual({ status: 401, connection: 'close' });
+    expect((await send('/api/v1/health')).status).toBe(200);
+    agent.destroy();
   });
 
   it('sends the security headers on API answers and pages', async () => {

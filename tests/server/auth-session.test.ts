@@ -194,6 +194,35 @@ describeServer('POST /onboarding/complete', () => {
     expect(me.body.user.onboarding_completed).toBe(true);
   });
 
+  it('keeps the subjects picked as interests, in subject order, and refuses unknown ones (422)', async () => {
+    const user = await h.signedInUser();
+    const done = await h.post(
+      `${AUTH}/onboarding/complete`,
+      { interests: ['science', 'math', 'science'] },
+      { token: user.access_token },
+    );
+    expect(done.status).toBe(200);
+    expect(done.body.user.interests).toEqual(['math', 'science']);
+    const wrong = await h.post(
+      `${AUTH}/onboarding/complete`,
+      { interests: ['cooking'] },
+      { token: user.access_token },
+    );
+    expect(wrong.status).toBe(422);
+    const changed = await h.put(
+      `${AUTH}/profile`,
+      { interests: ['history'] },
+      { token: user.access_token },
+    );
+    expect(changed.body.user).toMatchObject({ interests: ['history'] });
+    const untouched = await h.put(`${AUTH}/profile`, { bio: 'Hi' }, { token: user.access_token });
+    expect(untouched.body.user.interests).toEqual(['history']);
+    const fresh = await h.signedInUser();
+    expect((await h.get(`${AUTH}/me`, { token: fresh.access_token })).body.user.interests).toEqual(
+      [],
+    );
+  });
+
   it('needs a token (401)', async () => {
     expect((await h.post(`${AUTH}/onboarding/complete`)).status).toBe(401);
   });

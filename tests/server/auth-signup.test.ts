@@ -16,6 +16,7 @@ const USER_KEYS = [
   'display_name',
   'email',
   'id',
+  'interests',
   'is_google',
   'last_login',
   'onboarding_completed',
