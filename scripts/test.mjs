@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, format check, then every vitest project (unit, component, browser, stories, server),
+// `npm test`: typecheck, lint, format check, the dependency layers, then every vitest project (unit, component, browser, stories, server),
 // ending with one plain summary line: `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
@@ -8,6 +8,21 @@ const steps = [
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
   ['format', 'npx', ['prettier', '--check', '--log-level=warn', '.']],
+  // The declared layers and no import cycle (.dependency-cruiser.cjs says which and why).
+  [
+    'dependencies',
+    'npx',
+    [
+      'depcruise',
+      'src',
+      'app',
+      'server',
+      'stories',
+      '.storybook',
+      '--config',
+      '.dependency-cruiser.cjs',
+    ],
+  ],
 ];
 
 for (const [name, cmd, args] of steps) {
