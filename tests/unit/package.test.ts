@@ -3,46 +3,16 @@
  * scoped to Ayah's roots, and the entry's static import graph carries none of the heavy parts
  * (KaTeX, ethers) that only some features load, on demand.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import postcss, { type AtRule, type Rule } from 'postcss';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { dist, ensureBuilt, root, staticGraph } from '../built-package';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const dist = path.join(root, 'dist');
 const HEAVY = ['katex', 'rehype-katex', 'remark-math', 'ethers'];
 
-/** Bare module specifiers and relative chunks a file imports statically (not `import()`). */
-function staticImports(code: string): string[] {
-  const found: string[] = [];
-  for (const m of code.matchAll(
-    /(?:^|[;\n}])\s*(?:import|export)\s*(?:[^'"();]*?\sfrom\s*)?["']([^"']+)["']/g,
-  )) {
-    found.push(m[1]!);
-  }
-  return found;
-}
-
-function staticGraph(entry: string): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string) => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const spec of staticImports(readFileSync(file, 'utf8'))) {
-      if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec));
-      else packages.add(spec);
-    }
-  };
-  visit(entry);
-  return { files, packages };
-}
-
 describe('npm run build', () => {
-  beforeAll(() => {
-    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
-  }, 120_000);
+  beforeAll(ensureBuilt, 240_000);
 
   test('emits every file the exports map names', () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
