@@ -1,7 +1,8 @@
 /**
  * The published package: `npm run build` emits ESM with types and the stylesheet, the stylesheet is
- * scoped to Ayah's roots, and the entry's static import graph carries none of the heavy parts
- * (KaTeX, ethers) that only some features load, on demand.
+ * scoped to Ayah's roots, the entry's static import graph carries none of the heavy parts (KaTeX,
+ * ethers) that only some features load, on demand, and each feature's entry carries no other
+ * feature's code (a portal embedding the goals widget loads no chat, markdown or wallet).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -89,5 +90,75 @@ describe('npm run build', () => {
     for (const name of ['createHttpApi', 'AyahRoot', 'Button', 'ApiError', 'Api']) {
       expect(types).toContain(name);
     }
+  });
+});
+
+const FEATURES = ['auth', 'chat', 'goals', 'wallet', 'settings', 'markdown'] as const;
+/** What renders markdown and math: the chat's reply renderer, never a goal card's. */
+const MARKDOWN = ['react-markdown', 'remark-gfm', 'remark-math', 'hast-util-to-jsx-runtime'];
+const KATEX = ['katex', 'rehype-katex'];
+
+/**
+ * Per entry: the features whose code it may carry besides its own, and the packages it must not
+ * import statically (a dynamic `import()` is fine: that part loads on demand).
+ */
+const PURITY: Record<string, { features: string[]; banned: string[] }> = {
+  index: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers', 'xstate'] },
+  auth: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
+  chat: { features: ['markdown'], banned: [...KATEX, 'ethers'] },
+  goals: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
+  wallet: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
+  settings: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
+  markdown: { features: [], banned: [...KATEX, 'ethers'] },
+  rules: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers', 'react'] },
+};
+
+/** The source files an entry loads up front, read from the source maps of its static chunks. */
+function sourcesOf(entry: string): { sources: string[]; packages: string[] } {
+  const { files, packages } = staticGraph(path.join(dist, `${entry}.js`));
+  const sources = new Set<string>();
+  for (const file of files) {
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    for (const source of map.sources) {
+      sources.add(path.relative(root, path.resolve(path.dirname(file), source)));
+    }
+  }
+  return { sources: [...sources], packages: [...packages] };
+}
+
+/** The feature a source file belongs to; a feature's wire seam (adapter, http) counts as none. */
+function featureOf(source: string): string | null {
+  const match = /^src\/([a-z]+)\/([^/]+)$/.exec(source.split(path.sep).join('/'));
+  if (!match || !(FEATURES as readonly string[]).includes(match[1]!)) return null;
+  // createHttpApi (the root entry) gathers every feature's <f>.http.ts: paths and bodies, no UI.
+  if (/\.(adapter|http)\.ts$/.test(match[2]!)) return null;
+  return match[1]!;
+}
+
+describe('each entry carries only its own feature', () => {
+  beforeAll(ensureBuilt, 240_000);
+
+  test.each(Object.entries(PURITY))('%s', (entry, { features, banned }) => {
+    const { sources, packages } = sourcesOf(entry);
+    const own = entry === 'rules' ? 'lib' : entry;
+    const foreign = sources.filter((source) => {
+      const feature = featureOf(source);
+      return feature !== null && feature !== own && !features.includes(feature);
+    });
+    expect(foreign, `${entry} carries another feature's code`).toEqual([]);
+    const heavy = packages.filter((p) => banned.some((b) => p === b || p.startsWith(`${b}/`)));
+    expect(heavy, `${entry} imports these up front`).toEqual([]);
+  });
+
+  test('the walk sees what an entry really loads', () => {
+    // Not vacuous: the chat's graph reaches the markdown renderer's sources and its packages, and
+    // stops at KaTeX's dynamic import().
+    const chat = sourcesOf('chat');
+    expect(chat.sources).toContain(path.join('src', 'markdown', 'Markdown.tsx'));
+    expect(chat.sources).toContain(path.join('src', 'chat', 'Chat.tsx'));
+    expect(chat.packages).toContain('react-markdown');
+    const main = sourcesOf('index');
+    expect(main.sources).toContain(path.join('src', 'chat', 'chat.http.ts'));
+    expect(main.sources.filter((s) => featureOf(s) !== null)).toEqual([]);
   });
 });
