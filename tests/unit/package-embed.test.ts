@@ -112,7 +112,7 @@ describe('npm pack, installed in a portal outside the repo', () => {
         "const { html } = await import('./out/portal.js');\n" +
         'process.stdout.write(html);\n',
     );
-  }, 300_000);
+  }, 600_000);
 
   afterAll(() => {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
