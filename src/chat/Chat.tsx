@@ -7,7 +7,7 @@ import { Button } from '../ui/button';
 import { AyahRoot, type Theme } from '../ui/root';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import type { ChatAdapter } from './chat.adapter';
-import { ChatActorContext, useChatActor } from './chat-context';
+import { ChatActorProvider, useChatActor } from './chat-context';
 import { chatLogic } from './chat.machine';
 import { browserChatStore, type ChatStore } from './chat.store';
 import { AyahMark } from './AyahMark';
@@ -82,9 +82,9 @@ function Conversation({
   useEffect(() => void loadMarkdown().catch(() => {}), []);
 
   return (
-    <ChatActorContext value={actor}>
+    <ChatActorProvider value={actor}>
       <ChatLayout />
-    </ChatActorContext>
+    </ChatActorProvider>
   );
 }
 
