@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, format check, then every vitest project (unit, component, browser, stories, server),
+// `npm test`: typecheck, lint, format check, the dependency layers, unused code, the built package
+// (publint, attw), then every vitest project (unit, component, browser, stories, server),
 // ending with one plain summary line: `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
@@ -8,6 +9,14 @@ const steps = [
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
   ['format', 'npx', ['prettier', '--check', '--log-level=warn', '.']],
+  // The declared layers and no import cycle (.dependency-cruiser.cjs says which and why).
+  ['dependencies', 'npm', ['run', '--silent', 'lint:deps']],
+  // No unused file, export or dependency (knip.jsonc writes down each exception and its reason).
+  ['unused', 'npx', ['knip']],
+  // The package is built once, here: publint and attw check it as a portal's installer would, and
+  // the package tests (tests/built-package.ts) reuse dist/ while it is newer than its sources.
+  ['build', 'npx', ['tsup', '--silent']],
+  ['package', 'npm', ['run', '--silent', 'lint:package']],
 ];
 
 for (const [name, cmd, args] of steps) {

@@ -4,11 +4,15 @@
  * and to /assistant loads: the entry chunk, the route's lazy chunk, and everything either imports
  * statically (what the browser must fetch before the page can render). Dynamic imports (KaTeX when a
  * formula appears, ethers when the wallet is used) are not part of a first load.
+ *
+ * Then each public entry alone (bench/bundle/entries.mjs), in gzip kB without React, as a portal
+ * embedding only that widget would ship it.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { ENTRIES, measureEntry } from './entries.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const out = path.join(root, 'dist-app');
@@ -77,6 +81,23 @@ for (const [name, result] of [
     console.log(`  ${size.toFixed(1).padStart(6)} kB  ${file}`);
   }
 }
+const entries = {};
+console.log('entries alone (minified, React external, dynamic imports not followed):');
+for (const [name, file] of Object.entries(ENTRIES)) {
+  entries[name] = await measureEntry(root, file);
+  const top = [...entries[name].bytes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([what, bytes]) => `${what} ${(bytes / 1024).toFixed(0)}`)
+    .join(', ');
+  console.log(
+    `  ${entries[name].kb.toFixed(1).padStart(6)} kB  ${name}${top ? `  (min kB: ${top})` : ''}`,
+  );
+}
+const ethers =
+  auth.ethers ||
+  assistant.ethers ||
+  ['chat', 'goals'].some((name) => entries[name].bytes.has('ethers'));
 console.log(
-  `auth_js_gzip_kb=${auth.kb.toFixed(1)} assistant_js_gzip_kb=${assistant.kb.toFixed(1)} ethers_in_first_load=${auth.ethers || assistant.ethers ? 'yes' : 'no'}`,
+  `auth_js_gzip_kb=${auth.kb.toFixed(1)} assistant_js_gzip_kb=${assistant.kb.toFixed(1)} chat_entry_gzip_kb=${entries.chat.kb.toFixed(1)} goals_entry_gzip_kb=${entries.goals.kb.toFixed(1)} ethers_in_first_load=${ethers ? 'yes' : 'no'}`,
 );

@@ -1,8 +1,9 @@
-import { createContext, use, useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
+import { useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { waitFor, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { AUTH } from '../lib/limits';
 import { SIGN_IN_MESSAGES } from '../lib/messages';
+import { createContext, MissingProviderError } from '../ui/create-context';
 import { toast } from '../ui/toast';
 import type { AuthAdapter, User } from './auth.adapter';
 import {
@@ -39,7 +40,19 @@ export type AuthProviderProps = {
   children?: ReactNode;
 };
 
-const SessionContext = createContext<SessionActor | null>(null);
+/** `useAuth` (or another part of the session) was used outside `<AuthProvider>`. */
+export class MissingAuthProviderError extends MissingProviderError {
+  override readonly name = 'MissingAuthProviderError';
+  constructor(part: string) {
+    super(part, 'AuthProvider');
+  }
+}
+
+const [SessionProvider, useSessionActor] = createContext<SessionActor>(
+  'AuthProvider',
+  undefined,
+  MissingAuthProviderError,
+);
 
 /**
  * The signed-in session for everything inside. On mount it loads the stored token and fetches the
@@ -63,15 +76,7 @@ export function AuthProvider({ adapter, storage, ref, children }: AuthProviderPr
     [actorRef],
   );
 
-  return <SessionContext value={actorRef}>{children}</SessionContext>;
-}
-
-/** `useAuth` (or another part of the session) was used outside `<AuthProvider>`. */
-export class MissingAuthProviderError extends Error {
-  override readonly name = 'MissingAuthProviderError';
-  constructor(part: string) {
-    super(`\`${part}\` must be used within \`<AuthProvider>\``);
-  }
+  return <SessionProvider value={actorRef}>{children}</SessionProvider>;
 }
 
 export type AuthState = {
@@ -96,8 +101,7 @@ export type AuthState = {
 
 /** The session of the enclosing `<AuthProvider>`. */
 export function useAuth(): AuthState {
-  const actorRef = use(SessionContext);
-  if (!actorRef) throw new MissingAuthProviderError('useAuth');
+  const actorRef = useSessionActor('useAuth');
   const state = useSelector(actorRef, (snapshot) => snapshot);
 
   return useMemo(() => {

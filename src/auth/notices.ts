@@ -1,4 +1,3 @@
-import { fromPromise } from 'xstate';
 import { ApiError } from '../lib/http-errors';
 
 /**
@@ -15,16 +14,6 @@ export type AuthNotice =
   | { type: 'route.navigate'; path: string }
   /** A full-page redirect to another site (Google sign-in). */
   | { type: 'page.redirect'; url: string };
-
-/**
- * The stub of an actor that `<f>Logic(adapter)` must replace: it fails loudly, so a machine created
- * without its adapter says which call is missing instead of hanging.
- */
-export function notProvided<TOutput, TInput = void>(name: string) {
-  return fromPromise<TOutput, TInput>(async () => {
-    throw new Error(`${name} must be provided`);
-  });
-}
 
 /**
  * The server's own words for a failed call when it gave any (a `detail` text, or the joined

@@ -1,7 +1,8 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import { AUTH } from '../lib/limits';
 import { OAUTH_MESSAGES, oauthError } from '../lib/messages';
-import { notProvided, type AuthNotice } from './notices';
+import type { AuthNotice } from './notices';
+import { stubActor } from '../lib/stub-actor';
 
 /** The query parameters Google sign-in returns with (spec section 2, "/oauth-callback"). */
 export const OAUTH_PARAMS = [
@@ -35,7 +36,7 @@ export const oauthCallbackMachine = setup({
     emitted: {} as AuthNotice,
   },
   actors: {
-    signIn: notProvided<unknown, { token: string }>('signIn'),
+    signIn: stubActor<unknown, { token: string }>('signIn'),
   },
   delays: { redirect: AUTH.oauthErrorRedirectMs },
 }).createMachine({

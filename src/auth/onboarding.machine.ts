@@ -2,7 +2,8 @@ import { assign, emit, fromPromise, setup } from 'xstate';
 import { GOALS, type Subject } from '../lib/limits';
 import { AUTH_MESSAGES } from '../lib/messages';
 import type { AuthAdapter, CompleteOnboardingRequest, UserResponse } from './auth.adapter';
-import { notProvided, serverMessage, type AuthNotice } from './notices';
+import { serverMessage, type AuthNotice } from './notices';
+import { stubActor } from '../lib/stub-actor';
 
 export type OnboardingContext = {
   /** The subjects the student is interested in, in the order of `GOALS.subjects`. */
@@ -30,7 +31,7 @@ export const onboardingMachine = setup({
     output: {} as { subjects: Subject[]; result: UserResponse | null },
   },
   actors: {
-    completeOnboarding: notProvided<UserResponse, CompleteOnboardingRequest>('completeOnboarding'),
+    completeOnboarding: stubActor<UserResponse, CompleteOnboardingRequest>('completeOnboarding'),
   },
 }).createMachine({
   id: 'onboarding',

@@ -3,7 +3,8 @@ import type { MessageResponse } from '../wire';
 import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES } from '../lib/messages';
 import { passwordError } from '../lib/password';
 import type { AuthAdapter, ConfirmPasswordResetRequest } from './auth.adapter';
-import { notProvided, serverMessage, type AuthNotice } from './notices';
+import { serverMessage, type AuthNotice } from './notices';
+import { stubActor } from '../lib/stub-actor';
 
 export type ResetPasswordContext = {
   token: string | null;
@@ -25,7 +26,7 @@ export const resetPasswordMachine = setup({
     emitted: {} as AuthNotice,
   },
   actors: {
-    confirmPasswordReset: notProvided<MessageResponse, ConfirmPasswordResetRequest>(
+    confirmPasswordReset: stubActor<MessageResponse, ConfirmPasswordResetRequest>(
       'confirmPasswordReset',
     ),
   },

@@ -2,8 +2,9 @@ import { assign, fromPromise, setup } from 'xstate';
 import { ApiError } from '../lib/http-errors';
 import { AUTH } from '../lib/limits';
 import type { AuthAdapter, TokenResponse, User, UserResponse } from './auth.adapter';
-import { notProvided, unlessAborted } from './notices';
+import { unlessAborted } from './notices';
 import { refreshAt, TOKEN_REFRESH } from './session.tokens';
+import { notProvided, stubActor } from '../lib/stub-actor';
 
 /** Where the access token is kept between visits: `localStorage` in a browser. */
 export type TokenStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -40,18 +41,18 @@ export type SessionEvent =
 export const sessionMachine = setup({
   types: { context: {} as SessionContext, events: {} as SessionEvent },
   actors: {
-    me: notProvided<UserResponse>('me'),
-    refresh: notProvided<TokenResponse>('refresh'),
+    me: stubActor<UserResponse>('me'),
+    refresh: stubActor<TokenResponse>('refresh'),
   },
   actions: {
     loadToken: () => {
-      throw new Error('loadToken must be provided');
+      throw notProvided('loadToken');
     },
     storeToken: (_, _params: { token: string }) => {
-      throw new Error('storeToken must be provided');
+      throw notProvided('storeToken');
     },
     clearToken: () => {
-      throw new Error('clearToken must be provided');
+      throw notProvided('clearToken');
     },
     forget: assign({ token: null, refreshAt: null, user: null }),
     // A stored token is judged by its own times; it may already be due.

@@ -13,8 +13,9 @@ import type {
   RegisterRequest,
   RegisterResponse,
 } from './auth.adapter';
-import { notProvided, type AuthNotice } from './notices';
+import type { AuthNotice } from './notices';
 import { signInErrorMessage, type AuthMode } from './sign-in.errors';
+import { stubActor } from '../lib/stub-actor';
 
 export type { AuthMode };
 
@@ -61,12 +62,12 @@ export const signInMachine = setup({
     emitted: {} as AuthNotice,
   },
   actors: {
-    login: notProvided<AuthResponse, LoginRequest>('login'),
-    register: notProvided<RegisterResponse, RegisterRequest>('register'),
-    requestPasswordReset: notProvided<unknown, { email: string }>('requestPasswordReset'),
-    googleLoginUrl: notProvided<string>('googleLoginUrl'),
+    login: stubActor<AuthResponse, LoginRequest>('login'),
+    register: stubActor<RegisterResponse, RegisterRequest>('register'),
+    requestPasswordReset: stubActor<unknown, { email: string }>('requestPasswordReset'),
+    googleLoginUrl: stubActor<string>('googleLoginUrl'),
     /** Hands the token to the session; settles once the user is loaded. */
-    signIn: notProvided<unknown, { token: string }>('signIn'),
+    signIn: stubActor<unknown, { token: string }>('signIn'),
   },
   guards: {
     signUpInvalid: ({ context, event }) => {

@@ -4,8 +4,9 @@ import { AUTH } from '../lib/limits';
 import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES, SIGN_IN_MESSAGES } from '../lib/messages';
 import { validateResend } from '../lib/validation';
 import type { AuthAdapter, AuthResponse } from './auth.adapter';
-import { notProvided, serverMessage, unlessAborted, type AuthNotice } from './notices';
+import { serverMessage, unlessAborted, type AuthNotice } from './notices';
 import { verifyEmailOnce } from './verify-email.once';
+import { stubActor } from '../lib/stub-actor';
 
 export type VerifyEmailInput = {
   /** The `email` query parameter: the address a link was sent to. */
@@ -39,9 +40,9 @@ export const verifyEmailMachine = setup({
     emitted: {} as AuthNotice,
   },
   actors: {
-    resendVerification: notProvided<MessageResponse, { email: string }>('resendVerification'),
-    verifyEmail: notProvided<AuthResponse, { token: string }>('verifyEmail'),
-    signIn: notProvided<unknown, { token: string }>('signIn'),
+    resendVerification: stubActor<MessageResponse, { email: string }>('resendVerification'),
+    verifyEmail: stubActor<AuthResponse, { token: string }>('verifyEmail'),
+    signIn: stubActor<unknown, { token: string }>('signIn'),
   },
   delays: { banner: AUTH.verifyBannerMs },
   guards: {

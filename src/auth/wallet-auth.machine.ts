@@ -3,7 +3,7 @@ import { WALLET, TOAST } from '../lib/limits';
 import { AUTH_MESSAGES, WALLET_MESSAGES, wrongWalletAddress } from '../lib/messages';
 import { sameAddress } from '../lib/wallet';
 import type { AuthAdapter, AuthResponse, Web3AuthenticateRequest } from './auth.adapter';
-import { notProvided, serverMessage, type AuthNotice } from './notices';
+import { serverMessage, type AuthNotice } from './notices';
 import {
   WalletMissingError,
   isUserRejection,
@@ -13,6 +13,7 @@ import {
   watchWallet,
   type WalletSource,
 } from './wallet-provider';
+import { notProvided, stubActor } from '../lib/stub-actor';
 
 export const METAMASK_TOAST_ID = 'ayah-metamask';
 
@@ -51,14 +52,14 @@ export const walletAuthMachine = setup({
     emitted: {} as AuthNotice,
   },
   actors: {
-    requestAccounts: notProvided<string | null>('requestAccounts'),
-    readAccounts: notProvided<string | null>('readAccounts'),
-    web3Nonce: notProvided<{ message: string }, { wallet_address: string }>('web3Nonce'),
-    signMessage: notProvided<string, { message: string; account: string }>('signMessage'),
-    web3Authenticate: notProvided<AuthResponse, Web3AuthenticateRequest>('web3Authenticate'),
-    signIn: notProvided<unknown, { token: string }>('signIn'),
+    requestAccounts: stubActor<string | null>('requestAccounts'),
+    readAccounts: stubActor<string | null>('readAccounts'),
+    web3Nonce: stubActor<{ message: string }, { wallet_address: string }>('web3Nonce'),
+    signMessage: stubActor<string, { message: string; account: string }>('signMessage'),
+    web3Authenticate: stubActor<AuthResponse, Web3AuthenticateRequest>('web3Authenticate'),
+    signIn: stubActor<unknown, { token: string }>('signIn'),
     watchWallet: fromCallback<EventObject>(() => {
-      throw new Error('watchWallet must be provided');
+      throw notProvided('watchWallet');
     }),
   },
   delays: { connectTimeout: WALLET.connectTimeoutMs, signTimeout: WALLET.signTimeoutMs },

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { cn } from '../lib/cn';
 import { AUTH } from '../lib/limits';
@@ -7,12 +7,13 @@ import { Button } from '../ui/button';
 import { AyahRoot, type Theme } from '../ui/root';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import type { ChatAdapter } from './chat.adapter';
-import { ChatActorContext, useChatActor } from './chat-context';
+import { ChatActorProvider, useChatActor } from './chat-context';
 import { chatLogic } from './chat.machine';
 import { browserChatStore, type ChatStore } from './chat.store';
 import { AyahMark } from './AyahMark';
 import { ChatComposer } from './ChatComposer';
 import { ChatThread } from './ChatThread';
+import { loadMarkdown } from './ReplyMarkdown';
 import { useChatEffects } from './use-chat-effects';
 
 export interface ChatProps {
@@ -77,11 +78,13 @@ function Conversation({
   const [logic] = useState(() => chatLogic(adapter, store ?? browserChatStore()));
   const actor = useActorRef(logic, { input: { userId, sessionId, dashboardData } });
   useChatEffects(actor, { sessionId, onSessionChange, dashboardData });
+  // Fetched now, so the renderer is there before the first reply (a failure shows replies as text).
+  useEffect(() => void loadMarkdown().catch(() => {}), []);
 
   return (
-    <ChatActorContext value={actor}>
+    <ChatActorProvider value={actor}>
       <ChatLayout />
-    </ChatActorContext>
+    </ChatActorProvider>
   );
 }
 

@@ -7,7 +7,7 @@ import { VisuallyHidden } from '../ui/visually-hidden';
 import { AyahMark } from './AyahMark';
 import { CopyIcon, RetryIcon } from './chat-icons';
 import type { ChatEntry } from './chat.thread';
-import { Markdown } from '../markdown';
+import { ReplyMarkdown } from './ReplyMarkdown';
 
 /** How long the copy button says 'Copied'. */
 const COPIED_MS = 2000;
@@ -52,7 +52,7 @@ export const ChatMessage = memo(function ChatMessage({ entry, onRetry }: ChatMes
           <TypingIndicator />
         ) : (
           entry.content !== '' && (
-            <Markdown content={entry.content} streaming={entry.status === 'streaming'} />
+            <ReplyMarkdown content={entry.content} streaming={entry.status === 'streaming'} />
           )
         )}
         {stopped && (

@@ -10,7 +10,7 @@ import { DeleteChatDialog } from './DeleteChatDialog';
 import { RenameChatDialog } from './RenameChatDialog';
 import { SearchChatsDialog } from './SearchChatsDialog';
 import { sessionsLogic } from './sessions.machine';
-import { SessionsActorContext, type SessionsActorRef } from './sidebar-context';
+import { SessionsActorProvider, type SessionsActorRef } from './sidebar-context';
 import { SidebarNav } from './SidebarNav';
 
 export interface ChatSidebarProps {
@@ -84,7 +84,7 @@ export function ChatSidebar({
         className,
       )}
     >
-      <SessionsActorContext value={actor}>
+      <SessionsActorProvider value={actor}>
         <nav aria-label="Sidebar" className="ay:flex ay:min-h-0 ay:flex-1 ay:flex-col">
           <SidebarNav
             collapsed={collapsed}
@@ -126,7 +126,7 @@ export function ChatSidebar({
         )}
         <RenameChatDialog onClosed={restoreFocus.restore} />
         <DeleteChatDialog />
-      </SessionsActorContext>
+      </SessionsActorProvider>
       <SearchChatsDialog
         adapter={adapter}
         open={searching}

@@ -4,7 +4,7 @@ import { chatSetup } from './chat.setup';
 import { browserChatStore, type ChatStore } from './chat.store';
 import { requestBody } from './chat.thread';
 
-export type { ChatContext, ChatEmitted, ChatEvent, ChatInput, SendStreamInput } from './chat.types';
+export type { ChatContext, ChatEmitted, ChatEvent, ChatInput } from './chat.types';
 
 /**
  * The conversation with Ayah (spec section 4, "Chat flow"): opening or restoring a session, a new

@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, setup } from 'xstate';
 import {
   canSend,
   exceedsMessageLimit,
@@ -22,22 +22,15 @@ import {
   type ChatEntry,
 } from './chat.thread';
 import type { ChatContext, ChatEmitted, ChatEvent, ChatInput, SendStreamInput } from './chat.types';
+import { notProvided, stubActor } from '../lib/stub-actor';
 
 /*
  * What the conversation machine can do: its actors, guards and actions, by name. The statechart in
  * `chat.machine.ts` says when; `chatLogic(adapter)` there provides the side effects stubbed here.
  */
 
-function missing(name: string): Error {
-  return new Error(`${name} must be provided: create the chat with chatLogic(adapter)`);
-}
-
 // Stubs that fail loudly: `chatLogic(adapter)` provides the real ones.
-function stubActor<TOutput, TInput>(name: string) {
-  return fromPromise<TOutput, TInput>(async () => {
-    throw missing(name);
-  });
-}
+const HOW = 'create the chat with chatLogic(adapter)';
 
 function localId(context: ChatContext, offset = 0) {
   return `local-${context.nextId + offset}`;
@@ -52,10 +45,10 @@ export const chatSetup = setup({
     tags: {} as 'loading' | 'busy' | 'waiting' | 'streaming',
   },
   actors: {
-    loadStoredChat: stubActor<StoredChat | null, { userId: string }>('loadStoredChat'),
-    getSession: stubActor<ChatSessionDetail, { sessionId: string }>('getSession'),
-    sendStream: stubActor<ChatSendResponse, SendStreamInput>('sendStream'),
-    send: stubActor<ChatSendResponse, { body: ChatSendRequest }>('send'),
+    loadStoredChat: stubActor<StoredChat | null, { userId: string }>('loadStoredChat', HOW),
+    getSession: stubActor<ChatSessionDetail, { sessionId: string }>('getSession', HOW),
+    sendStream: stubActor<ChatSendResponse, SendStreamInput>('sendStream', HOW),
+    send: stubActor<ChatSendResponse, { body: ChatSendRequest }>('send', HOW),
   },
   guards: {
     hasSessionParam: ({ context }) => context.sessionId !== '',
@@ -73,18 +66,18 @@ export const chatSetup = setup({
     isRevealed: ({ context }) =>
       (lastReply(context.messages)?.content.length ?? 0) >= (context.reveal?.length ?? 0),
     historyNotRefreshed: (): boolean => {
-      throw missing('historyNotRefreshed');
+      throw notProvided('historyNotRefreshed', HOW);
     },
   },
   actions: {
     saveChat: () => {
-      throw missing('saveChat');
+      throw notProvided('saveChat', HOW);
     },
     forgetChat: () => {
-      throw missing('forgetChat');
+      throw notProvided('forgetChat', HOW);
     },
     markHistoryRefreshed: () => {
-      throw missing('markHistoryRefreshed');
+      throw notProvided('markHistoryRefreshed', HOW);
     },
 
     setDraft: assign({ draft: ({ event }) => (event.type === 'draft.change' ? event.text : '') }),

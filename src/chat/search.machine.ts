@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { CHAT } from '../lib/limits';
 import type { ChatAdapter, ChatSession, ChatSessionPage } from './chat.adapter';
+import { stubActor } from '../lib/stub-actor';
 
 export type SearchContext = {
   /** What the student typed. */
@@ -13,15 +14,7 @@ export type SearchContext = {
 
 export type SearchEvent = { type: 'search.change'; query: string } | { type: 'search.clear' };
 
-function missing(name: string): Error {
-  return new Error(`${name} must be provided: create the search with searchLogic(adapter)`);
-}
-
-function stubActor<TOutput, TInput>(name: string) {
-  return fromPromise<TOutput, TInput>(async () => {
-    throw missing(name);
-  });
-}
+const HOW = 'create the search with searchLogic(adapter)';
 
 const isBlank = (query: string) => query.trim() === '';
 
@@ -36,8 +29,8 @@ export const searchMachine = setup({
     tags: {} as 'typing' | 'searching',
   },
   actors: {
-    listSessions: stubActor<ChatSessionPage, { limit: number }>('listSessions'),
-    search: stubActor<ChatSessionPage, { search: string }>('search'),
+    listSessions: stubActor<ChatSessionPage, { limit: number }>('listSessions', HOW),
+    search: stubActor<ChatSessionPage, { search: string }>('search', HOW),
   },
   guards: {
     isBlankQuery: ({ event }) => event.type === 'search.clear' || isBlank(event.query),

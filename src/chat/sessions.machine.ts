@@ -2,6 +2,7 @@ import { assign, emit, fromPromise, setup } from 'xstate';
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
 import type { ChatAdapter, ChatSession, ChatSessionPage } from './chat.adapter';
+import { stubActor } from '../lib/stub-actor';
 
 export type SessionsContext = {
   /** Active sessions, newest activity first; empty when the list failed to load. */
@@ -25,15 +26,7 @@ export type SessionsEmitted =
   /** A session left the list (archived or deleted): a chat showing it should start over. */
   | { type: 'session.removed'; sessionId: string };
 
-function missing(name: string): Error {
-  return new Error(`${name} must be provided: create the list with sessionsLogic(adapter)`);
-}
-
-function stubActor<TOutput, TInput>(name: string) {
-  return fromPromise<TOutput, TInput>(async () => {
-    throw missing(name);
-  });
-}
+const HOW = 'create the list with sessionsLogic(adapter)';
 
 /** A rename is saved only when it is 1–100 characters after trimming. */
 export function isValidTitle(title: string): boolean {
@@ -58,10 +51,13 @@ export const sessionsMachine = setup({
     tags: {} as 'loading' | 'busy',
   },
   actors: {
-    listSessions: stubActor<ChatSessionPage, void>('listSessions'),
-    renameSession: stubActor<ChatSession, { sessionId: string; title: string }>('renameSession'),
-    archiveSession: stubActor<ChatSession, { sessionId: string }>('archiveSession'),
-    deleteSession: stubActor<unknown, { sessionId: string }>('deleteSession'),
+    listSessions: stubActor<ChatSessionPage, void>('listSessions', HOW),
+    renameSession: stubActor<ChatSession, { sessionId: string; title: string }>(
+      'renameSession',
+      HOW,
+    ),
+    archiveSession: stubActor<ChatSession, { sessionId: string }>('archiveSession', HOW),
+    deleteSession: stubActor<unknown, { sessionId: string }>('deleteSession', HOW),
   },
   guards: {
     isKnownSession: ({ context, event }) => sessionNamed(context, event) !== null,

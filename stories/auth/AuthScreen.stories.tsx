@@ -3,7 +3,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { AuthScreen } from 'ayah-coach/auth';
 import type { ApiError } from 'ayah-coach';
 import { apiError, fakeAuthAdapter, never, rejects } from '../../tests/fakes/auth';
-import { clearToasts, findToast } from './story-helpers';
+import { clearToasts, findToast } from '../support';
 
 const meta = {
   title: 'Auth/AuthScreen',

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, waitFor, within } from 'storybook/test';
 import { OAuthCallback } from 'ayah-coach/auth';
-import { clearToasts, findToast } from './story-helpers';
+import { clearToasts, findToast } from '../support';
 
 const SUCCESS =
   '?access_token=tok-google&token_type=bearer&user_id=u1&user_name=Ada&user_email=ada%40example.org&user_avatar=';

@@ -3,7 +3,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { Onboarding } from 'ayah-coach/auth';
 import { AUTH_MESSAGES } from 'ayah-coach/rules';
 import { apiError, fakeAuthAdapter, never, rejects } from '../../tests/fakes/auth';
-import { clearToasts, findToast } from './story-helpers';
+import { clearToasts, findToast } from '../support';
 
 const meta = {
   title: 'Auth/Onboarding',

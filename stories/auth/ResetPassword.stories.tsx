@@ -3,7 +3,7 @@ import { expect, fn, userEvent, within } from 'storybook/test';
 import { ResetPassword } from 'ayah-coach/auth';
 import { AUTH_MESSAGES } from 'ayah-coach/rules';
 import { apiError, fakeAuthAdapter, never, rejects } from '../../tests/fakes/auth';
-import { clearToasts, findToast } from './story-helpers';
+import { clearToasts, findToast } from '../support';
 
 const meta = {
   title: 'Auth/ResetPassword',

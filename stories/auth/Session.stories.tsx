@@ -4,7 +4,7 @@ import { AuthProvider, useAuth } from 'ayah-coach/auth';
 import { memoryStorage } from 'ayah-coach/auth';
 import { Button } from 'ayah-coach';
 import { fakeAuthAdapter, never, newUser } from '../../tests/fakes/auth';
-import { clearToasts, findToast } from './story-helpers';
+import { clearToasts, findToast } from '../support';
 
 /** What a host reads from `useAuth()`: a small panel for the session's states. */
 function SessionPanel() {

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { VerifyEmail } from 'ayah-coach/auth';
 import { apiError, fakeAuthAdapter, never, rejects } from '../../tests/fakes/auth';
-import { clearToasts, findToast } from './story-helpers';
+import { clearToasts, findToast } from '../support';
 
 const meta = {
   title: 'Auth/VerifyEmail',

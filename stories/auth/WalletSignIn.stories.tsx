@@ -5,7 +5,7 @@ import { AuthScreen } from 'ayah-coach/auth';
 import { AUTH_MESSAGES } from 'ayah-coach/rules';
 import { apiError, fakeAuthAdapter, rejects } from '../../tests/fakes/auth';
 import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../tests/fakes/eip1193';
-import { clearToasts, toastsSettled } from './story-helpers';
+import { clearToasts, toastsSettled } from '../support';
 
 const alice = new Wallet(ALICE_KEY);
 const bob = new Wallet(BOB_KEY);

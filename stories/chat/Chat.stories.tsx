@@ -12,7 +12,7 @@ import {
   sessionDetail,
   streamOf,
 } from '../../tests/fakes/chat';
-import { Frame, clearToasts, toastsSettled } from './story-helpers';
+import { Frame, clearToasts, toastsSettled } from '../support';
 
 const longReply = [
   'Great question! Photosynthesis is how plants make their own food.',

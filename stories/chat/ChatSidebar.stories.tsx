@@ -3,7 +3,7 @@ import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import { ChatSidebar } from 'ayah-coach/chat';
 import { Button } from 'ayah-coach';
 import { fakeChatAdapter, pending } from '../../tests/fakes/chat';
-import { Frame, clearToasts, toastsSettled } from './story-helpers';
+import { Frame, clearToasts, toastsSettled } from '../support';
 
 const meta = {
   title: 'Chat/ChatSidebar',

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { Button } from 'ayah-coach';
 import { toast, Toaster } from 'ayah-coach';
+import { clearToasts, toastsSettled } from '../support';
 
 // The Toaster itself is rendered once by the preview decorator; this story only fires toasts at it.
 const meta = {
@@ -19,7 +20,7 @@ const meta = {
     </div>
   ),
   // Toasts live in a module-wide store: clear them so none leaks into the next story.
-  beforeEach: () => () => toast.remove(),
+  beforeEach: clearToasts,
 } satisfies Meta<typeof Toaster>;
 
 export default meta;
@@ -47,7 +48,7 @@ export const Kinds: Story = {
     // Styled by the scoped stylesheet: the toast sits inside an Ayah scope and uses its tokens.
     await expect(success.closest('.ayah')).not.toBeNull();
     // Let the enter animations finish before the accessibility check reads colours.
-    await waitFor(() => expect(document.getAnimations().filter(isToastAnimation)).toEqual([]));
+    await toastsSettled();
   },
 };
 
@@ -61,13 +62,3 @@ export const SuccessExpires: Story = {
     });
   },
 };
-
-function isToastAnimation(animation: Animation) {
-  const target = (animation.effect as KeyframeEffect | null)?.target;
-  return (
-    target instanceof Element &&
-    target.closest('[data-rht-toaster]') !== null &&
-    animation.playState === 'running' &&
-    (animation.effect?.getTiming().iterations ?? 1) !== Infinity
-  );
-}

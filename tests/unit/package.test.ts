@@ -1,48 +1,19 @@
 /**
  * The published package: `npm run build` emits ESM with types and the stylesheet, the stylesheet is
- * scoped to Ayah's roots, and the entry's static import graph carries none of the heavy parts
- * (KaTeX, ethers) that only some features load, on demand.
+ * scoped to Ayah's roots, the entry's static import graph carries none of the heavy parts (KaTeX,
+ * ethers) that only some features load, on demand, and each feature's entry carries no other
+ * feature's code (a portal embedding the goals widget loads no chat, markdown or wallet).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import postcss, { type AtRule, type Rule } from 'postcss';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { dist, ensureBuilt, root, staticGraph } from '../built-package';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const dist = path.join(root, 'dist');
 const HEAVY = ['katex', 'rehype-katex', 'remark-math', 'ethers'];
 
-/** Bare module specifiers and relative chunks a file imports statically (not `import()`). */
-function staticImports(code: string): string[] {
-  const found: string[] = [];
-  for (const m of code.matchAll(
-    /(?:^|[;\n}])\s*(?:import|export)\s*(?:[^'"();]*?\sfrom\s*)?["']([^"']+)["']/g,
-  )) {
-    found.push(m[1]!);
-  }
-  return found;
-}
-
-function staticGraph(entry: string): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string) => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const spec of staticImports(readFileSync(file, 'utf8'))) {
-      if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec));
-      else packages.add(spec);
-    }
-  };
-  visit(entry);
-  return { files, packages };
-}
-
 describe('npm run build', () => {
-  beforeAll(() => {
-    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
-  }, 120_000);
+  beforeAll(ensureBuilt, 600_000);
 
   test('emits every file the exports map names', () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -119,5 +90,78 @@ describe('npm run build', () => {
     for (const name of ['createHttpApi', 'AyahRoot', 'Button', 'ApiError', 'Api']) {
       expect(types).toContain(name);
     }
+  });
+});
+
+const FEATURES = ['auth', 'chat', 'goals', 'wallet', 'settings', 'markdown'] as const;
+/** What renders markdown and math: the chat's reply renderer, never a goal card's. */
+const MARKDOWN = ['react-markdown', 'remark-gfm', 'remark-math', 'hast-util-to-jsx-runtime'];
+const KATEX = ['katex', 'rehype-katex'];
+
+/**
+ * Per entry: the features whose code it may carry besides its own, and the packages it must not
+ * import statically (a dynamic `import()` is fine: that part loads on demand).
+ */
+const PURITY: Record<string, { features: string[]; banned: string[] }> = {
+  index: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers', 'xstate'] },
+  auth: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
+  // The chat loads the markdown renderer (its own entry) as it mounts, not up front.
+  chat: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
+  goals: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
+  wallet: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
+  settings: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
+  markdown: { features: [], banned: [...KATEX, 'ethers'] },
+  rules: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers', 'react'] },
+};
+
+/** The source files an entry loads up front, read from the source maps of its static chunks. */
+function sourcesOf(entry: string): { sources: string[]; packages: string[] } {
+  const { files, packages } = staticGraph(path.join(dist, `${entry}.js`));
+  const sources = new Set<string>();
+  for (const file of files) {
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    for (const source of map.sources) {
+      sources.add(path.relative(root, path.resolve(path.dirname(file), source)));
+    }
+  }
+  return { sources: [...sources], packages: [...packages] };
+}
+
+/** The feature a source file belongs to; a feature's wire seam (adapter, http) counts as none. */
+function featureOf(source: string): string | null {
+  const match = /^src\/([a-z]+)\/([^/]+)$/.exec(source.split(path.sep).join('/'));
+  if (!match || !(FEATURES as readonly string[]).includes(match[1]!)) return null;
+  // createHttpApi (the root entry) gathers every feature's <f>.http.ts: paths and bodies, no UI.
+  if (/\.(adapter|http)\.ts$/.test(match[2]!)) return null;
+  return match[1]!;
+}
+
+describe('each entry carries only its own feature', () => {
+  beforeAll(ensureBuilt, 600_000);
+
+  test.each(Object.entries(PURITY))('%s', (entry, { features, banned }) => {
+    const { sources, packages } = sourcesOf(entry);
+    const own = entry === 'rules' ? 'lib' : entry;
+    const foreign = sources.filter((source) => {
+      const feature = featureOf(source);
+      return feature !== null && feature !== own && !features.includes(feature);
+    });
+    expect(foreign, `${entry} carries another feature's code`).toEqual([]);
+    const heavy = packages.filter((p) => banned.some((b) => p === b || p.startsWith(`${b}/`)));
+    expect(heavy, `${entry} imports these up front`).toEqual([]);
+  });
+
+  test('the walk sees what an entry really loads', () => {
+    // Not vacuous: the graphs reach the entries' own sources and packages, and stop at dynamic
+    // import() (the chat's markdown renderer, the renderer's KaTeX).
+    const chat = sourcesOf('chat');
+    expect(chat.sources).toContain(path.join('src', 'chat', 'Chat.tsx'));
+    expect(chat.packages).toContain('xstate');
+    const markdown = sourcesOf('markdown');
+    expect(markdown.sources).toContain(path.join('src', 'markdown', 'Markdown.tsx'));
+    expect(markdown.packages).toContain('react-markdown');
+    const main = sourcesOf('index');
+    expect(main.sources).toContain(path.join('src', 'chat', 'chat.http.ts'));
+    expect(main.sources.filter((s) => featureOf(s) !== null)).toEqual([]);
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * The declared layers of the repo, checked in `npm test` (scripts/test.mjs) by dependency-cruiser:
+ * `npx depcruise src app server stories .storybook --config .dependency-cruiser.cjs`.
+ *
+ *   src/            the published library: never reaches into the host app, the server, benches or tests
+ *   src/<feature>/  auth, chat, goals, wallet, settings, markdown: a feature uses another only through
+ *                   that feature's public entry (its index.ts), as a portal would
+ *   src/lib, src/ui the shared layers under every feature: they import no feature
+ *   app/, stories/  the host app and the stories use the package's public entries (`ayah-coach/…`,
+ *                   resolved by tsconfig paths), never a src/ path
+ * and nowhere an import cycle, type-only imports included.
+ */
+const FEATURES = '(auth|chat|goals|wallet|settings|markdown)';
+/** The API seam of a feature: its wire types and their HTTP implementation. */
+const WIRE_SEAM = `^src/${FEATURES}/[^/]+\\.(adapter|http)\\.ts$`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle: modules that cannot be understood, tested or split apart alone.',
+      from: { path: '^(src|app|server|stories)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'library-stays-inside',
+      severity: 'error',
+      comment:
+        'src/ is the published library: it never imports the host app, the server, benches or tests.',
+      from: { path: '^src/' },
+      to: { path: '^(app|server|bench|tests|stories|examples)/' },
+    },
+    {
+      name: 'feature-through-its-entry',
+      severity: 'error',
+      comment:
+        "A feature uses another feature only through that feature's index.ts (e.g. chat imports '../markdown'), never its internals.",
+      from: { path: `^src/${FEATURES}/`, pathNot: WIRE_SEAM },
+      to: { path: `^src/${FEATURES}/`, pathNot: ['^src/$1/', `^src/${FEATURES}/index\\.ts$`] },
+    },
+    {
+      name: 'wire-seam-through-wire-seam',
+      severity: 'error',
+      comment:
+        "Exception to feature-through-its-entry, for the API seam only: a feature's <f>.adapter.ts and <f>.http.ts " +
+        "may use another feature's adapter and http modules (settings' Data Controls are the chat archive calls and " +
+        'its profile answers are the auth user), since the seam carries wire types and paths, no UI and no machine; ' +
+        'src/api.ts and src/http.ts gather it whole. They still reach nothing else of another feature.',
+      from: { path: WIRE_SEAM },
+      to: {
+        path: `^src/${FEATURES}/`,
+        pathNot: ['^src/$1/', `^src/${FEATURES}/index\\.ts$`, WIRE_SEAM],
+      },
+    },
+    {
+      name: 'shared-layers-import-no-feature',
+      severity: 'error',
+      comment: 'src/lib and src/ui sit under every feature: they import none.',
+      from: { path: '^src/(lib|ui)/' },
+      to: { path: `^src/${FEATURES}(/|\\.ts$)` },
+    },
+    {
+      name: 'host-uses-public-entries',
+      severity: 'error',
+      comment:
+        "app/ and stories/ import the package as a portal would: 'ayah-coach' or 'ayah-coach/<entry>' (tsconfig paths), never a src/ path.",
+      from: { path: '^(app|stories|\\.storybook)/' },
+      to: { path: '^src/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment:
+        'An import that resolves to nothing: a typo, or a dependency missing from package.json.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|dist-app|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

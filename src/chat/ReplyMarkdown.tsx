@@ -1,0 +1,29 @@
+import { lazy, Suspense } from 'react';
+import type { MarkdownProps } from '../markdown';
+
+/**
+ * The markdown renderer (react-markdown, remark, the streaming block cutter: about half the chat's
+ * JavaScript) is its own chunk, so a portal's first load of the chat does not wait for it. The chat
+ * starts fetching it as it mounts, long before a reply arrives; KaTeX still loads on the first formula.
+ */
+export const loadMarkdown = () => import('../markdown');
+
+const Markdown = lazy(() => loadMarkdown().then(({ Markdown }) => ({ default: Markdown })));
+
+/**
+ * A reply rendered by `ayah-coach/markdown`. Until the renderer has loaded (a restored conversation
+ * shown at once), the reply's text shows as it is; once it has, the DOM is exactly the renderer's.
+ */
+export function ReplyMarkdown(props: MarkdownProps) {
+  return (
+    <Suspense
+      fallback={
+        <p data-slot="markdown-loading" className="ay:whitespace-pre-wrap ay:break-words">
+          {props.content}
+        </p>
+      }
+    >
+      <Markdown {...props} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * The built package (dist/), shared by every test that checks what a portal installs. `npm test`
+ * builds it once before vitest (scripts/test.mjs); a test run alone builds it only when dist/ is
+ * missing or older than its sources, and test files running side by side build it once, under a lock.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const dist = path.join(root, 'dist');
+
+/** What the build reads: when any of these is newer than dist/, dist/ is stale. */
+const SOURCES = ['src', 'tsup.config.ts', 'package.json', 'scripts/build-css.mjs', 'tsconfig.json'];
+const STAMP = path.join(dist, 'index.js');
+const LOCK = path.join(root, '.tmp-package-build.lock');
+const STALE_LOCK_MS = 5 * 60_000;
+
+function newest(p: string): number {
+  const stat = statSync(p);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(p).map((entry) => newest(path.join(p, entry))));
+}
+
+function isFresh(): boolean {
+  if (!existsSync(STAMP) || !existsSync(path.join(dist, 'styles.css'))) return false;
+  const built = statSync(STAMP).mtimeMs;
+  return SOURCES.every((source) => newest(path.join(root, source)) <= built);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Builds dist/ with tsup unless it is up to date; safe to call from test files running in parallel. */
+export async function ensureBuilt(): Promise<void> {
+  // The lock comes first: while tsup runs, dist/index.js exists before the declarations do.
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      // Another test file is building: wait for it (or clear the lock a crashed run left behind).
+      const lock = statSync(LOCK, { throwIfNoEntry: false });
+      if (lock && Date.now() - lock.mtimeMs > STALE_LOCK_MS)
+        rmSync(LOCK, { recursive: true, force: true });
+      await sleep(500);
+    }
+  }
+  try {
+    if (!isFresh()) execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'pipe' });
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** Bare module specifiers and relative chunks a file imports statically (not `import()`). */
+export function staticImports(code: string): string[] {
+  const found: string[] = [];
+  for (const m of code.matchAll(
+    /(?:^|[;\n}])\s*(?:import|export)\s*(?:[^'"();]*?\sfrom\s*)?["']([^"']+)["']/g,
+  )) {
+    found.push(m[1]!);
+  }
+  return found;
+}
+
+/** Every file of dist/ an entry loads before it runs, and the packages those files import. */
+export function staticGraph(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const spec of staticImports(readFileSync(file, 'utf8'))) {
+      if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec));
+      else packages.add(spec);
+    }
+  };
+  visit(entry);
+  return { files, packages };
+}
