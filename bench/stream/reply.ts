@@ -51,12 +51,17 @@ for a, b, c in [(1, -5, 6), (2, 3, -2), (1, 2, 5)]:
     print(a, b, c, solve_quadratic(a, b, c))
 \`\`\``;
 
-function unit(k: number): string {
+/**
+ * One unit of about 3,000 characters with 6 formulas. A `tag` makes every formula of the unit its
+ * own (a subscript), so a formula cache cannot serve one message's formulas to the next.
+ */
+export function tutoringUnit(k: number, tag = ''): string {
   const [f1, f2] = FORMULAS[k % FORMULAS.length] as [string, string];
-  const display = DISPLAY[k % DISPLAY.length]!;
+  const mark = (tex: string) => (tag === '' ? tex : `${tex}\\,{}_{${tag}}`);
+  const display = mark(DISPLAY[k % DISPLAY.length]!);
   const n = k + 1;
   // Half the units use the backslash notations, which the renderer normalises to dollars.
-  const inline = (tex: string) => (k % 2 === 0 ? `$${tex}$` : `\\(${tex}\\)`);
+  const inline = (tex: string) => (k % 2 === 0 ? `$${mark(tex)}$` : `\\(${mark(tex)}\\)`);
   const block = k % 2 === 0 ? `$$\n${display}\n$$` : `\\[\n${display}\n\\]`;
   const extra = k % 2 === 0 ? TABLE : CODE;
   return [
@@ -90,6 +95,6 @@ function unit(k: number): string {
 
 /** A reply of `units` units (four units: about 12,000 characters, 20 inline and 4 display formulas). */
 export function tutoringReply(units: number): string {
-  const parts = Array.from({ length: units }, (_, k) => unit(k));
+  const parts = Array.from({ length: units }, (_, k) => tutoringUnit(k));
   return `${parts.join('\n\n')}\n`;
 }

@@ -5,12 +5,18 @@ import { VisuallyHidden } from '../ui/visually-hidden';
 import { ArrowDownIcon } from './chat-icons';
 import { useChatActor } from './chat-context';
 import { ChatMessage } from './ChatMessage';
+import { useHistoryWindow } from './use-history-window';
 import { useStickToBottom } from './use-stick-to-bottom';
+
+const messageList = 'ay:flex ay:flex-col ay:gap-6';
 
 /**
  * The conversation: a `role="log"` region that follows the reply as it grows. While a reply is on its
  * way the log is silent (`aria-busy`, `aria-live="off"`), so screen readers are not read every chunk;
  * the finished reply is announced once, through a separate polite status region.
+ *
+ * A long conversation opens on its last messages; older ones mount above as the reader scrolls up
+ * (see useHistoryWindow), outside the live log, so loading history is not announced as news.
  */
 export function ChatThread() {
   const actor = useChatActor('ChatThread');
@@ -19,6 +25,10 @@ export function ChatThread() {
   const canRetry = useSelector(actor, (s) => s.can({ type: 'message.retry' }));
   const { scrollRef, contentRef, following, scrollToEnd, onScroll, onWheel } =
     useStickToBottom(messages);
+  const { first, liveFrom, sentinelRef, showEarlier } = useHistoryWindow(
+    messages.length,
+    scrollRef,
+  );
   const [announcement, setAnnouncement] = useState('');
 
   useEffect(() => {
@@ -46,19 +56,41 @@ export function ChatThread() {
       >
         <div
           ref={contentRef}
-          role="log"
-          aria-label="Conversation with Ayah"
-          aria-live={busy ? 'off' : 'polite'}
-          aria-busy={busy}
           className="ay:mx-auto ay:flex ay:w-full ay:max-w-3xl ay:flex-col ay:gap-6 ay:px-4 ay:py-6"
         >
-          {messages.map((entry) => (
-            <ChatMessage
-              key={entry.id}
-              entry={entry}
-              onRetry={retryable && entry === last ? retry : undefined}
-            />
-          ))}
+          {first > 0 && (
+            <Button
+              ref={sentinelRef}
+              variant="ghost"
+              size="sm"
+              onClick={showEarlier}
+              className="ay:self-center"
+            >
+              Show earlier messages
+            </Button>
+          )}
+          {first < liveFrom && (
+            <div data-slot="chat-history" className={messageList}>
+              {messages.slice(first, liveFrom).map((entry) => (
+                <ChatMessage key={entry.id} entry={entry} />
+              ))}
+            </div>
+          )}
+          <div
+            role="log"
+            aria-label="Conversation with Ayah"
+            aria-live={busy ? 'off' : 'polite'}
+            aria-busy={busy}
+            className={messageList}
+          >
+            {messages.slice(liveFrom).map((entry) => (
+              <ChatMessage
+                key={entry.id}
+                entry={entry}
+                onRetry={retryable && entry === last ? retry : undefined}
+              />
+            ))}
+          </div>
         </div>
       </div>
       {!following && (

@@ -1,6 +1,5 @@
 import {
   useCallback,
-  useEffect,
   useLayoutEffect,
   useRef,
   useState,
@@ -17,8 +16,11 @@ const AT_END = 4;
  * end (by scrolling or with `scrollToEnd`). `following` is false while let go: show a "jump to latest"
  * button then.
  *
- * `version` changes whenever the content may have grown (each streamed chunk); content that grows on
- * its own (a formula laid out late) is caught by a ResizeObserver where there is one.
+ * The view is pinned from a ResizeObserver on the content and the scroller: it reports once a frame,
+ * after layout and before paint, so a growing reply never flickers above the fold, and reading
+ * `scrollHeight` there costs nothing. Pinning on every chunk instead would force a layout per chunk,
+ * several a frame while a reply streams fast. Where there is no ResizeObserver, `version` (changing
+ * whenever the content may have grown) pins it.
  */
 export function useStickToBottom(version: unknown) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -40,16 +42,22 @@ export function useStickToBottom(version: unknown) {
     pin();
   }, [pin]);
 
-  // Before paint, so a growing reply never flickers above the fold.
-  useLayoutEffect(pin, [pin, version]);
+  const observed = typeof ResizeObserver !== 'undefined';
+  useLayoutEffect(() => {
+    if (!observed) pin();
+  }, [observed, pin, version]);
 
-  useEffect(() => {
+  // A layout effect, so the first report (the conversation as it opens) comes before its first paint.
+  useLayoutEffect(() => {
     const content = contentRef.current;
-    if (!content || typeof ResizeObserver === 'undefined') return;
+    const scroller = scrollRef.current;
+    if (!content || !scroller || !observed) return;
     const observer = new ResizeObserver(pin);
     observer.observe(content);
+    // A taller composer makes the view shorter: the end stays in sight.
+    observer.observe(scroller);
     return () => observer.disconnect();
-  }, [pin]);
+  }, [observed, pin]);
 
   const onScroll = useCallback((event: UIEvent<HTMLElement>) => {
     const el = event.currentTarget;

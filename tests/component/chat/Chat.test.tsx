@@ -148,6 +148,30 @@ describe('<Chat> sessions', () => {
     expect(input()).not.toHaveAttribute('aria-disabled');
   });
 
+  it('opens a long session on its last messages and mounts earlier ones on request', async () => {
+    const messages = Array.from({ length: 30 }, (_, i) => ({
+      id: `m${i}`,
+      role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content: `Message number ${i}.`,
+      createdAt: '2025-03-14T09:00:00Z',
+    }));
+    const { user } = renderChat(
+      { getSession: async (id) => sessionDetail(id, messages) },
+      {
+        sessionId: 's1',
+      },
+    );
+    const log = await screen.findByRole('log', { name: 'Conversation with Ayah' });
+    expect(within(log).getByText('Message number 29.')).toBeInTheDocument();
+    expect(screen.queryByText('Message number 0.')).not.toBeInTheDocument();
+    const earlier = screen.getByRole('button', { name: 'Show earlier messages' });
+    while (screen.queryByRole('button', { name: 'Show earlier messages' }))
+      await user.click(earlier);
+    // History mounts above, outside the live log: loading it is not announced.
+    expect(screen.getByText('Message number 0.')).toBeInTheDocument();
+    expect(within(log).queryByText('Message number 0.')).not.toBeInTheDocument();
+  }, 15_000); // thirty messages in jsdom, a page at a time: slow on a busy machine
+
   it('greets an empty session with the welcome-back message and a toast', async () => {
     renderChat(
       { getSession: async (id) => sessionDetail(id, [], 'Fractions homework') },
