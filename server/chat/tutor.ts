@@ -7,7 +7,8 @@ import type { User } from '../db/schema';
 import type { Deps } from '../deps';
 import type { GoalsService } from '../goals/service';
 import type { LlmClient, Turn } from '../llm/model';
-import { offlineAnswer, pieces, systemPrompt } from '../llm/prompt';
+import { coachAnswer } from '../llm/coach';
+import { pieces, systemPrompt } from '../llm/prompt';
 import type { StudentContext } from '../llm/prompt';
 import { SAFE_ANSWERS, checkSafety } from '../llm/safety';
 import type { MemoryService } from '../memory/service';
@@ -53,10 +54,20 @@ export function createTutor(
     return {
       name: user.displayName,
       goals: current,
+      interests: user.interests ?? [],
       dashboardData: input.dashboardData ?? {},
       memories: memories.map((m) => ({ text: m.text, createdAt: m.createdAt })),
       now: now(),
     };
+  }
+
+  /** The session's stored turns before the question just stored (the offline coach's memory). */
+  async function storedTurns(user: User, sessionId: string): Promise<Turn[]> {
+    const { messages } = await chat.get(user.id, sessionId);
+    return messages
+      .slice(0, -1)
+      .slice(-HISTORY_TURNS)
+      .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
   }
 
   return {
@@ -96,7 +107,7 @@ export function createTutor(
             },
             signal,
           )
-        : fromText(offlineAnswer(student));
+        : fromText(coachAnswer(student, question, await storedTurns(user, session.id)));
 
       return {
         ...ids,
