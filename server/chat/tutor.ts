@@ -6,8 +6,7 @@
 import type { User } from '../db/schema';
 import type { Deps } from '../deps';
 import type { GoalsService } from '../goals/service';
-import type { LlmClient, Turn } from '../llm/model';
-import { coachAnswer } from '../llm/coach';
+import type { LlmClient, ReplyPiece, Turn } from '../llm/model';
 import { pieces, systemPrompt } from '../llm/prompt';
 import type { StudentContext } from '../llm/prompt';
 import { SAFE_ANSWERS, checkSafety } from '../llm/safety';
@@ -26,13 +25,13 @@ export interface TurnInput {
 export interface TutorTurn {
   sessionId: string;
   threadId: string;
-  /** The reply as it is produced; throws a TutorError when it fails. */
-  reply: AsyncGenerator<string, void, undefined>;
+  /** The reply as it is produced, with statuses between (not part of it); throws a TutorError when it fails. */
+  reply: AsyncGenerator<ReplyPiece, void, undefined>;
   /** Checks and stores the complete reply; answers the text that was stored. */
   complete(text: string): Promise<string>;
 }
 
-async function* fromText(text: string): AsyncGenerator<string, void, undefined> {
+async function* fromText(text: string): AsyncGenerator<ReplyPiece, void, undefined> {
   for (const piece of pieces(text)) yield piece;
 }
 
@@ -107,7 +106,14 @@ export function createTutor(
             },
             signal,
           )
-        : fromText(coachAnswer(student, question, await storedTurns(user, session.id)));
+        : fromText(
+            // The coach's maths engines are large: loaded on first use, not at start-up.
+            (await import('../llm/coach')).coachAnswer(
+              student,
+              question,
+              await storedTurns(user, session.id),
+            ),
+          );
 
       return {
         ...ids,
