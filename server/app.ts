@@ -100,7 +100,10 @@ export function createApp(appDeps: AppDeps) {
   app.use('/api/*', (c, next) => (bodyLimits.get(c.req.path) ?? defaultLimit)(c, next));
 
   const auth = authRoutes(deps, API_PREFIX);
-  app.route(API_PREFIX, healthRoutes(appDeps.database));
+  app.route(
+    API_PREFIX,
+    healthRoutes(appDeps.database, config.llm.baseUrl && config.llm.model ? 'model' : 'offline'),
+  );
   app.route(`${API_PREFIX}/auth`, auth.app);
   for (const [prefix, router] of learningRoutes(deps, auth.auth))
     app.route(`${API_PREFIX}${prefix}`, router);

@@ -39,6 +39,13 @@ async function main() {
     console.log(
       `Database: ${where}; mail: ${config.smtpUrl ? 'SMTP' : `outbox in ${config.dataDir}/outbox`}`,
     );
+    console.log(
+      config.llm.baseUrl && config.llm.model
+        ? `Tutor: model ${config.llm.model} at ${config.llm.baseUrl}`
+        : 'Tutor: offline coach (step-by-step maths, answer checks, study plans). To connect a model, set ' +
+            'AYAH_LLM_BASE_URL (any OpenAI-compatible endpoint, e.g. http://localhost:11434/v1) and ' +
+            'AYAH_LLM_MODEL (and AYAH_LLM_API_KEY if it needs one), then restart.',
+    );
     if (!staticDir)
       console.log('The app is not built (no dist-app/index.html): serving a placeholder page.');
   });

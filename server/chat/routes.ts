@@ -139,9 +139,17 @@ export function chatRoutes(
   const signedIn = { security: BEARER, middleware: auth };
 
   /** Reads the whole reply; throws on failure. Nothing is stored unless the reply is complete. */
-  async function collect(turn: TutorTurn, onPiece?: (piece: string) => Promise<void>) {
+  async function collect(
+    turn: TutorTurn,
+    onPiece?: (piece: string) => Promise<void>,
+    onStatus?: (status: string) => Promise<void>,
+  ) {
     let text = '';
     for await (const piece of turn.reply) {
+      if (typeof piece !== 'string') {
+        if (onStatus) await onStatus(piece.status);
+        continue;
+      }
       text += piece;
       if (onPiece) await onPiece(piece);
     }
@@ -183,7 +191,8 @@ export function chatRoutes(
       path: '/send/stream',
       summary: 'Send the conversation; streams the reply as server-sent events',
       description:
-        '`event: chunk` (data: a JSON string), then `event: done` (data: `{response, sessionId, threadId}`) ' +
+        '`event: chunk` (data: a JSON string), `event: status` while the tutor checks its maths (data: a JSON ' +
+        'string such as "Checking the maths…"; not part of the reply), then `event: done` (data: `{response, sessionId, threadId}`) ' +
         'or `event: error` (data: `{detail}`).',
       ...signedIn,
       request: { body: body(SendBody) },
@@ -204,8 +213,10 @@ export function chatRoutes(
       return streamSSE(c, async (stream) => {
         stream.onAbort(cancel);
         try {
-          const response = await collect(turn, (piece) =>
-            stream.writeSSE({ event: 'chunk', data: JSON.stringify(piece) }),
+          const response = await collect(
+            turn,
+            (piece) => stream.writeSSE({ event: 'chunk', data: JSON.stringify(piece) }),
+            (status) => stream.writeSSE({ event: 'status', data: JSON.stringify(status) }),
           );
           await stream.writeSSE({
             event: 'done',

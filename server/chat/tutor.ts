@@ -6,8 +6,8 @@
 import type { User } from '../db/schema';
 import type { Deps } from '../deps';
 import type { GoalsService } from '../goals/service';
-import type { LlmClient, Turn } from '../llm/model';
-import { offlineAnswer, pieces, systemPrompt } from '../llm/prompt';
+import type { LlmClient, ReplyPiece, Turn } from '../llm/model';
+import { pieces, systemPrompt } from '../llm/prompt';
 import type { StudentContext } from '../llm/prompt';
 import { SAFE_ANSWERS, checkSafety } from '../llm/safety';
 import type { MemoryService } from '../memory/service';
@@ -25,13 +25,13 @@ export interface TurnInput {
 export interface TutorTurn {
   sessionId: string;
   threadId: string;
-  /** The reply as it is produced; throws a TutorError when it fails. */
-  reply: AsyncGenerator<string, void, undefined>;
+  /** The reply as it is produced, with statuses between (not part of it); throws a TutorError when it fails. */
+  reply: AsyncGenerator<ReplyPiece, void, undefined>;
   /** Checks and stores the complete reply; answers the text that was stored. */
   complete(text: string): Promise<string>;
 }
 
-async function* fromText(text: string): AsyncGenerator<string, void, undefined> {
+async function* fromText(text: string): AsyncGenerator<ReplyPiece, void, undefined> {
   for (const piece of pieces(text)) yield piece;
 }
 
@@ -53,10 +53,20 @@ export function createTutor(
     return {
       name: user.displayName,
       goals: current,
+      interests: user.interests ?? [],
       dashboardData: input.dashboardData ?? {},
       memories: memories.map((m) => ({ text: m.text, createdAt: m.createdAt })),
       now: now(),
     };
+  }
+
+  /** The session's stored turns before the question just stored (the offline coach's memory). */
+  async function storedTurns(user: User, sessionId: string): Promise<Turn[]> {
+    const { messages } = await chat.get(user.id, sessionId);
+    return messages
+      .slice(0, -1)
+      .slice(-HISTORY_TURNS)
+      .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
   }
 
   return {
@@ -96,7 +106,14 @@ export function createTutor(
             },
             signal,
           )
-        : fromText(offlineAnswer(student));
+        : fromText(
+            // The coach's maths engines are large: loaded on first use, not at start-up.
+            (await import('../llm/coach')).coachAnswer(
+              student,
+              question,
+              await storedTurns(user, session.id),
+            ),
+          );
 
       return {
         ...ids,

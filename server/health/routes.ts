@@ -1,4 +1,8 @@
-/** `GET /api/v1/health`: 200 once the database answers, 503 while it does not. */
+/**
+ * `GET /api/v1/health`: 200 once the database answers, 503 while it does not. `tutor` says who answers
+ * chat: `model` (an LLM endpoint is configured) or `offline` (the built-in offline coach) — for
+ * whoever runs the server, never shown to students.
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Database } from '../db';
 import { AppError } from '../http/errors';
@@ -6,7 +10,7 @@ import { createRouter, errorResponses } from '../http/openapi';
 
 const PING_TIMEOUT_MS = 2000;
 
-export function healthRoutes(database: Database) {
+export function healthRoutes(database: Database, tutor: 'offline' | 'model' = 'offline') {
   const app = createRouter();
   app.openapi(
     createRoute({
@@ -17,7 +21,11 @@ export function healthRoutes(database: Database) {
         200: {
           description: 'Up, and the database answers',
           content: {
-            'application/json': { schema: z.object({ status: z.literal('ok') }).openapi('Health') },
+            'application/json': {
+              schema: z
+                .object({ status: z.literal('ok'), tutor: z.enum(['offline', 'model']) })
+                .openapi('Health'),
+            },
           },
         },
         ...errorResponses(503),
@@ -35,7 +43,7 @@ export function healthRoutes(database: Database) {
       } finally {
         clearTimeout(timer);
       }
-      return c.json({ status: 'ok' as const }, 200);
+      return c.json({ status: 'ok' as const, tutor }, 200);
     },
   );
   return app;

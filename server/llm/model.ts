@@ -4,8 +4,14 @@
  * reply can end early is turned into a `TutorError` here, so the chat route has one thing to catch.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { embed, streamText } from 'ai';
+import { APICallError, embed, stepCountIs, streamText } from 'ai';
 import type { LlmSettings } from '../config';
+import { mathTools } from './tools';
+
+/** At most this many tool rounds in one reply; the round after them must answer in text. */
+export const MAX_TOOL_ROUNDS = 4;
+/** What the student sees while the tutor checks its maths. */
+export const CHECKING_STATUS = 'Checking the maths…';
 
 export type TutorFailure = 'upstream' | 'timeout' | 'aborted';
 
@@ -24,11 +30,20 @@ export interface Turn {
   content: string;
 }
 
+/** A piece of the reply's text, or a short status while the tutor works (not part of the reply). */
+export type ReplyPiece = string | { status: string };
+
 /** Streams text; rejects with a TutorError. Leaving the loop early cancels the upstream request. */
 export type ReplyStream = (
   input: { system: string; messages: Turn[] },
   signal: AbortSignal,
-) => AsyncGenerator<string, void, undefined>;
+) => AsyncGenerator<ReplyPiece, void, undefined>;
+
+/** Whether an error is an endpoint refusing tool calling (a 400 that names tools or tool_choice). */
+export function refusesTools(error: unknown): boolean {
+  if (!APICallError.isInstance(error) || error.statusCode !== 400) return false;
+  return /tool/i.test(`${error.message} ${error.responseBody ?? ''}`);
+}
 
 export interface LlmClient {
   /** The model that answers, or null: the offline coach answers instead. */
@@ -47,11 +62,38 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
   });
   const model = provider.chatModel(settings.model);
+  /** Set once this endpoint has refused tool calling: later replies go without tools. */
+  let toolsRefused = false;
 
   async function* stream(
     input: { system: string; messages: Turn[] },
     signal: AbortSignal,
-  ): AsyncGenerator<string, void, undefined> {
+  ): AsyncGenerator<ReplyPiece, void, undefined> {
+    for (;;) {
+      const withTools = !toolsRefused;
+      let wrote = false;
+      try {
+        for await (const piece of attempt(input, signal, withTools)) {
+          wrote = true;
+          yield piece;
+        }
+        return;
+      } catch (error) {
+        // The refusal comes before any text: remember it for this endpoint and answer without tools.
+        if (withTools && !wrote && error instanceof TutorError && refusesTools(error.cause)) {
+          toolsRefused = true;
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  async function* attempt(
+    input: { system: string; messages: Turn[] },
+    signal: AbortSignal,
+    withTools: boolean,
+  ): AsyncGenerator<ReplyPiece, void, undefined> {
     const controller = new AbortController();
     let timedOut = false;
     const expire = () => {
@@ -75,14 +117,36 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
         messages: input.messages,
         abortSignal: controller.signal,
         maxRetries: 0,
+        ...(withTools
+          ? {
+              tools: mathTools,
+              stopWhen: stepCountIs(MAX_TOOL_ROUNDS + 1),
+              // The last round answers in text: no more tool calls.
+              prepareStep: ({ stepNumber }: { stepNumber: number }) =>
+                stepNumber >= MAX_TOOL_ROUNDS ? { toolChoice: 'none' as const } : {},
+            }
+          : {}),
         onError: ({ error }) => {
           failure ??= error;
         },
       });
+      let checking = false;
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') {
           rearm();
+          checking = false;
           if (part.text) yield part.text;
+        } else if (
+          part.type === 'tool-input-start' ||
+          part.type === 'tool-call' ||
+          part.type === 'tool-result' ||
+          part.type === 'tool-error'
+        ) {
+          rearm();
+          if (!checking) {
+            checking = true;
+            yield { status: CHECKING_STATUS };
+          }
         } else if (part.type === 'error') {
           failure ??= part.error;
           break;

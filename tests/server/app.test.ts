@@ -14,7 +14,7 @@ describeServer('the server', () => {
   it('answers health once the database answers', async () => {
     const reply = await h.get('/api/v1/health');
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ status: 'ok' });
+    expect(reply.body).toEqual({ status: 'ok', tutor: 'offline' });
   });
 
   it('says 503 on health when the database does not answer, without a stack', async () => {

@@ -1,0 +1,197 @@
+/**
+ * The offline coach: what answers the student when no model is connected. It speaks to the student,
+ * never about configuration (that goes to the start-up log, `/api/v1/health` and the README). It
+ * tutors maths step by step with the step engine — a hint and a question first, then one step with
+ * its reason each time the student asks, until the answer — checks the student's own answers, and
+ * answers everything else honestly with what it can do and a plan from the student's goals.
+ */
+import { SUBJECT_LABELS } from '../../src/lib/labels';
+import type { Subject } from '../../src/lib/limits';
+import { checkAnswer, findMaths, solve } from './maths';
+import type { Worked } from './maths';
+import type { Turn } from './model';
+import { goalLine } from './prompt';
+import type { StudentContext } from './prompt';
+
+/** Said once a session, and whenever the coach cannot help with the question itself. */
+export const OFFLINE_LINE =
+  "I'm Ayah's practice helper. The full tutor isn't connected here yet, so for new topics and big questions, please ask your teacher too.";
+
+const CAN_DO = [
+  'Here is what I *can* do with you right now:',
+  '',
+  '- **Maths, step by step**: send me an equation or a sum, like $2x + 3 = 11$, $\\frac{1}{2} + \\frac{1}{3}$ or "15 percent of 80". I give you a hint first, then one step at a time when you say *next step*.',
+  '- **Check your answer**: tell me what you got (like $x = 4$) and I will check it.',
+  '- **Plan your study** from your weekly goals.',
+].join('\n');
+
+const NEXT =
+  /\b(next( step)?|show( me)?|go on|continue|another step|i'?m stuck|stuck|i don'?t know|idk|help me|what now|then what)\b/i;
+const ALL =
+  /\b(all( the)? steps|whole (solution|answer)|full (solution|answer)|just (tell|give) me|the answer)\b/i;
+const GREETING =
+  /^\s*(hi|hello|hey|hiya|good (morning|afternoon|evening)|yo)\b[\s!.,]*(ayah)?[\s!.]*$/i;
+/** A message that is only an answer: "x = 4", "4", "-3/2", "5x - 4". */
+const ANSWER_ONLY =
+  /^\s*(?:(?:i got|it'?s|is it|answer:?)\s*)?(?:[xyn]\s*=\s*)?[-+*/^()\d\s.xyn]*\d[-+*/^()\d\s.xyn]*[?!.]?\s*$/i;
+
+const STEP_MARK = /\*\*Step (\d+) of (\d+)\*\*/g;
+
+interface Progress {
+  worked: Worked;
+  /** How many steps the coach has shown since the problem was asked. */
+  shown: number;
+}
+
+/** The problem this conversation is working on, from the stored turns, and how far it has got. */
+function progress(history: Turn[]): Progress | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const turn = history[i]!;
+    if (turn.role !== 'user') continue;
+    const problem = findMaths(turn.content);
+    if (!problem || (ANSWER_ONLY.test(turn.content) && answersEarlier(history, i))) continue;
+    const worked = solve(problem);
+    if (!worked) return null;
+    let shown = 0;
+    for (const later of history.slice(i + 1))
+      if (later.role === 'assistant')
+        for (const match of later.content.matchAll(STEP_MARK))
+          shown = Math.max(shown, Number(match[1]));
+    return { worked, shown };
+  }
+  return null;
+}
+
+/** Whether an answer-only turn answers an earlier problem (rather than starting one). */
+function answersEarlier(history: Turn[], i: number): boolean {
+  return history.slice(0, i).some((t) => t.role === 'user' && findMaths(t.content) !== null);
+}
+
+function stepText(worked: Worked, index: number): string {
+  const step = worked.steps[index]!;
+  return `**Step ${index + 1} of ${worked.steps.length}**: ${step.reason}.\n\n$$${step.latex}$$`;
+}
+
+function answerText(worked: Worked): string {
+  const check =
+    worked.kind === 'equation'
+      ? 'Check it yourself: put it back into the first equation and see that both sides match.'
+      : 'Can you see why each step keeps the value the same?';
+  return `**Answer:** $${worked.answerLatex}$\n\n${check} Send me another problem whenever you like!`;
+}
+
+function firstHint(worked: Worked): string {
+  const first = worked.steps[0]!;
+  const verb = worked.kind === 'equation' ? 'solve' : 'work out';
+  return [
+    `Let's ${verb} this together:`,
+    '',
+    `$$${worked.problemLatex}$$`,
+    '',
+    `**Hint:** ${first.reason.charAt(0).toLowerCase()}${first.reason.slice(1)}. What do you get when you do that?`,
+    '',
+    "Send me your answer and I'll check it, or say *next step* and I'll show you one step at a time.",
+  ].join('\n');
+}
+
+function nextSteps(state: Progress, all: boolean): string {
+  const { worked, shown } = state;
+  if (shown >= worked.steps.length) return answerText(worked);
+  const end = all ? worked.steps.length : shown + 1;
+  const parts: string[] = [];
+  for (let i = shown; i < end; i++) parts.push(stepText(worked, i));
+  if (end >= worked.steps.length) parts.push(answerText(worked));
+  else parts.push('What do you think the next step is? Say *next step* to see it.');
+  return parts.join('\n\n');
+}
+
+function checked(state: Progress, answer: string): string | null {
+  const right = checkAnswer(state.worked, answer);
+  if (right === null) return null;
+  if (right) return `Yes, that's right — well done! 🎉\n\n${answerText(state.worked)}`;
+  const next = state.worked.steps[state.shown];
+  return [
+    'Not quite — good try, though. Mistakes are how we learn.',
+    '',
+    next
+      ? `**Hint:** ${next.reason.charAt(0).toLowerCase()}${next.reason.slice(1)}. Try again, or say *next step*.`
+      : 'Look back over the steps above and try once more.',
+  ].join('\n');
+}
+
+function interestsText(interests: readonly string[]): string | null {
+  const names = interests.map((s) => SUBJECT_LABELS[s as Subject] ?? s);
+  if (names.length === 0) return null;
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+}
+
+/** Study-plan suggestions from the goals: the least-done first. */
+function plan(student: StudentContext): string[] {
+  const lines: string[] = [];
+  if (student.goals.length > 0) {
+    const open = student.goals
+      .filter((g) => g.total_progress < 100)
+      .sort((a, b) => a.total_progress - b.total_progress);
+    lines.push('**Your goals this week:**', '');
+    for (const goal of student.goals) lines.push(`- ${goalLine(goal)}`);
+    lines.push('');
+    if (open.length === 0)
+      lines.push(
+        'Every goal is complete — amazing work! 🎉 You could set a new one on the [Goals page](/goal).',
+      );
+    else {
+      const first = open[0]!;
+      const subject = SUBJECT_LABELS[first.subject] ?? first.subject;
+      lines.push(
+        `**A plan for today:** spend 15 minutes on ${subject} first (it is furthest from its goal), then log what you did on the [Goals page](/goal). Small steps every day add up!`,
+      );
+    }
+  } else {
+    const liked = interestsText(student.interests);
+    lines.push(
+      liked
+        ? `You told me you like ${liked}. A weekly goal helps: try setting one for ${liked.split(/,| and /)[0]} on the [Goals page](/goal) — for example 10 problems or 60 minutes this week.`
+        : 'A weekly goal helps you keep going: set one on the [Goals page](/goal) — for example 10 problems or 60 minutes this week.',
+    );
+  }
+  return lines;
+}
+
+/** The offline coach's reply to `question`, from the stored turns before it. */
+export function coachAnswer(student: StudentContext, question: string, history: Turn[]): string {
+  const firstTurn = !history.some((t) => t.role === 'assistant');
+  const opening = firstTurn ? [`Hi ${student.name}! ${OFFLINE_LINE}`, ''] : [];
+  const state = progress(history);
+
+  if (state && !firstTurn) {
+    if (ALL.test(question)) return nextSteps(state, true);
+    const problem = findMaths(question);
+    if (problem && ANSWER_ONLY.test(question)) {
+      const verdict = checked(state, question);
+      if (verdict) return verdict;
+    }
+    if (!problem && NEXT.test(question)) return nextSteps(state, false);
+  }
+
+  const problem = findMaths(question);
+  if (problem) {
+    const worked = solve(problem);
+    if (worked && worked.steps.length > 0) return [...opening, firstHint(worked)].join('\n');
+    return [
+      ...opening,
+      "I couldn't work that one out step by step, so I won't guess. Could you write it as one equation or sum, like $3x - 5 = 10$? Your teacher can help with problems of other kinds.",
+    ].join('\n');
+  }
+
+  if (GREETING.test(question))
+    return [`Hi ${student.name}! 👋 ${OFFLINE_LINE}`, '', CAN_DO, '', ...plan(student)].join('\n');
+
+  return [
+    `${firstTurn ? `Hi ${student.name}! ` : ''}That's a good question. ${OFFLINE_LINE} I'd rather not guess an answer and teach you something wrong.`,
+    '',
+    CAN_DO,
+    '- **Word problems**: write the problem as an equation (like $2x + 3 = 11$) and I will work through it with you.',
+    '',
+    ...plan(student),
+  ].join('\n');
+}

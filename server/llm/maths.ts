@@ -1,0 +1,302 @@
+/**
+ * Maths the tutor can trust: finding a problem in a student's message, solving it step by step with
+ * mathsteps (Socratic's step engine) and checking answers and claims with mathjs. No algebra is
+ * written by hand here: every worked solution is checked against the problem with mathjs before it
+ * is used, and a problem either engine cannot handle answers null rather than a guess.
+ */
+import { evaluate, parse } from 'mathjs';
+import type { MathNode } from 'mathjs';
+import mathsteps from 'mathsteps';
+import type { MathstepsStep } from 'mathsteps';
+
+export interface MathStep {
+  /** The problem after this step, in LaTeX. */
+  latex: string;
+  /** Why, in words: "Subtract 3 from both sides". */
+  reason: string;
+}
+
+export interface Worked {
+  kind: 'equation' | 'expression';
+  /** The problem as the engines read it ("2x + 3 = 11"). */
+  problem: string;
+  problemLatex: string;
+  steps: MathStep[];
+  answerLatex: string;
+  /** Equations: the variable and its solutions. */
+  variable?: string;
+  solutions?: number[];
+}
+
+const VARIABLES = 'xyn';
+const EPSILON = 1e-9;
+
+/** Writes what students type (×, ÷, "15% of 80", "3/4 of 20", "times") as plain maths. */
+export function normalise(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[×·⋅]/g, '*')
+    .replace(/÷/g, '/')
+    .replace(/[−–]/g, '-')
+    .replace(/²/g, '^2')
+    .replace(/(\d)\s*percent\b/g, '$1%')
+    .replace(/(\d+(?:\.\d+)?)\s*%\s*of\s+/g, '$1/100 * ')
+    .replace(/(\d+\s*\/\s*\d+)\s+of\s+/g, '($1) * ')
+    .replace(/(\d)\s+times\s+/g, '$1 * ')
+    .replace(/(\d)\s+divided\s+by\s+/g, '$1 / ')
+    .replace(/(\d)\s+plus\s+/g, '$1 + ')
+    .replace(/(\d)\s+minus\s+/g, '$1 - ');
+}
+
+const RUN = new RegExp(
+  `(?:\\d+(?:\\.\\d+)?|(?<![a-z])[${VARIABLES}](?![a-z])|[-+*/^=()]|\\s)+`,
+  'g',
+);
+
+function parses(text: string): boolean {
+  try {
+    const sides = text.split('=');
+    if (sides.length > 2) return false;
+    for (const side of sides) parse(side);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The longest piece of maths in a message ("2x + 3 = 11"), or null when there is none. */
+export function findMaths(text: string): string | null {
+  let best: string | null = null;
+  for (const match of normalise(text).matchAll(RUN)) {
+    let run = match[0].trim();
+    run = run.replace(/^[+*/^=)\s]+/, '').replace(/[-+*/^=(\s]+$/, '');
+    // Balance a bracket the run cut off.
+    const open = (run.match(/\(/g) ?? []).length - (run.match(/\)/g) ?? []).length;
+    if (open > 0) run += ')'.repeat(open);
+    if (open < 0) continue;
+    if (!/\d/.test(run) || !/[-+*/^=]|\d\s*\(/.test(run.replace(/^-/, ''))) continue;
+    if (!parses(run)) continue;
+    if (!best || run.length > best.length) best = run;
+  }
+  return best;
+}
+
+/** LaTeX for one side or a whole equation, through mathjs ("2x" rather than "2~x"). */
+export function toLatex(text: string): string {
+  const tidy = text.replace(/\+\s*-/g, '- ').replace(/-\s*-/g, '+ ');
+  return tidy
+    .split('=')
+    .map((side) =>
+      parse(side)
+        .toTex({ implicit: 'hide', parenthesis: 'auto' })
+        .replace(/~\s*/g, '')
+        .replace(/\{\s+/g, '{')
+        .trim(),
+    )
+    .join(' = ');
+}
+
+function variablesOf(text: string): string[] {
+  const names = new Set<string>();
+  parse(text.replace('=', '-(') + (text.includes('=') ? ')' : '')).traverse((node: MathNode) => {
+    if (node.type === 'SymbolNode' && 'name' in node) names.add(String(node.name));
+  });
+  return [...names].filter((n) => !(n in Math) && n !== 'e' && n !== 'pi');
+}
+
+function numeric(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (value && typeof value === 'object' && 'valueOf' in value) {
+    const n = Number((value as { valueOf(): unknown }).valueOf());
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+function close(a: number, b: number): boolean {
+  return Math.abs(a - b) <= EPSILON * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/** The value of an expression with no variables, or null. */
+export function evaluateNumber(text: string, scope: Record<string, number> = {}): number | null {
+  try {
+    return numeric(evaluate(text, { ...scope }));
+  } catch {
+    return null;
+  }
+}
+
+/** Whether two expressions are equal for every value of their variables (checked at sample points). */
+export function equivalent(a: string, b: string): boolean | null {
+  try {
+    const names = [...new Set([...variablesOf(a), ...variablesOf(b)])];
+    const points = names.length === 0 ? 1 : 6;
+    for (let i = 0; i < points; i++) {
+      const scope = Object.fromEntries(names.map((n, j) => [n, 1.37 + i * 0.71 + j * 2.13]));
+      const x = evaluateNumber(a, scope);
+      const y = evaluateNumber(b, scope);
+      if (x === null || y === null) return null;
+      if (!close(x, y)) return false;
+    }
+    return true;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `variable = value` makes the equation true. */
+export function satisfies(equation: string, variable: string, value: number): boolean | null {
+  const [left, right] = equation.split('=');
+  if (right === undefined) return null;
+  const l = evaluateNumber(left!, { [variable]: value });
+  const r = evaluateNumber(right, { [variable]: value });
+  if (l === null || r === null) return null;
+  return close(l, r);
+}
+
+function amount(step: MathstepsStep): string {
+  const args = step.newEquation?.rightNode.args;
+  const last = args?.at(-1)?.toString();
+  return last ? `$${toLatex(last)}$` : 'the same number';
+}
+
+const REASONS: Record<string, string> = {
+  SIMPLIFY_ARITHMETIC: 'Work out the arithmetic',
+  SIMPLIFY_LEFT_SIDE: 'Tidy up the left side',
+  SIMPLIFY_RIGHT_SIDE: 'Tidy up the right side',
+  SIMPLIFY_FRACTION: 'Simplify the fraction',
+  ADD_FRACTIONS: 'Add the fractions',
+  COMMON_DENOMINATOR: 'Give the fractions a common denominator',
+  MULTIPLY_FRACTIONS: 'Multiply the tops together and the bottoms together',
+  CANCEL_TERMS: 'Cancel the common factors',
+  COLLECT_AND_COMBINE_LIKE_TERMS: 'Collect the like terms',
+  COLLECT_LIKE_TERMS: 'Group the like terms together',
+  ADD_POLYNOMIAL_TERMS: 'Add the like terms',
+  DISTRIBUTE: 'Expand the brackets',
+  SWAP_SIDES: 'Swap the sides so the unknown is on the left',
+  FACTOR_DIFFERENCE_OF_SQUARES: 'Factor the difference of two squares',
+  FACTOR_SUM_PRODUCT_RULE:
+    'Factor: find two numbers that multiply to the last term and add to the middle one',
+  FACTOR_PERFECT_SQUARE: 'Factor the perfect square',
+  FIND_ROOTS: 'Set each factor equal to zero',
+  REMOVE_MULTIPLYING_BY_ONE: 'Multiplying by one changes nothing',
+  REMOVE_ADDING_ZERO: 'Adding zero changes nothing',
+  RESOLVE_DOUBLE_MINUS: 'Two minus signs make a plus',
+};
+
+function reasonFor(step: MathstepsStep): string {
+  switch (step.changeType) {
+    case 'SUBTRACT_FROM_BOTH_SIDES':
+      return `Subtract ${amount(step)} from both sides`;
+    case 'ADD_TO_BOTH_SIDES':
+      return `Add ${amount(step)} to both sides`;
+    case 'DIVIDE_FROM_BOTH_SIDES':
+      return `Divide both sides by ${amount(step)}`;
+    case 'MULTIPLY_TO_BOTH_SIDES':
+    case 'MULTIPLY_BOTH_SIDES_BY_INVERSE_FRACTION':
+    case 'MULTIPLY_BOTH_SIDES_BY_NEGATIVE_ONE':
+      return `Multiply both sides by ${amount(step)}`;
+  }
+  const known = REASONS[step.changeType];
+  if (known) return known;
+  const words = step.changeType.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** "x = [-2, -3]" → the roots. */
+function roots(text: string): { variable: string; values: number[] } | null {
+  const match = /^\s*([a-z])\s*=\s*\[(.*)\]\s*$/.exec(text);
+  if (match) {
+    const values = match[2]!.split(',').map((v) => evaluateNumber(v));
+    if (values.some((v) => v === null)) return null;
+    return { variable: match[1]!, values: values as number[] };
+  }
+  const single = /^\s*([a-z])\s*=\s*([^=]+)$/.exec(text);
+  if (!single) return null;
+  const value = evaluateNumber(single[2]!);
+  return value === null ? null : { variable: single[1]!, values: [value] };
+}
+
+function rootsLatex(variable: string, values: number[]): string {
+  return values.map((v) => `${variable} = ${toLatex(String(v))}`).join(' \\text{ or } ');
+}
+
+function solveEquation(problem: string): Worked | null {
+  const raw = mathsteps.solveEquation(problem);
+  if (raw.length === 0) return null;
+  const steps: MathStep[] = [];
+  for (const step of raw) {
+    const ascii = step.newEquation?.ascii();
+    if (!ascii) return null;
+    const found = step.changeType === 'FIND_ROOTS' ? roots(ascii) : null;
+    steps.push({
+      reason: reasonFor(step),
+      latex: found ? rootsLatex(found.variable, found.values) : toLatex(ascii),
+    });
+  }
+  const last = raw.at(-1)!.newEquation!.ascii();
+  const answer = roots(last);
+  if (!answer || answer.values.length === 0) return null;
+  // Never teach what the engine got wrong: every solution must make the equation true.
+  if (!answer.values.every((v) => satisfies(problem, answer.variable, v) === true)) return null;
+  return {
+    kind: 'equation',
+    problem,
+    problemLatex: toLatex(problem),
+    steps,
+    answerLatex: rootsLatex(answer.variable, answer.values),
+    variable: answer.variable,
+    solutions: answer.values,
+  };
+}
+
+function simplifyProblem(problem: string): Worked | null {
+  let raw: MathstepsStep[] = [];
+  try {
+    raw = mathsteps.simplifyExpression(problem);
+  } catch {
+    raw = [];
+  }
+  const steps: MathStep[] = raw
+    .filter((s) => s.newNode)
+    .map((s) => ({ reason: reasonFor(s), latex: toLatex(s.newNode!.toString()) }));
+  let final = raw.at(-1)?.newNode?.toString();
+  if (!final) {
+    // Nothing for the step engine to do: a plain calculation mathjs can still work out.
+    const value = evaluateNumber(problem);
+    if (value === null) return null;
+    final = String(Number(value.toPrecision(12)));
+    if (final === problem.replace(/\s/g, '')) return null;
+    steps.push({ reason: 'Work out the arithmetic', latex: toLatex(final) });
+  }
+  if (equivalent(problem, final) !== true) return null;
+  return {
+    kind: 'expression',
+    problem,
+    problemLatex: toLatex(problem),
+    steps,
+    answerLatex: toLatex(final),
+  };
+}
+
+/** The worked solution of an equation or expression, checked; null when it cannot be solved here. */
+export function solve(problem: string): Worked | null {
+  try {
+    return problem.includes('=') ? solveEquation(problem) : simplifyProblem(problem);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a student's answer ("x = 4", "4", "5x - 4") is right for a worked problem. */
+export function checkAnswer(worked: Worked, answer: string): boolean | null {
+  const text = normalise(answer).trim();
+  if (worked.kind === 'equation') {
+    const value = evaluateNumber(text.includes('=') ? text.split('=')[1]! : text);
+    if (value === null) return null;
+    return satisfies(worked.problem, worked.variable!, value);
+  }
+  const last = worked.steps.at(-1);
+  if (!last) return null;
+  return equivalent(worked.problem, text.includes('=') ? text.split('=')[1]! : text);
+}

@@ -1,0 +1,192 @@
+/**
+ * The offline coach on 20 typical middle-school questions: it never talks configuration, gives a hint
+ * and a question before any answer, reaches a correct answer step by step (checked with mathjs, not by
+ * string), writes LaTeX that KaTeX renders, and answers everything else honestly.
+ */
+import katex from 'katex';
+import { evaluate } from 'mathjs';
+import { describe, expect, it } from 'vitest';
+import { OFFLINE_LINE, coachAnswer } from '../../../server/llm/coach';
+import type { Turn } from '../../../server/llm/model';
+import type { StudentContext } from '../../../server/llm/prompt';
+
+const student: StudentContext = {
+  name: 'Ada',
+  goals: [
+    { subject: 'math', goal_type: 'problems_solved', target_value: 10, total_progress: 60 },
+    { subject: 'science', goal_type: 'study_time', target_value: 60, total_progress: 10 },
+  ],
+  interests: ['math', 'history'],
+  dashboardData: {},
+  memories: [],
+  now: new Date('2026-11-23T12:00:00Z'),
+};
+
+const CONFIG_WORDS = /AYAH_|environment|configur|\bmodels?\b|api key|endpoint|restart/i;
+
+/** Every `$$…$$` and `$…$` formula in a reply. */
+function formulas(text: string): string[] {
+  const out: string[] = [];
+  const rest = text.replace(/\$\$([^$]+)\$\$/g, (_, tex: string) => {
+    out.push(tex);
+    return '';
+  });
+  for (const match of rest.matchAll(/\$([^$]+)\$/g)) out.push(match[1]!);
+  return out;
+}
+
+function expectRenders(text: string) {
+  for (const tex of formulas(text))
+    expect(() => katex.renderToString(tex, { throwOnError: true }), tex).not.toThrow();
+}
+
+/** LaTeX as mathjs reads it (only what the coach writes: fractions, \cdot, brackets). */
+function fromLatex(tex: string): string {
+  let s = tex.replace(/\\left|\\right/g, '').replace(/\\cdot/g, '*');
+  while (/\\frac\{([^{}]*)\}\{([^{}]*)\}/.test(s))
+    s = s.replace(/\\frac\{([^{}]*)\}\{([^{}]*)\}/g, '(($1)/($2))');
+  return s.replace(/\{|\}/g, '');
+}
+
+/** Asks, then says "next step" until the answer; answers every reply and the answer's formula. */
+function dialogue(question: string) {
+  const history: Turn[] = [];
+  const replies: string[] = [];
+  let text = question;
+  for (let i = 0; i < 16; i++) {
+    const reply = coachAnswer(student, text, history);
+    replies.push(reply);
+    history.push({ role: 'user', content: text }, { role: 'assistant', content: reply });
+    const answer = /\*\*Answer:\*\* \$([^$]+)\$/.exec(reply);
+    if (answer) return { replies, answer: answer[1]! };
+    text = 'next step';
+  }
+  throw new Error(`no answer for ${question}`);
+}
+
+const EQUATIONS: [string, string][] = [
+  ['Can you help me solve 2x + 3 = 11?', '2x + 3 = 11'],
+  ['Solve 5x - 7 = 3x + 9', '5x - 7 = 3x + 9'],
+  ['solve 3(x - 2) = 12 please', '3(x - 2) = 12'],
+  ['x/4 + 2 = 5', 'x/4 + 2 = 5'],
+  ['Solve x^2 - 9 = 0', 'x^2 - 9 = 0'],
+  ['How do I solve x² + 5x + 6 = 0?', 'x^2 + 5x + 6 = 0'],
+];
+
+const EXPRESSIONS: [string, string][] = [
+  ['Simplify 2x + 3x - 4', '2x + 3x - 4'],
+  ['Can you simplify 3(x + 2) + 4x?', '3(x + 2) + 4x'],
+  ['What is 1/2 + 1/3?', '1/2 + 1/3'],
+  ['what is 2/3 × 3/4', '2/3 * 3/4'],
+  ['What is 3/4 of 20?', '3/4 * 20'],
+  ['What is 15% of 80?', '0.15 * 80'],
+  ['What is 12.5 percent of 40?', '0.125 * 40'],
+  ['What is 144 ÷ 12 - 3?', '144 / 12 - 3'],
+];
+
+const OTHERS = [
+  'hi',
+  'When did World War 2 end?',
+  'What is photosynthesis?',
+  'Can you help me with my English essay?',
+  'Sam has 3 times as many apples as Jo. Together they have 24 apples. How many does Jo have?',
+  'Who was the first president of the United States?',
+];
+
+describe('the offline coach', () => {
+  it('covers 20 typical questions', () => {
+    expect(EQUATIONS.length + EXPRESSIONS.length + OTHERS.length).toBe(20);
+  });
+
+  it.each(EQUATIONS)('solves %s step by step, hint first, answer checked', (question, equation) => {
+    const { replies, answer } = dialogue(question);
+    expect(replies.length).toBeGreaterThan(2);
+    expect(replies[0]).toContain('**Hint:**');
+    expect(replies[0]).toMatch(/\?/);
+    expect(replies[0]).not.toContain('Answer');
+    expect(replies[0]).toContain(OFFLINE_LINE);
+    for (const reply of replies) {
+      expect(reply).not.toMatch(CONFIG_WORDS);
+      expectRenders(reply);
+    }
+    expect(replies.slice(1, -1).join('\n')).toMatch(/\*\*Step 1 of \d+\*\*: \S/);
+    const [left, right] = equation.split('=');
+    const values = answer.split('\\text{ or }').map((part) => {
+      const [name, value] = part.split('=');
+      expect(name!.trim()).toBe('x');
+      return evaluate(fromLatex(value!)) as number;
+    });
+    for (const x of values)
+      expect(evaluate(left!, { x }) as number).toBeCloseTo(evaluate(right!, { x }) as number, 9);
+  });
+
+  it.each(EXPRESSIONS)(
+    'works out %s step by step, hint first, answer checked',
+    (question, expr) => {
+      const { replies, answer } = dialogue(question);
+      expect(replies.length).toBeGreaterThanOrEqual(2);
+      expect(replies[0]).toContain('**Hint:**');
+      expect(replies[0]).toMatch(/\?/);
+      expect(replies[0]).not.toContain('Answer');
+      for (const reply of replies) {
+        expect(reply).not.toMatch(CONFIG_WORDS);
+        expectRenders(reply);
+      }
+      for (const x of [-2.5, 0, 1, 3.7])
+        expect(evaluate(fromLatex(answer), { x }) as number).toBeCloseTo(
+          evaluate(expr, { x }) as number,
+          9,
+        );
+    },
+  );
+
+  it.each(OTHERS)('answers %j honestly, from the goals and interests', (question) => {
+    const reply = coachAnswer(student, question, []);
+    expect(reply).not.toMatch(CONFIG_WORDS);
+    expect(reply).toContain(OFFLINE_LINE);
+    expect(reply).toContain('ask your teacher');
+    expect(reply).toContain('[Goals page](/goal)');
+    expect(reply).toContain('Science: 6 of 60 minutes this week (10%)');
+    expect(reply).toMatch(/spend 15 minutes on Science first/);
+    expect(reply).not.toContain('**Hint:**');
+    expect(reply).not.toMatch(/1945|Washington|chlorophyll/);
+    expectRenders(reply);
+  });
+
+  it('suggests a goal from the interests when there is none', () => {
+    const reply = coachAnswer({ ...student, goals: [] }, 'hi', []);
+    expect(reply).toContain('You told me you like Math and History');
+    expect(reply).toContain('[Goals page](/goal)');
+  });
+
+  it("checks the student's answers against the problem", () => {
+    const q = 'Solve 2x + 3 = 11';
+    const history: Turn[] = [
+      { role: 'user', content: q },
+      { role: 'assistant', content: coachAnswer(student, q, []) },
+    ];
+    expect(coachAnswer(student, 'x = 4', history)).toMatch(/^Yes, that's right/);
+    const wrong = coachAnswer(student, 'I got x = 5', history);
+    expect(wrong).toMatch(/^Not quite/);
+    expect(wrong).toContain('**Hint:** subtract $3$ from both sides');
+    expect(coachAnswer(student, 'Simplify 2x + 3x', history)).toContain('$$2x+3x$$');
+  });
+
+  it('shows every remaining step when asked for the whole solution', () => {
+    const q = 'Solve 2x + 3 = 11';
+    const history: Turn[] = [
+      { role: 'user', content: q },
+      { role: 'assistant', content: coachAnswer(student, q, []) },
+    ];
+    const all = coachAnswer(student, 'show me all the steps', history);
+    expect(all).toContain('**Step 1 of 6**: Subtract $3$ from both sides.');
+    expect(all).toContain('**Step 6 of 6**');
+    expect(all).toContain('**Answer:** $x = 4$');
+  });
+
+  it('says so rather than guessing when a problem is beyond the step engine', () => {
+    const reply = coachAnswer(student, 'Solve x^5 + x + 1 = 0', []);
+    expect(reply).toContain("I couldn't work that one out step by step");
+    expect(reply).not.toMatch(CONFIG_WORDS);
+  });
+});
