@@ -11,6 +11,17 @@ const VerifyEmailPage = page(() => import('./pages/VerifyEmailPage'));
 const ResetPasswordPage = page(() => import('./pages/ResetPasswordPage'));
 const OnboardingPage = page(() => import('./pages/OnboardingPage'));
 const AssistantPage = page(() => import('./pages/AssistantPage'));
+const WalletPage = page(() => import('./pages/WalletPage'));
+const SettingsPage = page(() => import('./pages/SettingsPage'));
+const WellnessPage = page(() =>
+  import('./pages/ToolPage').then((m) => ({ default: m.WellnessPage })),
+);
+const NutritionPage = page(() =>
+  import('./pages/ToolPage').then((m) => ({ default: m.NutritionPage })),
+);
+const ExercisePage = page(() =>
+  import('./pages/ToolPage').then((m) => ({ default: m.ExercisePage })),
+);
 
 /** The routes of spec section 2 and DECISIONS.md for this slice. */
 export function AppRoutes() {
@@ -48,6 +59,19 @@ export function AppRoutes() {
             <AssistantPage />
           </RequireSignedIn>
         </Route>
+        <Route path="/wallet">
+          <RequireSignedIn>
+            <WalletPage />
+          </RequireSignedIn>
+        </Route>
+        <Route path="/settings">
+          <RequireSignedIn>
+            <SettingsPage />
+          </RequireSignedIn>
+        </Route>
+        <Route path="/wellness" component={WellnessPage} />
+        <Route path="/nutrition" component={NutritionPage} />
+        <Route path="/exercise" component={ExercisePage} />
         <Route>
           <Redirect to="/assistant" replace />
         </Route>

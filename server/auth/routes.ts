@@ -18,6 +18,7 @@ import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import { clientAddress } from '../http/security';
 import type { AuthEnv } from './guard';
 import { requireAuth } from './guard';
+import { accountRoutes } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
 import { walletRoutes } from './wallet-routes';
@@ -279,6 +280,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
   avatarRoutes(app, deps, apiPrefix, auth);
   googleRoutes(app, deps, service);
   walletRoutes(app, deps, service);
+  accountRoutes(app, deps, auth);
 
   return { app, service, auth };
 }

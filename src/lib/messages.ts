@@ -204,3 +204,68 @@ export function goalCreated(subject: Subject, goalType: GoalType, target: number
   const unit = GOAL_TYPE_UNITS[goalType];
   return `${SUBJECT_LABELS[subject]} goal created: ${target} ${unit} per week!`;
 }
+
+/**
+ * The wallet's result screens and notices. None is quoted in the spec, which names the states
+ * (pending, success, failed) and says a failure keeps the points.
+ */
+export const WALLET_UI_MESSAGES = {
+  /** Not quoted in the spec. */
+  pendingTitle: 'Conversion pending',
+  /** Not quoted in the spec. */
+  pendingText:
+    'Your conversion is still being processed. Your balance will update once it completes.',
+  /** Not quoted in the spec. */
+  successTitle: 'Conversion complete',
+  /** Not quoted in the spec. */
+  failedTitle: 'Conversion failed',
+  /** Not quoted in the spec: the server gives the points back on failure. */
+  failedText: 'The conversion did not go through. Your points were not spent.',
+  /** Not quoted in the spec. */
+  convertFailed: 'Could not convert your points. Your points were not spent.',
+  /** Not quoted in the spec. */
+  loadFailed: 'Could not load your wallet. Please try again.',
+  /** Not quoted in the spec. */
+  noActivity: 'No activity yet. Earn points by chatting with Ayah and reaching your goals.',
+} as const;
+
+/** Not quoted in the spec: the success screen's text. */
+export function conversionSucceeded(points: number, tokens: number, tokenName: string): string {
+  return `You converted ${points} points into ${tokens} ${tokenName}.`;
+}
+
+/** The window event the host fires after any award (onboarding, the 10th message, a goal at 100 %). */
+export const REFRESH_WALLET_EVENT = 'refresh-wallet';
+
+/** The window event that makes every chat list reload (spec section 4, "Chat sessions"). */
+export const REFRESH_CHAT_HISTORY = 'refresh-chat-history';
+
+/** Settings wordings of our own (the spec quotes the validation and server messages only). */
+export const SETTINGS_MESSAGES = {
+  /** Not quoted in the spec. */
+  profileSaved: 'Profile updated successfully!',
+  /** Not quoted in the spec. */
+  avatarUploaded: 'Profile picture updated!',
+  /** Not quoted in the spec. */
+  passwordChanged: 'Password changed successfully!',
+  /** Not quoted in the spec: why a Google account has no password form. */
+  googleNotice:
+    'You signed in with Google, so your password is managed by your Google account. Change it there.',
+  /** Not quoted in the spec: why a wallet account has no password form. */
+  walletNotice:
+    'You signed in with your crypto wallet, so your account has no password. Your wallet signature keeps it safe.',
+  /** Not quoted in the spec. */
+  noArchived: 'No archived chats.',
+  /** Not quoted in the spec. */
+  archivedLoadFailed: 'Could not load archived chats.',
+  /** Not quoted in the spec. */
+  exported: 'Your data was downloaded.',
+  /** Not quoted in the spec. */
+  exportFailed: 'Could not export your data. Please try again.',
+  /** Not quoted in the spec. */
+  accountDeleted: 'Your account was deleted.',
+  /** Not quoted in the spec. */
+  deleteAccountFailed: 'Could not delete your account. Please try again.',
+  /** Not quoted in the spec. */
+  confirmMismatch: 'That does not match. Type it exactly as shown.',
+} as const;

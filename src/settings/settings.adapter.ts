@@ -17,6 +17,28 @@ export type ChangePasswordRequest = {
 };
 
 /**
+ * DELETE /auth/account. `confirm` is the account's email; a Google account types its display name;
+ * a wallet account signs a fresh server nonce (POST /auth/web3/nonce) and sends the message and
+ * signature, with its address as `confirm`.
+ */
+export type DeleteAccountRequest = {
+  confirm: string;
+  message?: string;
+  signature?: string;
+};
+
+/** GET /auth/export: everything the account holds, as one JSON document. */
+export type AccountExport = {
+  exported_at: string;
+  user: Record<string, unknown>;
+  chats: unknown[];
+  goals: unknown[];
+  points_ledger: unknown[];
+  conversions: unknown[];
+  learning_memory: unknown[];
+} & Record<string, unknown>;
+
+/**
  * Profile, Security and Data Controls. Data Controls are the chat archive calls, by the same names
  * and over the same paths as the chat adapter's.
  */
@@ -30,4 +52,8 @@ export interface SettingsAdapter extends Pick<
   uploadAvatar(file: Blob, options?: CallOptions): Promise<UserResponse>;
   /** Changes the password of an email account. */
   changePassword(body: ChangePasswordRequest, options?: CallOptions): Promise<MessageResponse>;
+  /** Everything the account holds, as one JSON document. */
+  exportData(options?: CallOptions): Promise<AccountExport>;
+  /** Removes the account and every row of it; every token stops working. */
+  deleteAccount(body: DeleteAccountRequest, options?: CallOptions): Promise<MessageResponse>;
 }

@@ -23,6 +23,9 @@ export function settingsHttp(client: HttpClient): SettingsAdapter {
     },
     changePassword: (body, { signal } = {}) =>
       client.request(`${AUTH}/change-password`, { method: 'POST', body, signal }),
+    exportData: ({ signal } = {}) => client.request(`${AUTH}/export`, { signal }),
+    deleteAccount: (body, { signal } = {}) =>
+      client.request(`${AUTH}/account`, { method: 'DELETE', body, signal }),
     listArchived: chat.listArchived,
     unarchiveSession: chat.unarchiveSession,
     deleteArchivedSession: chat.deleteArchivedSession,

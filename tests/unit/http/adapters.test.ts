@@ -287,6 +287,14 @@ const rows: Row[] = [
   ],
   ['settings.archiveAll', (a) => a.settings.archiveAll(), 'PATCH', '/api/v1/chat/archives'],
   ['settings.deleteAll', (a) => a.settings.deleteAll(), 'DELETE', '/api/v1/chat/all'],
+  ['settings.exportData', (a) => a.settings.exportData(), 'GET', '/api/v1/auth/export'],
+  [
+    'settings.deleteAccount',
+    (a) => a.settings.deleteAccount({ confirm: 'ada@example.com' }),
+    'DELETE',
+    '/api/v1/auth/account',
+    { confirm: 'ada@example.com' },
+  ],
 ];
 
 describe('every adapter call reaches its method and path with its body', () => {

@@ -1,0 +1,11 @@
+/** /wellness, /nutrition, /exercise: title only (spec section 2; DECISIONS.md). */
+export function ToolPage({ title }: { title: string }) {
+  return (
+    <main className="ay:flex ay:flex-1 ay:flex-col ay:p-4">
+      <h1 className="ay:text-2xl ay:font-semibold">{title}</h1>
+    </main>
+  );
+}
+export const WellnessPage = () => <ToolPage title="Wellness Tools" />;
+export const NutritionPage = () => <ToolPage title="Nutrition Tools" />;
+export const ExercisePage = () => <ToolPage title="Exercise Tools" />;

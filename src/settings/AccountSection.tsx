@@ -1,0 +1,152 @@
+import { useEffect, useId, useState } from 'react';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { User } from '../auth/auth.adapter';
+import { SETTINGS_MESSAGES } from '../lib/messages';
+import { Button } from '../ui/button';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { Field } from '../ui/field';
+import { Input } from '../ui/input';
+import type { accountMachine } from './account.machine';
+import type { AccountExport } from './settings.adapter';
+
+export type AccountActorRef = ActorRefFrom<typeof accountMachine>;
+
+/** Signs a fresh server nonce with the account's wallet, for deleting a wallet account. */
+export type DeletionSigner = (address: string) => Promise<{ message: string; signature: string }>;
+
+/**
+ * What confirms the deletion of `user`'s account: the email for email accounts, the display name for
+ * Google accounts (a fresh Google sign-in would leave the page), a wallet signature for wallet ones.
+ */
+export function deletionConfirmation(user: User): {
+  kind: 'type' | 'sign';
+  expected: string;
+  label: string;
+} {
+  if (user.wallet_address && !user.email)
+    return {
+      kind: 'sign',
+      expected: user.wallet_address,
+      label: 'Sign with your wallet to confirm',
+    };
+  if (user.is_google)
+    return {
+      kind: 'type',
+      expected: user.display_name,
+      label: `Type your display name (${user.display_name}) to confirm`,
+    };
+  return {
+    kind: 'type',
+    expected: user.email,
+    label: `Type your email (${user.email}) to confirm`,
+  };
+}
+
+function download(data: AccountExport) {
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+  if (typeof URL.createObjectURL !== 'function') return;
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `ayah-data-${new Date().toISOString().slice(0, 10)}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** "Export my data" and "Delete my account" (beyond the spec, because these are children's accounts). */
+export function AccountSection({
+  actor,
+  user,
+  signDeletion,
+}: {
+  actor: AccountActorRef;
+  user: User;
+  signDeletion?: DeletionSigner | undefined;
+}) {
+  const state = useSelector(actor, (snapshot) => snapshot);
+  const [typed, setTyped] = useState('');
+  const [mismatch, setMismatch] = useState<string | null>(null);
+  const headingId = useId();
+  const confirmation = deletionConfirmation(user);
+  const busy = state.hasTag('busy');
+  useEffect(() => {
+    const subscription = actor.on('export.ready', ({ data }) => download(data));
+    return () => subscription.unsubscribe();
+  }, [actor]);
+
+  async function confirm() {
+    if (confirmation.kind === 'type') {
+      if (typed.trim().toLowerCase() !== confirmation.expected.trim().toLowerCase())
+        return setMismatch(SETTINGS_MESSAGES.confirmMismatch);
+      return actor.send({ type: 'delete.confirm', body: { confirm: typed.trim() } });
+    }
+    if (!signDeletion) return setMismatch(SETTINGS_MESSAGES.deleteAccountFailed);
+    try {
+      const signed = await signDeletion(confirmation.expected);
+      actor.send({ type: 'delete.confirm', body: { confirm: confirmation.expected, ...signed } });
+    } catch (error) {
+      setMismatch(error instanceof Error ? error.message : SETTINGS_MESSAGES.deleteAccountFailed);
+    }
+  }
+
+  return (
+    <section aria-labelledby={headingId} className="ay:flex ay:flex-col ay:gap-3">
+      <h3 id={headingId} className="ay:text-base ay:font-semibold">
+        Your account
+      </h3>
+      <div className="ay:flex ay:flex-wrap ay:gap-2">
+        <Button
+          variant="outline"
+          loading={state.matches('exporting')}
+          disabled={busy}
+          onClick={() => actor.send({ type: 'export.start' })}
+        >
+          Export my data
+        </Button>
+        <Button
+          variant="destructive"
+          disabled={busy}
+          onClick={() => {
+            setTyped('');
+            setMismatch(null);
+            actor.send({ type: 'delete.start' });
+          }}
+        >
+          Delete my account
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={state.matches('confirmingDelete') || state.matches('deleting')}
+        title="Delete your account?"
+        description="Your profile, chats, goals, points and everything Ayah remembers will be deleted for good, and you will be signed out everywhere."
+        confirmLabel="Delete my account"
+        variant="destructive"
+        busy={state.matches('deleting')}
+        onConfirm={() => void confirm()}
+        onCancel={() => actor.send({ type: 'delete.cancel' })}
+      >
+        {confirmation.kind === 'type' ? (
+          <Field label={confirmation.label} error={mismatch ?? state.context.error ?? undefined}>
+            <Input
+              autoComplete="off"
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+            />
+          </Field>
+        ) : (
+          <>
+            <p className="ay:text-sm">{confirmation.label}.</p>
+            {(mismatch ?? state.context.error) && (
+              <p role="alert" className="ay:text-sm ay:text-destructive">
+                {mismatch ?? state.context.error}
+              </p>
+            )}
+          </>
+        )}
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import { useCallback, useState, type ReactNode } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { POINTS } from '../lib/limits';
+import { WALLET_UI_MESSAGES as M } from '../lib/messages';
+import { Button } from '../ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../ui/dialog';
+import { useWalletRefresh } from './use-wallet-refresh';
+import type { WalletAdapter } from './wallet.adapter';
+import { WalletBalances } from './WalletBalances';
+import { walletLogic } from './wallet.machine';
+
+export interface WalletDialogProps {
+  /** The backend: `createHttpApi(…).wallet`, `guestWallet()`, or a fake. Read once, on mount. */
+  adapter: WalletAdapter;
+  /** The element that opens it, e.g. a sidebar button. */
+  trigger: ReactNode;
+  /** Where 'Open wallet' goes; without it the link is not shown. @default undefined */
+  walletHref?: string;
+  /** Whether it is open (controlled). @default undefined */
+  open?: boolean;
+  /** @default false */
+  defaultOpen?: boolean;
+  onOpenChange?: (open: boolean) => void;
+}
+
+/**
+ * The sidebar's wallet modal (spec section 2, "Sidebar and header"): the same balances as the wallet
+ * page, reloaded each time it opens and on 'refresh-wallet' (after any award).
+ */
+export function WalletDialog({
+  adapter,
+  trigger,
+  walletHref,
+  open: openProp,
+  defaultOpen = false,
+  onOpenChange,
+}: WalletDialogProps) {
+  const [logic] = useState(() => walletLogic(adapter));
+  const actor = useActorRef(logic);
+  const state = useSelector(actor, (snapshot) => snapshot);
+  const [ownOpen, setOwnOpen] = useState(defaultOpen);
+  const open = openProp ?? ownOpen;
+  const refresh = useCallback(() => actor.send({ type: 'wallet.refresh' }), [actor]);
+  useWalletRefresh(refresh);
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (next) refresh();
+        setOwnOpen(next);
+        onOpenChange?.(next);
+      }}
+    >
+      <DialogTrigger asChild>{trigger}</DialogTrigger>
+      <DialogContent data-slot="wallet-dialog">
+        <DialogHeader>
+          <DialogTitle>Wallet</DialogTitle>
+          <DialogDescription>
+            Your points and {POINTS.tokenName} tokens. {POINTS.pointsPerToken} points = 1{' '}
+            {POINTS.tokenName}.
+          </DialogDescription>
+        </DialogHeader>
+        {state.matches('failed') ? (
+          <div role="alert" className="ay:flex ay:flex-col ay:items-start ay:gap-2">
+            <p className="ay:text-sm ay:text-destructive">{M.loadFailed}</p>
+            <Button variant="outline" onClick={refresh}>
+              Try again
+            </Button>
+          </div>
+        ) : (
+          <div aria-busy={state.hasTag('loading')}>
+            <WalletBalances balance={state.context.balance} />
+          </div>
+        )}
+        {walletHref && (
+          <a href={walletHref} className="ay:text-sm ay:font-medium ay:text-primary ay:underline">
+            Open wallet
+          </a>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
