@@ -11,6 +11,7 @@ const VerifyEmailPage = page(() => import('./pages/VerifyEmailPage'));
 const ResetPasswordPage = page(() => import('./pages/ResetPasswordPage'));
 const OnboardingPage = page(() => import('./pages/OnboardingPage'));
 const AssistantPage = page(() => import('./pages/AssistantPage'));
+const GoalPage = page(() => import('./pages/GoalPage'));
 
 /** The routes of spec section 2 and DECISIONS.md for this slice. */
 export function AppRoutes() {
@@ -46,6 +47,11 @@ export function AppRoutes() {
         <Route path="/assistant">
           <RequireSignedIn>
             <AssistantPage />
+          </RequireSignedIn>
+        </Route>
+        <Route path="/goal">
+          <RequireSignedIn>
+            <GoalPage />
           </RequireSignedIn>
         </Route>
         <Route>
