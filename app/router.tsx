@@ -11,6 +11,7 @@ const VerifyEmailPage = page(() => import('./pages/VerifyEmailPage'));
 const ResetPasswordPage = page(() => import('./pages/ResetPasswordPage'));
 const OnboardingPage = page(() => import('./pages/OnboardingPage'));
 const AssistantPage = page(() => import('./pages/AssistantPage'));
+const GoalPage = page(() => import('./pages/GoalPage'));
 const WalletPage = page(() => import('./pages/WalletPage'));
 const SettingsPage = page(() => import('./pages/SettingsPage'));
 const WellnessPage = page(() =>
@@ -57,6 +58,11 @@ export function AppRoutes() {
         <Route path="/assistant">
           <RequireSignedIn>
             <AssistantPage />
+          </RequireSignedIn>
+        </Route>
+        <Route path="/goal">
+          <RequireSignedIn>
+            <GoalPage />
           </RequireSignedIn>
         </Route>
         <Route path="/wallet">

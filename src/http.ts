@@ -65,6 +65,9 @@ export function createHttpClient(options: HttpApiOptions): HttpClient {
       async onRequest({ options: request }) {
         const token = await getToken();
         if (token) request.headers.set('authorization', `Bearer ${token}`);
+        // Weeks and streaks count in the student's own zone (API.md, Goals).
+        const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+        if (zone) request.headers.set('x-timezone', zone);
       },
       onRequestError({ error, options: request }) {
         if (request.signal?.aborted || isAbortError(error)) throw error;

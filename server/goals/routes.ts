@@ -8,6 +8,7 @@ import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import { GOALS } from '../../src/lib/limits';
 import { isUuid, pageFields, pageQuery } from '../chat/paging';
 import { GOAL_MESSAGES, createGoalsService } from './service';
+import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
@@ -17,6 +18,10 @@ const body = <T extends z.ZodType>(schema: T) => ({
   required: true,
   content: { 'application/json': { schema } },
 });
+
+/** What the OpenAPI description says of every call that counts weeks or days. */
+const WEEK_NOTE =
+  'A week runs Monday 00:00 to Sunday 24:00, and a day midnight to midnight, in the caller’s X-Timezone (an IANA name; UTC when absent or unknown).';
 
 const Target = z.number().int().min(GOALS.minTarget).max(GOALS.maxTarget);
 
@@ -76,12 +81,18 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       method: 'post',
       path: '/',
       summary: 'Create a goal for the current week',
+      description: WEEK_NOTE,
       ...signedIn,
-      request: { body: body(CreateGoalBody) },
+      request: { body: body(CreateGoalBody), headers: TimeZoneHeaders },
       responses: { 201: json(GoalResponse, 'Created'), ...errorResponses(400, 401, 415, 422) },
     }),
     async (c) =>
-      c.json({ goal: await service.create(c.var.auth.user.id, c.req.valid('json')) }, 201),
+      c.json(
+        {
+          goal: await service.create(c.var.auth.user.id, c.req.valid('json'), requestTimeZone(c)),
+        },
+        201,
+      ),
   );
 
   app.openapi(
@@ -89,10 +100,13 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       method: 'get',
       path: '/',
       summary: "The current week's goals",
+      description: WEEK_NOTE,
       ...signedIn,
+      request: { headers: TimeZoneHeaders },
       responses: { 200: json(GoalList, 'Goals'), ...errorResponses(401) },
     }),
-    async (c) => c.json({ goals: await service.list(c.var.auth.user.id, 'current') }, 200),
+    async (c) =>
+      c.json({ goals: await service.list(c.var.auth.user.id, 'current', requestTimeZone(c)) }, 200),
   );
 
   app.openapi(
@@ -145,13 +159,16 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       method: 'get',
       path: '/completed-in-week',
       summary: 'Goals of this week at 100 %',
+      description: WEEK_NOTE,
       ...signedIn,
+      request: { headers: TimeZoneHeaders },
       responses: {
         200: json(z.object({ count: z.number().int() }), 'The count'),
         ...errorResponses(401),
       },
     }),
-    async (c) => c.json({ count: await service.completedInWeek(c.var.auth.user.id) }, 200),
+    async (c) =>
+      c.json({ count: await service.completedInWeek(c.var.auth.user.id, requestTimeZone(c)) }, 200),
   );
 
   app.openapi(
@@ -159,13 +176,16 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       method: 'get',
       path: '/streak',
       summary: 'Consecutive days, up to today, with progress logged',
+      description: WEEK_NOTE,
       ...signedIn,
+      request: { headers: TimeZoneHeaders },
       responses: {
         200: json(z.object({ streak: z.number().int() }), 'The streak'),
         ...errorResponses(401),
       },
     }),
-    async (c) => c.json({ streak: await service.streak(c.var.auth.user.id) }, 200),
+    async (c) =>
+      c.json({ streak: await service.streak(c.var.auth.user.id, requestTimeZone(c)) }, 200),
   );
 
   app.openapi(
@@ -249,8 +269,9 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       method: 'get',
       path: '/{id}/progress',
       summary: 'Progress by day, newest first',
+      description: WEEK_NOTE,
       ...signedIn,
-      request: { params: Id, query: pageQuery(GOALS.progressPageSize) },
+      request: { params: Id, query: pageQuery(GOALS.progressPageSize), headers: TimeZoneHeaders },
       responses: {
         200: json(
           z
@@ -268,7 +289,8 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
     }),
     async (c) => {
       const id = goalId(c.req.valid('param').id);
-      return c.json(await service.history(c.var.auth.user.id, id, c.req.valid('query')), 200);
+      const page = c.req.valid('query');
+      return c.json(await service.history(c.var.auth.user.id, id, page, requestTimeZone(c)), 200);
     },
   );
 

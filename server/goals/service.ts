@@ -1,10 +1,11 @@
 /**
- * Weekly goals (spec section 5 and API.md): a week runs Monday 00:00 to Sunday 24:00 UTC; at most 3
+ * Weekly goals (spec section 5 and API.md): a week runs Monday 00:00 to Sunday 24:00 in the caller's
+ * time zone (`X-Timezone`, UTC when absent), and so do the days of the streak and history; at most 3
  * distinct subjects a week; no edit above 50 % progress; progress capped at 100 %; milestones 25, 50,
  * 75 and 100 each reached once; +50 points when a goal reaches 100 %, taken back if it falls under.
  * Writes lock the user first, then the goal (the order every service keeps).
  */
-import { and, asc, desc, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { transaction } from '../db';
 import { goalMilestones, goalProgress, goals } from '../db/schema';
@@ -16,6 +17,7 @@ import { SUBJECT_LABELS } from '../../src/lib/labels';
 import type { Page } from '../chat/paging';
 import { offsetOf, paged } from '../chat/paging';
 import { awardOnce, lockUser, netByKeyPrefix, takeBack } from '../points/ledger';
+import { DEFAULT_TIMEZONE, localDay } from '../http/timezone';
 
 export const GOAL_MESSAGES = {
   notFound: 'Goal not found',
@@ -27,7 +29,26 @@ export const GOAL_MESSAGES = {
 type GoalRow = typeof goals.$inferSelect;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Monday 00:00 UTC of the week `at` falls in. */
+/**
+ * Monday 00:00 in `tz` of the week `at` falls in, `weeks` later, as an instant (SQL). The local
+ * wall-clock time is truncated and moved, then read back in the zone, so a DST change inside the
+ * week keeps Monday at midnight. `tz` is a name from the IANA list (see server/http/timezone.ts).
+ */
+function zonedWeekStart(at: Date, tz: string, weeks = 0) {
+  return sql`((date_trunc('week', ${at.toISOString()}::timestamptz at time zone ${tz}) + make_interval(weeks => ${weeks})) at time zone ${tz})`;
+}
+
+/**
+ * 'YYYY-MM-DD' of a timestamp column's calendar day in `tz`. The zone is a literal, not a parameter:
+ * the same expression is selected and grouped by, and PostgreSQL matches the two only when they are
+ * identical. Names from the IANA list hold nothing but letters, digits, '_', '/', '+' and '-'.
+ */
+function zonedDay(column: typeof goalProgress.createdAt, tz: string) {
+  const zone = /^[A-Za-z0-9_/+-]+$/.test(tz) ? tz : DEFAULT_TIMEZONE;
+  return sql<string>`to_char(${column} at time zone '${sql.raw(zone)}', 'YYYY-MM-DD')`;
+}
+
+/** Monday 00:00 UTC of the week `at` falls in (the week of a caller without a time zone). */
 export function weekStart(at: Date): Date {
   const day = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
   return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS);
@@ -123,21 +144,21 @@ export function createGoalsService({ db, now }: Deps) {
     }
   }
 
-  function currentWeek() {
-    return weekStart(now());
+  /** Goals created in the current week of `tz`. */
+  function inCurrentWeek(tz: string) {
+    const at = now();
+    return and(
+      gte(goals.createdAt, zonedWeekStart(at, tz)),
+      lt(goals.createdAt, zonedWeekStart(at, tz, 1)),
+    );
   }
 
   return {
-    async list(userId: string, scope: 'current' | 'all') {
+    async list(userId: string, scope: 'current' | 'all', tz = DEFAULT_TIMEZONE) {
       const rows = await db
         .select()
         .from(goals)
-        .where(
-          and(
-            eq(goals.userId, userId),
-            scope === 'current' ? eq(goals.weekStart, currentWeek()) : undefined,
-          ),
-        )
+        .where(and(eq(goals.userId, userId), scope === 'current' ? inCurrentWeek(tz) : undefined))
         .orderBy(desc(goals.weekStart), asc(goals.createdAt), asc(goals.id));
       return publicGoals(db, rows);
     },
@@ -145,15 +166,15 @@ export function createGoalsService({ db, now }: Deps) {
     async create(
       userId: string,
       input: { subject: string; goal_type: string; target_value: number },
+      tz = DEFAULT_TIMEZONE,
     ) {
       const at = now();
-      const week = weekStart(at);
       return transaction(db, async (tx) => {
         await lockUser(tx, userId);
         const existing = await tx
           .selectDistinct({ subject: goals.subject })
           .from(goals)
-          .where(and(eq(goals.userId, userId), eq(goals.weekStart, week)));
+          .where(and(eq(goals.userId, userId), inCurrentWeek(tz)));
         const subjects = new Set(existing.map((g) => g.subject));
         if (!subjects.has(input.subject) && subjects.size >= GOALS.maxSubjects)
           throw new AppError(400, GOAL_MESSAGES.subjectLimit);
@@ -164,7 +185,8 @@ export function createGoalsService({ db, now }: Deps) {
             subject: input.subject,
             goalType: input.goal_type,
             targetValue: input.target_value,
-            weekStart: week,
+            // Monday 00:00 of its week in the student's zone.
+            weekStart: zonedWeekStart(at, tz),
             createdAt: at,
             updatedAt: at,
           })
@@ -224,9 +246,9 @@ export function createGoalsService({ db, now }: Deps) {
       });
     },
 
-    async history(userId: string, id: string, page: Page) {
+    async history(userId: string, id: string, page: Page, tz = DEFAULT_TIMEZONE) {
       const goal = await ownGoal(db, userId, id);
-      const day = sql<string>`to_char(${goalProgress.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+      const day = zonedDay(goalProgress.createdAt, tz);
       const minutes =
         goal.goalType === 'study_time'
           ? sql`coalesce(${goalProgress.minutes}, ${goalProgress.value})`
@@ -285,14 +307,14 @@ export function createGoalsService({ db, now }: Deps) {
       return paged('data', data, Number(count?.n ?? 0), page);
     },
 
-    async completedInWeek(userId: string) {
+    async completedInWeek(userId: string, tz = DEFAULT_TIMEZONE) {
       const [row] = await db
         .select({ n: sql<string>`count(*)` })
         .from(goals)
         .where(
           and(
             eq(goals.userId, userId),
-            eq(goals.weekStart, currentWeek()),
+            inCurrentWeek(tz),
             gte(goals.totalValue, goals.targetValue),
           ),
         );
@@ -300,8 +322,8 @@ export function createGoalsService({ db, now }: Deps) {
     },
 
     /** Consecutive days with progress, ending today (or yesterday, while today is still open). */
-    async streak(userId: string) {
-      const day = sql<string>`to_char(${goalProgress.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+    async streak(userId: string, tz = DEFAULT_TIMEZONE) {
+      const day = zonedDay(goalProgress.createdAt, tz);
       const rows = await db
         .selectDistinct({ day })
         .from(goalProgress)
@@ -309,8 +331,9 @@ export function createGoalsService({ db, now }: Deps) {
         .orderBy(desc(day))
         .limit(3660);
       const days = new Set(rows.map((r) => r.day));
+      // Calendar days, counted back from today in the student's zone (UTC dates only carry them).
       const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
-      let cursor = Date.parse(iso(now().getTime()));
+      let cursor = Date.parse(localDay(now(), tz));
       if (!days.has(iso(cursor))) cursor -= DAY_MS;
       let streak = 0;
       while (days.has(iso(cursor))) {

@@ -42,7 +42,7 @@ export function corsPolicy(publicUrl: string, allowed: readonly string[]): Middl
   return cors({
     origin: (origin) => (origins.has(origin) ? origin : null),
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowHeaders: ['Authorization', 'Content-Type'],
+    allowHeaders: ['Authorization', 'Content-Type', 'X-Timezone'],
     exposeHeaders: ['Retry-After'],
     credentials: false,
     maxAge: 600,

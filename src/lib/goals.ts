@@ -1,4 +1,5 @@
-import { GOALS, type GoalType } from './limits';
+import { GOAL_TYPE_UNITS } from './labels';
+import { GOALS, type GoalType, type Subject } from './limits';
 import { VALIDATION_MESSAGES as M } from './messages';
 import { clampPercent } from './progress';
 
@@ -78,4 +79,41 @@ export function milestonesReached(previous: number, next: number): number[] {
   const from = clampPercent(previous);
   const to = clampPercent(next);
   return GOALS.milestones.filter((milestone) => from < milestone && to >= milestone);
+}
+
+/** The Avg Progress stat: the mean of the goals' percentages, rounded; 0 without goals. */
+export function averageProgress(goals: readonly { total_progress: number }[]): number {
+  if (goals.length === 0) return 0;
+  const sum = goals.reduce((total, goal) => total + clampPercent(goal.total_progress), 0);
+  return Math.round(sum / goals.length);
+}
+
+/** 'Recommended: 10–25 problems per week' beside the target field (spec section 9). */
+export function recommendedRange(goalType: GoalType): string {
+  const { min, max } = GOALS.recommended[goalType];
+  return `Recommended: ${min}–${max} ${GOAL_TYPE_UNITS[goalType]} per week`;
+}
+
+/** The subjects with the student's interests first, each once, in the spec's order otherwise. */
+export function subjectsByInterest(interests: readonly string[] = []): Subject[] {
+  const all: readonly Subject[] = GOALS.subjects;
+  const first = all.filter((subject) => interests.includes(subject));
+  return [...first, ...all.filter((subject) => !first.includes(subject))];
+}
+
+/** A progress entry: a whole value from 1 to 999, minutes 0–1440, a topic of at most 200 characters. */
+export function progressEntryError(entry: {
+  value: number;
+  minutes?: number | undefined;
+  topic?: string | undefined;
+}): string | null {
+  const { value, minutes, topic } = entry;
+  if (!Number.isInteger(value) || value < 1 || value > GOALS.maxTarget) return M.goalProgressRange;
+  if (
+    minutes !== undefined &&
+    (!Number.isInteger(minutes) || minutes < 0 || minutes > GOALS.maxMinutesPerEntry)
+  )
+    return M.goalMinutesRange;
+  if (topic !== undefined && topic.trim().length > GOALS.topicMaxLength) return M.goalTopicTooLong;
+  return null;
 }

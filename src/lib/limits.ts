@@ -78,6 +78,10 @@ export const GOALS = {
   maxProgressPercent: 100,
   milestones: [25, 50, 75, 100],
   recentActivityLimit: 5,
+  /** A logged topic's length (the server's limit). */
+  topicMaxLength: 200,
+  /** Minutes a single progress entry may add (one day). */
+  maxMinutesPerEntry: 1440,
   progressPageSize: 4,
   defaultTarget: { problems_solved: 10, study_time: 30, topics_learned: 3 },
   recommended: {

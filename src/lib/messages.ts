@@ -33,6 +33,12 @@ export const VALIDATION_MESSAGES = {
   goalTargetRange: 'Target must be a whole number from 1 to 999',
   /** Not quoted in the spec (edit: "minimum 1"). */
   goalTargetMin: 'Target must be a whole number of at least 1',
+  /** Not quoted in the spec: a progress entry counts 1–999 problems, minutes or topics. */
+  goalProgressRange: 'Enter a whole number from 1 to 999',
+  /** Not quoted in the spec. */
+  goalMinutesRange: 'Minutes must be a whole number from 0 to 1440',
+  /** Not quoted in the spec. */
+  goalTopicTooLong: 'A topic can be up to 200 characters',
   /** Not quoted in the spec (the conversion modal only disables its button). */
   conversionWhole: 'Enter a whole number of points',
   /** Not quoted in the spec. */
@@ -189,7 +195,29 @@ export const GOAL_MESSAGES = {
   fetchFailed: 'Failed to fetch goals',
   deleted: 'Goal deleted successfully',
   updated: 'Goal updated successfully!',
+  /** Not quoted in the spec, which names no text for a failed delete. */
+  deleteFailed: 'Failed to delete goal',
+  /** Not quoted in the spec. */
+  progressLogged: 'Progress logged!',
+  /** Not quoted in the spec. */
+  progressFailed: 'Failed to log progress',
+  /** Not quoted in the spec: a create refused with no words of the server's own. */
+  createFailed: 'Failed to create goal',
+  /** Not quoted in the spec: the retryable empty state after 'Failed to fetch goals'. */
+  fetchFailedShown: 'Your goals could not be loaded.',
 } as const;
+
+/**
+ * A milestone celebration (25, 50, 75, 100 %). The spec names the milestones only, so the words are
+ * ours: 'Halfway there! 50% of your Math goal is done.'.
+ */
+export function celebrationMessage(milestone: number, subject?: Subject): string {
+  const goal = subject ? `your ${SUBJECT_LABELS[subject]} goal` : 'your goal';
+  if (milestone >= 100) return `Goal complete! You finished ${goal} this week.`;
+  if (milestone >= 75) return `Almost there! 75% of ${goal} is done.`;
+  if (milestone >= 50) return `Halfway there! 50% of ${goal} is done.`;
+  return `Great start! 25% of ${goal} is done.`;
+}
 
 /** Other messages. */
 export const OTHER_MESSAGES = {

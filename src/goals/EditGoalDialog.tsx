@@ -1,0 +1,126 @@
+import { useState, type FormEvent } from 'react';
+import { useSelector } from '@xstate/react';
+import { goalTargetError } from '../lib/goals';
+import { GOAL_TYPE_UNITS, SUBJECT_LABELS } from '../lib/labels';
+import { GOALS } from '../lib/limits';
+import { VALIDATION_MESSAGES } from '../lib/messages';
+import { Button } from '../ui/button';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../ui/dialog';
+import { Field } from '../ui/field';
+import { Input } from '../ui/input';
+import type { Goal } from './goals.adapter';
+import { useBoardActor } from './goals-context';
+import { goalName } from './format';
+
+/** Edit a goal's target (at least 1); a goal over 50 % opens locked, saying why. */
+export function EditGoalDialog() {
+  const board = useBoardActor('EditGoalDialog');
+  const open = useSelector(
+    board,
+    (s) => s.matches({ dialog: 'editing' }) || s.matches({ dialog: 'locked' }),
+  );
+  const locked = useSelector(board, (s) => s.matches({ dialog: 'locked' }));
+  const saving = useSelector(board, (s) => s.hasTag('busy'));
+  const goal = useSelector(board, (s) => s.context.target);
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next && !saving) board.send({ type: 'edit.cancel' });
+      }}
+    >
+      <DialogContent onEscapeKeyDown={(event) => saving && event.preventDefault()}>
+        <DialogHeader>
+          <DialogTitle>Edit goal</DialogTitle>
+          <DialogDescription>{goal ? goalName(goal) : ''}</DialogDescription>
+        </DialogHeader>
+        {goal && locked && (
+          <>
+            <p role="alert" className="ay:text-sm">
+              {VALIDATION_MESSAGES.goalEditLocked}
+            </p>
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button variant="outline">Close</Button>
+              </DialogClose>
+            </DialogFooter>
+          </>
+        )}
+        {goal && !locked && <EditForm key={goal._id} goal={goal} saving={saving} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function EditForm({ goal, saving }: { goal: Goal; saving: boolean }) {
+  const board = useBoardActor('EditForm');
+  const [text, setText] = useState(String(goal.target_value));
+  const target = text.trim() === '' ? Number.NaN : Number(text);
+  const error = goalTargetError(target, 'edit');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!error) board.send({ type: 'edit.save', target });
+  }
+
+  return (
+    <form onSubmit={submit} className="ay:grid ay:gap-4">
+      <Field label={`Weekly target (${GOAL_TYPE_UNITS[goal.goal_type]})`} error={error}>
+        <Input
+          type="number"
+          inputMode="numeric"
+          min={GOALS.minTarget}
+          step={1}
+          value={text}
+          readOnly={saving}
+          onChange={(event) => setText(event.target.value)}
+        />
+      </Field>
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline" disabled={saving}>
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button type="submit" loading={saving} disabled={!!error && !saving}>
+          Save
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+/** 'Delete goal?': open while the board asks to confirm a delete. */
+export function DeleteGoalDialog() {
+  const board = useBoardActor('DeleteGoalDialog');
+  const open = useSelector(board, (s) => s.matches({ dialog: 'deleting' }));
+  const busy = useSelector(board, (s) => s.hasTag('busy'));
+  const goal = useSelector(board, (s) => s.context.target);
+
+  return (
+    <ConfirmDialog
+      open={open}
+      title="Delete goal?"
+      description={
+        goal
+          ? `Your ${SUBJECT_LABELS[goal.subject]} goal and its progress will be deleted.`
+          : undefined
+      }
+      confirmLabel="Delete"
+      variant="destructive"
+      busy={busy}
+      onConfirm={() => board.send({ type: 'delete.confirm' })}
+      onCancel={() => board.send({ type: 'delete.cancel' })}
+    />
+  );
+}

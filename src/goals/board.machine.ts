@@ -1,0 +1,315 @@
+import { fromPromise } from 'xstate';
+import { GOALS } from '../lib/limits';
+import type { GoalsAdapter } from './goals.adapter';
+import { boardSetup, initialBoardContext } from './board.setup';
+
+export type { BoardContext, BoardEmitted, BoardEvent, GoalHistory } from './board.setup';
+
+/**
+ * The goals board (spec sections 2 and 5): the week's goals, the four stats, Recent Activity and the
+ * milestone celebrations, side by side with the one dialog open at a time (the wizard, edit, delete,
+ * progress history, log progress).
+ */
+export const boardMachine = boardSetup.createMachine({
+  id: 'board',
+  context: initialBoardContext,
+  type: 'parallel',
+  states: {
+    goals: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['loading'],
+          invoke: {
+            src: 'listCurrent',
+            onDone: {
+              target: 'loaded',
+              actions: { type: 'showGoals', params: ({ event }) => event.output },
+            },
+            // 'Failed to fetch goals' is logged; the board shows a retryable empty state.
+            onError: {
+              target: 'failed',
+              actions: [
+                'clearGoals',
+                { type: 'logFetchFailed', params: ({ event }) => ({ error: event.error }) },
+              ],
+            },
+          },
+        },
+        loaded: { on: { 'goals.refresh': 'loading' } },
+        failed: { on: { 'goals.retry': { target: 'loading', actions: 'changed' } } },
+      },
+    },
+    /** The stats, Recent Activity and celebrations: fetched at start and after every change. */
+    summary: {
+      type: 'parallel',
+      states: {
+        activities: {
+          initial: 'fetching',
+          on: { 'board.changed': { target: '.fetching', reenter: true } },
+          states: {
+            fetching: {
+              invoke: {
+                src: 'activities',
+                onDone: {
+                  target: 'idle',
+                  actions: { type: 'showActivities', params: ({ event }) => event.output },
+                },
+                onError: 'idle',
+              },
+            },
+            idle: {},
+          },
+        },
+        completedInWeek: {
+          initial: 'fetching',
+          on: { 'board.changed': { target: '.fetching', reenter: true } },
+          states: {
+            fetching: {
+              invoke: {
+                src: 'completedInWeek',
+                onDone: {
+                  target: 'idle',
+                  actions: { type: 'setCompleted', params: ({ event }) => event.output },
+                },
+                onError: 'idle',
+              },
+            },
+            idle: {},
+          },
+        },
+        streak: {
+          initial: 'fetching',
+          on: { 'board.changed': { target: '.fetching', reenter: true } },
+          states: {
+            fetching: {
+              invoke: {
+                src: 'streak',
+                onDone: {
+                  target: 'idle',
+                  actions: { type: 'setStreak', params: ({ event }) => event.output },
+                },
+                onError: 'idle',
+              },
+            },
+            idle: {},
+          },
+        },
+        celebrations: {
+          initial: 'fetching',
+          on: { 'board.changed': { target: '.fetching', reenter: true } },
+          states: {
+            fetching: {
+              invoke: {
+                src: 'celebrations',
+                onDone: {
+                  target: 'idle',
+                  actions: { type: 'queueCelebrations', params: ({ event }) => event.output },
+                },
+                onError: 'idle',
+              },
+            },
+            idle: {},
+          },
+        },
+      },
+    },
+    /** The celebration shown: each milestone once, the next after a while or when dismissed. */
+    celebration: {
+      initial: 'idle',
+      states: {
+        idle: { always: { guard: 'hasCelebration', target: 'showing' } },
+        showing: {
+          after: { celebrationMs: { target: 'idle', actions: 'nextCelebration' } },
+          on: { 'celebration.dismiss': { target: 'idle', actions: 'nextCelebration' } },
+        },
+      },
+    },
+    dialog: {
+      initial: 'closed',
+      states: {
+        closed: {
+          entry: 'clearTarget',
+          on: {
+            'wizard.open': 'wizard',
+            'goal.edit': [
+              { guard: 'isEditable', target: 'editing', actions: 'setTarget' },
+              // Over 50 %: the dialog says 'Goals with more than 50% progress cannot be edited.'
+              { guard: 'isKnownGoal', target: 'locked', actions: 'setTarget' },
+            ],
+            'goal.delete': { guard: 'isKnownGoal', target: 'deleting', actions: 'setTarget' },
+            'goal.history': { guard: 'isKnownGoal', target: 'history', actions: 'setTarget' },
+            'goal.log': { guard: 'isKnownGoal', target: 'logging', actions: 'setTarget' },
+          },
+        },
+        /** The create wizard (its own machine) is open. */
+        wizard: {
+          on: {
+            'wizard.close': 'closed',
+            'goal.created': { target: 'closed', actions: ['addGoal', 'changed'] },
+          },
+        },
+        locked: { on: { 'edit.cancel': 'closed' } },
+        editing: {
+          initial: 'form',
+          states: {
+            form: {
+              on: {
+                'edit.save': { guard: 'isValidEdit', target: 'saving' },
+                'edit.cancel': '#board.dialog.closed',
+              },
+            },
+            saving: {
+              tags: ['busy'],
+              invoke: {
+                src: 'update',
+                input: ({ context, event }) => ({
+                  id: context.target?._id ?? '',
+                  target: event.type === 'edit.save' ? event.target : 0,
+                }),
+                onDone: {
+                  target: '#board.dialog.closed',
+                  actions: [
+                    { type: 'replaceGoal', params: ({ event }) => event.output.goal },
+                    'notifyUpdated',
+                    'changed',
+                  ],
+                },
+                onError: {
+                  target: 'form',
+                  actions: {
+                    type: 'notifyUpdateFailed',
+                    params: ({ event }) => ({ error: event.error }),
+                  },
+                },
+              },
+            },
+          },
+        },
+        deleting: {
+          initial: 'confirming',
+          states: {
+            confirming: {
+              on: { 'delete.confirm': 'removing', 'delete.cancel': '#board.dialog.closed' },
+            },
+            removing: {
+              tags: ['busy'],
+              invoke: {
+                src: 'remove',
+                input: ({ context }) => ({ id: context.target?._id ?? '' }),
+                onDone: {
+                  target: '#board.dialog.closed',
+                  actions: ['removeTarget', 'notifyDeleted', 'changed'],
+                },
+                onError: { target: '#board.dialog.closed', actions: 'notifyDeleteFailed' },
+              },
+            },
+          },
+        },
+        history: {
+          initial: 'loading',
+          on: { 'history.close': 'closed' },
+          states: {
+            loading: {
+              tags: ['loading'],
+              invoke: {
+                src: 'progressHistory',
+                input: ({ context }) => ({
+                  id: context.target?._id ?? '',
+                  page: context.history.page,
+                }),
+                onDone: {
+                  target: 'loaded',
+                  actions: { type: 'showHistory', params: ({ event }) => event.output },
+                },
+                onError: 'failed',
+              },
+            },
+            loaded: {
+              on: {
+                'history.page': {
+                  guard: 'isOtherPage',
+                  target: 'loading',
+                  actions: 'setHistoryPage',
+                },
+              },
+            },
+            failed: { on: { 'history.retry': 'loading' } },
+          },
+        },
+        logging: {
+          initial: 'form',
+          states: {
+            form: {
+              on: {
+                'progress.save': { guard: 'isValidProgress', target: 'saving' },
+                'progress.cancel': '#board.dialog.closed',
+              },
+            },
+            saving: {
+              tags: ['busy'],
+              invoke: {
+                src: 'logProgress',
+                input: ({ context, event }) => ({
+                  id: context.target?._id ?? '',
+                  body:
+                    event.type === 'progress.save'
+                      ? {
+                          value: event.value,
+                          ...(event.topic?.trim() && { topic: event.topic.trim() }),
+                          ...(event.minutes !== undefined && { minutes: event.minutes }),
+                        }
+                      : { value: 0 },
+                }),
+                onDone: {
+                  target: '#board.dialog.closed',
+                  actions: [
+                    { type: 'replaceGoal', params: ({ event }) => event.output.goal },
+                    'notifyLogged',
+                    'changed',
+                  ],
+                },
+                onError: {
+                  target: 'form',
+                  actions: {
+                    type: 'notifyLogFailed',
+                    params: ({ event }) => ({ error: event.error }),
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+/** The board machine with the adapter's calls, each given its abort `signal`. */
+export function goalsLogic(adapter: GoalsAdapter) {
+  return boardMachine.provide({
+    actors: {
+      listCurrent: fromPromise(({ signal }) => adapter.listCurrent({ signal })),
+      activities: fromPromise(({ signal }) =>
+        adapter.activities({ limit: GOALS.recentActivityLimit, page: 1 }, { signal }),
+      ),
+      completedInWeek: fromPromise(({ signal }) => adapter.completedInWeek({ signal })),
+      streak: fromPromise(({ signal }) => adapter.streak({ signal })),
+      celebrations: fromPromise(({ signal }) => adapter.celebrations({ signal })),
+      update: fromPromise(({ input, signal }) =>
+        adapter.update(input.id, { target_value: input.target }, { signal }),
+      ),
+      remove: fromPromise(({ input, signal }) => adapter.remove(input.id, { signal })),
+      logProgress: fromPromise(({ input, signal }) =>
+        adapter.logProgress(input.id, input.body, { signal }),
+      ),
+      progressHistory: fromPromise(({ input, signal }) =>
+        adapter.progressHistory(
+          input.id,
+          { limit: GOALS.progressPageSize, page: input.page },
+          { signal },
+        ),
+      ),
+    },
+  });
+}

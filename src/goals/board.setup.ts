@@ -1,0 +1,203 @@
+import { assign, emit, raise, setup } from 'xstate';
+import { canEditGoal, isValidTarget, progressEntryError } from '../lib/goals';
+import { GOALS } from '../lib/limits';
+import { GOAL_MESSAGES } from '../lib/messages';
+import type { MessageResponse, Paged } from '../wire';
+import type {
+  Celebration,
+  Goal,
+  GoalActivity,
+  GoalListResponse,
+  GoalProgressEntry,
+  GoalResponse,
+  LogProgressRequest,
+} from './goals.adapter';
+import { isStatus, refusalMessage, stubActor } from './goals.setup';
+
+/*
+ * What the board machine can do: its actors, guards and actions, by name. The statechart in
+ * `board.machine.ts` says when; `goalsLogic(adapter)` there provides the side effects stubbed here.
+ */
+
+export type GoalHistory = {
+  entries: GoalProgressEntry[];
+  page: number;
+  total: number;
+  hasMore: boolean;
+};
+
+export type BoardContext = {
+  /** The current week's goals; empty when the list failed to load. */
+  goals: Goal[];
+  /** Recent Activity: the 5 newest pieces of progress. */
+  activities: GoalActivity[];
+  /** This Week: goals of the week at 100 %. */
+  completedInWeek: number;
+  /** Day Streak. */
+  streak: number;
+  /** The goal an open dialog is about (edit, delete, history, log progress). */
+  target: Goal | null;
+  history: GoalHistory;
+  /** Milestones to celebrate, the one shown first. */
+  celebrations: Celebration[];
+  /** `goal_id:milestone` of every milestone queued so far: each is celebrated once. */
+  celebrated: string[];
+};
+
+export type BoardEvent =
+  | { type: 'goals.retry' }
+  | { type: 'goals.refresh' }
+  | { type: 'wizard.open' }
+  | { type: 'wizard.close' }
+  | { type: 'goal.created'; goal: Goal }
+  | { type: 'goal.edit'; goalId: string }
+  | { type: 'edit.save'; target: number }
+  | { type: 'edit.cancel' }
+  | { type: 'goal.delete'; goalId: string }
+  | { type: 'delete.confirm' }
+  | { type: 'delete.cancel' }
+  | { type: 'goal.history'; goalId: string }
+  | { type: 'history.page'; page: number }
+  | { type: 'history.retry' }
+  | { type: 'history.close' }
+  | { type: 'goal.log'; goalId: string }
+  | ({ type: 'progress.save' } & LogProgressRequest)
+  | { type: 'progress.cancel' }
+  | { type: 'celebration.dismiss' }
+  /** Raised after every change: the stats, Recent Activity and celebrations are fetched again. */
+  | { type: 'board.changed' };
+
+export type BoardEmitted = { type: 'notify'; tone: 'success' | 'error'; message: string };
+
+const EMPTY_HISTORY: GoalHistory = { entries: [], page: 1, total: 0, hasMore: false };
+const keyOf = (c: Celebration) => `${c.goal_id}:${c.milestone}`;
+
+function goalNamed(context: BoardContext, event: BoardEvent): Goal | null {
+  if (!('goalId' in event)) return null;
+  return context.goals.find((goal) => goal._id === event.goalId) ?? null;
+}
+
+export const boardSetup = setup({
+  types: {
+    context: {} as BoardContext,
+    events: {} as BoardEvent,
+    emitted: {} as BoardEmitted,
+    tags: {} as 'loading' | 'busy',
+  },
+  actors: {
+    listCurrent: stubActor<GoalListResponse, void>('listCurrent', 'goalsLogic'),
+    activities: stubActor<Paged<'data', GoalActivity>, void>('activities', 'goalsLogic'),
+    completedInWeek: stubActor<{ count: number }, void>('completedInWeek', 'goalsLogic'),
+    streak: stubActor<{ streak: number }, void>('streak', 'goalsLogic'),
+    celebrations: stubActor<Celebration[], void>('celebrations', 'goalsLogic'),
+    update: stubActor<GoalResponse, { id: string; target: number }>('update', 'goalsLogic'),
+    remove: stubActor<MessageResponse, { id: string }>('remove', 'goalsLogic'),
+    logProgress: stubActor<GoalResponse, { id: string; body: LogProgressRequest }>(
+      'logProgress',
+      'goalsLogic',
+    ),
+    progressHistory: stubActor<Paged<'data', GoalProgressEntry>, { id: string; page: number }>(
+      'progressHistory',
+      'goalsLogic',
+    ),
+  },
+  guards: {
+    isKnownGoal: ({ context, event }) => goalNamed(context, event) !== null,
+    isEditable: ({ context, event }) => {
+      const goal = goalNamed(context, event);
+      return goal !== null && canEditGoal(goal.total_progress);
+    },
+    isValidEdit: ({ event }) => event.type === 'edit.save' && isValidTarget(event.target, 'edit'),
+    isValidProgress: ({ event }) => event.type === 'progress.save' && !progressEntryError(event),
+    isOtherPage: ({ context, event }) =>
+      event.type === 'history.page' &&
+      event.page !== context.history.page &&
+      event.page >= 1 &&
+      event.page <= Math.max(1, Math.ceil(context.history.total / GOALS.progressPageSize)),
+    hasCelebration: ({ context }) => context.celebrations.length > 0,
+  },
+  actions: {
+    showGoals: assign({ goals: (_, list: GoalListResponse) => list.goals }),
+    clearGoals: assign({ goals: [] }),
+    logFetchFailed: (_, { error }: { error: unknown }) =>
+      console.error(GOAL_MESSAGES.fetchFailed, error),
+    showActivities: assign({
+      activities: (_, page: Paged<'data', GoalActivity>) =>
+        page.data.slice(0, GOALS.recentActivityLimit),
+    }),
+    setCompleted: assign({ completedInWeek: (_, answer: { count: number }) => answer.count }),
+    setStreak: assign({ streak: (_, answer: { streak: number }) => answer.streak }),
+    queueCelebrations: assign(({ context }, found: Celebration[]) => {
+      const fresh = found.filter((c) => !context.celebrated.includes(keyOf(c)));
+      return {
+        celebrations: [...context.celebrations, ...fresh],
+        celebrated: [...context.celebrated, ...fresh.map(keyOf)],
+      };
+    }),
+    nextCelebration: assign({ celebrations: ({ context }) => context.celebrations.slice(1) }),
+    changed: raise({ type: 'board.changed' }),
+
+    setTarget: assign({ target: ({ context, event }) => goalNamed(context, event) }),
+    clearTarget: assign({ target: null, history: EMPTY_HISTORY }),
+    addGoal: assign({
+      goals: ({ context, event }) =>
+        event.type === 'goal.created' ? [...context.goals, event.goal] : context.goals,
+    }),
+    replaceGoal: assign({
+      goals: ({ context }, goal: Goal) => context.goals.map((g) => (g._id === goal._id ? goal : g)),
+      target: (_, goal: Goal) => goal,
+    }),
+    removeTarget: assign({
+      goals: ({ context }) => context.goals.filter((g) => g._id !== context.target?._id),
+    }),
+    setHistoryPage: assign({
+      history: ({ context, event }) =>
+        event.type === 'history.page' ? { ...context.history, page: event.page } : context.history,
+    }),
+    showHistory: assign({
+      history: ({ context }, page: Paged<'data', GoalProgressEntry>) => ({
+        entries: page.data,
+        page: context.history.page,
+        total: page.total,
+        hasMore: page.hasMore,
+      }),
+    }),
+
+    notifyUpdated: emit({ type: 'notify', tone: 'success', message: GOAL_MESSAGES.updated }),
+    notifyUpdateFailed: emit((_, { error }: { error: unknown }) => ({
+      type: 'notify' as const,
+      tone: 'error' as const,
+      // The 50 % lock in the server's words (a 400); anything else is 'Failed to update goal'.
+      message: isStatus(error, 400)
+        ? refusalMessage(error, GOAL_MESSAGES.updateFailed)
+        : GOAL_MESSAGES.updateFailed,
+    })),
+    notifyDeleted: emit({ type: 'notify', tone: 'success', message: GOAL_MESSAGES.deleted }),
+    notifyDeleteFailed: emit({
+      type: 'notify',
+      tone: 'error',
+      message: GOAL_MESSAGES.deleteFailed,
+    }),
+    notifyLogged: emit({ type: 'notify', tone: 'success', message: GOAL_MESSAGES.progressLogged }),
+    notifyLogFailed: emit((_, { error }: { error: unknown }) => ({
+      type: 'notify' as const,
+      tone: 'error' as const,
+      message: refusalMessage(error, GOAL_MESSAGES.progressFailed),
+    })),
+  },
+  delays: {
+    /** How long a celebration stays before the next one (or none) takes its place. */
+    celebrationMs: 6000,
+  },
+});
+
+export const initialBoardContext = (): BoardContext => ({
+  goals: [],
+  activities: [],
+  completedInWeek: 0,
+  streak: 0,
+  target: null,
+  history: EMPTY_HISTORY,
+  celebrations: [],
+  celebrated: [],
+});

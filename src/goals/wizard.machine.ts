@@ -1,0 +1,190 @@
+import { assign, emit, fromPromise, setup } from 'xstate';
+import { defaultTarget, goalTargetError } from '../lib/goals';
+import { GOAL_MESSAGES, goalCreated } from '../lib/messages';
+import type {
+  CreateGoalRequest,
+  Goal,
+  GoalResponse,
+  GoalType,
+  GoalsAdapter,
+  Subject,
+} from './goals.adapter';
+import { serverMessage, stubActor } from './goals.setup';
+
+export type WizardContext = {
+  subject: Subject | null;
+  goalType: GoalType | null;
+  /** The target as typed: checked on Next, so a half-typed number is never rewritten. */
+  target: string;
+  /** The custom-goal toggle: the full subject list instead of the suggestion cards. */
+  custom: boolean;
+  /** The server's refusal of the last create (e.g. the 3-subject limit), shown on the review step. */
+  error: string | null;
+};
+
+export type WizardEvent =
+  /** A suggestion card: picks its subject and jumps to step 2. */
+  | { type: 'wizard.suggest'; subject: Subject }
+  | { type: 'wizard.custom' }
+  /** A subject from the full list (custom goal); Next goes on. */
+  | { type: 'subject.select'; subject: Subject }
+  /** Choosing a goal type jumps to step 3 with that type's default target. */
+  | { type: 'type.select'; goalType: GoalType }
+  | { type: 'target.change'; value: string }
+  /** A quick pick (10/15/20/25, 30/45/60/90, 3/5/7/10). */
+  | { type: 'target.pick'; value: number }
+  | { type: 'wizard.next' }
+  | { type: 'wizard.back' }
+  | { type: 'wizard.create' }
+  | { type: 'wizard.cancel' };
+
+export type WizardEmitted =
+  { type: 'goal.created'; goal: Goal; message: string } | { type: 'wizard.cancelled' };
+
+const fresh = (): WizardContext => ({
+  subject: null,
+  goalType: null,
+  target: '',
+  custom: false,
+  error: null,
+});
+
+/** The typed target's problem, or null when it is a whole number from 1 to 999. */
+export function wizardTargetError(context: Pick<WizardContext, 'target'>): string | null {
+  const text = context.target.trim();
+  return goalTargetError(text === '' ? Number.NaN : Number(text), 'create');
+}
+
+/**
+ * The create wizard (spec section 4): steps 1 Subject, 2 Goal type, 3 Target, 4 Review/create. Each
+ * step is a state; Cancel from any step but `creating` starts over, and so does a created goal.
+ */
+export const wizardMachine = setup({
+  types: {
+    context: {} as WizardContext,
+    events: {} as WizardEvent,
+    emitted: {} as WizardEmitted,
+    tags: {} as 'busy' | 'error',
+  },
+  actors: {
+    createGoal: stubActor<GoalResponse, CreateGoalRequest>('createGoal', 'wizardLogic'),
+  },
+  guards: {
+    hasSubject: ({ context }) => context.subject !== null,
+    isValidTarget: ({ context }) => wizardTargetError(context) === null,
+  },
+  actions: {
+    reset: assign(fresh),
+    setSubject: assign({
+      subject: ({ context, event }) =>
+        event.type === 'wizard.suggest' || event.type === 'subject.select'
+          ? event.subject
+          : context.subject,
+    }),
+    toggleCustom: assign({ custom: ({ context }) => !context.custom }),
+    /** Entering step 3 by choosing a type sets that type's default target: 10, 30 or 3. */
+    setType: assign(({ context, event }) =>
+      event.type === 'type.select'
+        ? { goalType: event.goalType, target: String(defaultTarget(event.goalType)) }
+        : context,
+    ),
+    setTarget: assign({
+      target: ({ context, event }) => {
+        if (event.type === 'target.change') return event.value;
+        if (event.type === 'target.pick') return String(event.value);
+        return context.target;
+      },
+    }),
+    clearError: assign({ error: null }),
+    setError: assign({ error: (_, message: string) => message }),
+    announceCreated: emit((_, goal: Goal) => ({
+      type: 'goal.created' as const,
+      goal,
+      message: goalCreated(goal.subject, goal.goal_type, goal.target_value),
+    })),
+    announceCancelled: emit({ type: 'wizard.cancelled' }),
+  },
+}).createMachine({
+  id: 'wizard',
+  context: fresh,
+  initial: 'subject',
+  on: {
+    'wizard.cancel': { target: '.subject', actions: ['reset', 'announceCancelled'] },
+  },
+  states: {
+    /** Step 1: suggestion cards, or the full list behind the custom-goal toggle. */
+    subject: {
+      on: {
+        'wizard.suggest': { target: 'goalType', actions: 'setSubject' },
+        'wizard.custom': { actions: 'toggleCustom' },
+        'subject.select': { actions: 'setSubject' },
+        'wizard.next': { guard: 'hasSubject', target: 'goalType' },
+      },
+    },
+    /** Step 2: problems solved, study time or topics learned. */
+    goalType: {
+      on: {
+        'type.select': { target: 'target', actions: 'setType' },
+        'wizard.back': 'subject',
+      },
+    },
+    /** Step 3: the weekly target, with quick picks and the recommended range. */
+    target: {
+      on: {
+        'target.change': { actions: 'setTarget' },
+        'target.pick': { actions: 'setTarget' },
+        'wizard.next': { guard: 'isValidTarget', target: 'review' },
+        'wizard.back': 'goalType',
+      },
+    },
+    /** Step 4: what will be created; a refusal of the server is shown here. */
+    review: {
+      exit: 'clearError',
+      on: {
+        'wizard.create': 'creating',
+        'wizard.back': 'target',
+      },
+    },
+    creating: {
+      tags: ['busy'],
+      on: { 'wizard.cancel': {} },
+      invoke: {
+        src: 'createGoal',
+        input: ({ context }) => ({
+          subject: context.subject!,
+          goal_type: context.goalType!,
+          target_value: Number(context.target.trim()),
+        }),
+        onDone: {
+          target: 'subject',
+          actions: [{ type: 'announceCreated', params: ({ event }) => event.output.goal }, 'reset'],
+        },
+        onError: {
+          target: 'refused',
+          actions: {
+            type: 'setError',
+            params: ({ event }) => serverMessage(event.error, GOAL_MESSAGES.createFailed),
+          },
+        },
+      },
+    },
+    /** Step 4 again, showing the server's message (e.g. the 3-subject limit). */
+    refused: {
+      tags: ['error'],
+      exit: 'clearError',
+      on: {
+        'wizard.create': 'creating',
+        'wizard.back': 'target',
+      },
+    },
+  },
+});
+
+/** The wizard with the adapter's create call. */
+export function wizardLogic(adapter: GoalsAdapter) {
+  return wizardMachine.provide({
+    actors: {
+      createGoal: fromPromise(({ input, signal }) => adapter.create(input, { signal })),
+    },
+  });
+}

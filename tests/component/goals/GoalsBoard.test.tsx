@@ -1,0 +1,273 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { GoalsAdapter } from '../../../src/api';
+import { GoalsBoard, type GoalsBoardProps } from '../../../src/goals/GoalsBoard';
+import {
+  apiError,
+  edgeGoals,
+  fakeGoalsAdapter,
+  goal,
+  type FakeGoalsOptions,
+} from '../../fakes/goals';
+import { clearToasts, renderWithToasts } from '../render';
+
+vi.mock('canvas-confetti', () => ({ default: vi.fn(async () => undefined) }));
+
+afterEach(() => {
+  clearToasts();
+  vi.restoreAllMocks();
+});
+
+function renderBoard(
+  overrides: Partial<GoalsAdapter> = {},
+  options: FakeGoalsOptions = {},
+  props: Partial<GoalsBoardProps> = {},
+) {
+  const adapter = fakeGoalsAdapter(overrides, options);
+  return {
+    adapter,
+    ...renderWithToasts(<GoalsBoard adapter={adapter} reducedMotion {...props} />),
+  };
+}
+
+const goalList = () => screen.findByRole('list', { name: 'Goals of the week' });
+const stat = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling;
+
+describe('<GoalsBoard>', { timeout: 30_000 }, () => {
+  it('shows the stats, a card per goal and Recent Activity', async () => {
+    renderBoard();
+    const list = await goalList();
+    const cards = within(list).getAllByRole('article');
+    expect(cards).toHaveLength(3);
+    const math = within(list).getByRole('article', { name: 'Math · Problems Solved' });
+    expect(within(math).getByText('20 problems per week')).toBeInTheDocument();
+    expect(within(math).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '24');
+    expect(within(math).getByRole('progressbar')).toHaveAttribute('data-tone', 'low');
+    const science = within(list).getByRole('article', { name: 'Science · Study Time' });
+    expect(within(science).getByText('Study time: 0.75 hours')).toBeInTheDocument();
+    await waitFor(() => expect(stat('This Week')).toHaveTextContent('1'));
+    expect(stat('Active Goals')).toHaveTextContent('3');
+    expect(stat('Avg Progress')).toHaveTextContent('66%');
+    expect(stat('Day Streak')).toHaveTextContent('3');
+    const activity = screen.getByRole('region', { name: 'Recent Activity' });
+    expect(within(activity).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('colours each bar by its band: red under 25, yellow under 75, else green', async () => {
+    renderBoard({}, { goals: edgeGoals });
+    const bars = within(await goalList()).getAllByRole('progressbar');
+    expect(bars.map((bar) => bar.getAttribute('data-tone'))).toEqual([
+      'low',
+      'low',
+      'mid',
+      'mid',
+      'high',
+      'high',
+    ]);
+  });
+
+  it('invites a first goal: a suggestion card opens the wizard at step 2', async () => {
+    const { user } = renderBoard({}, { goals: [], activities: [] }, { interests: ['history'] });
+    const cards = await screen.findByRole('list', { name: 'Suggested goals' });
+    const buttons = within(cards).getAllByRole('button');
+    expect(buttons[0]).toHaveTextContent('Discover history');
+    await user.click(buttons[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Create a new goal' });
+    expect(dialog).toHaveAccessibleDescription('Step 2 of 4: Goal type');
+  });
+
+  it('creates a goal through the wizard and toasts the created message', async () => {
+    const adapter = fakeGoalsAdapter({}, { goals: [] });
+    const create = vi.spyOn(adapter, 'create');
+    const { user } = renderWithToasts(<GoalsBoard adapter={adapter} />);
+    await screen.findByRole('list', { name: 'Suggested goals' });
+    await user.click(screen.getByRole('button', { name: 'New Goal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create a new goal' });
+    await user.click(within(dialog).getByRole('button', { name: 'Create a custom goal' }));
+    await user.click(within(dialog).getByRole('radio', { name: 'English' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await user.click(within(dialog).getByRole('button', { name: /Topics Learned/ }));
+    const field = within(dialog).getByRole('spinbutton', { name: 'Weekly target (topics)' });
+    expect(field).toHaveValue(3);
+    expect(field).toHaveAccessibleDescription('Recommended: 3–7 topics per week');
+    await user.click(within(dialog).getByRole('button', { name: '7' }));
+    expect(field).toHaveValue(7);
+    await user.clear(field);
+    await user.type(field, '1000');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Target must be a whole number from 1 to 999',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Next' })).toBeDisabled();
+    await user.clear(field);
+    await user.type(field, '5');
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(dialog).toHaveAccessibleDescription('Step 4 of 4: Review');
+    expect(within(dialog).getByText('5 topics per week')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Create goal' }));
+    expect(await screen.findByText('English goal created: 5 topics per week!')).toBeInTheDocument();
+    expect(create).toHaveBeenCalledWith(
+      { subject: 'english', goal_type: 'topics_learned', target_value: 5 },
+      expect.anything(),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(
+      within(await goalList()).getByRole('article', { name: 'English · Topics Learned' }),
+    ).toBeInTheDocument();
+  });
+
+  it("shows the server's 3-subject refusal on the review step", async () => {
+    const { user } = renderBoard();
+    await goalList();
+    await user.click(screen.getByRole('button', { name: 'New Goal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create a new goal' });
+    await user.click(within(dialog).getByRole('button', { name: 'Create a custom goal' }));
+    await user.click(within(dialog).getByRole('radio', { name: 'History' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await user.click(within(dialog).getByRole('button', { name: /Study Time/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create goal' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'You can only create a maximum of 3 courses at a time.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('edits a target, and explains a locked goal', async () => {
+    const { user } = renderBoard();
+    const list = await goalList();
+    await user.click(
+      within(list).getByRole('button', { name: 'Edit Math · Problems Solved goal' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Edit goal' });
+    const field = within(dialog).getByRole('spinbutton', { name: 'Weekly target (problems)' });
+    await user.clear(field);
+    await user.type(field, '25');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Goal updated successfully!')).toBeInTheDocument();
+    expect(within(list).getByText('25 problems per week')).toBeInTheDocument();
+
+    await user.click(within(list).getByRole('button', { name: 'Edit Science · Study Time goal' }));
+    const locked = await screen.findByRole('dialog', { name: 'Edit goal' });
+    expect(within(locked).getByRole('alert')).toHaveTextContent(
+      'Goals with more than 50% progress cannot be edited.',
+    );
+    expect(within(locked).queryByRole('spinbutton')).not.toBeInTheDocument();
+  });
+
+  it('deletes a goal after confirming', async () => {
+    const { user } = renderBoard();
+    const list = await goalList();
+    await user.click(
+      within(list).getByRole('button', { name: 'Delete Math · Problems Solved goal' }),
+    );
+    const confirm = await screen.findByRole('alertdialog', { name: 'Delete goal?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Goal deleted successfully')).toBeInTheDocument();
+    expect(within(list).getAllByRole('article')).toHaveLength(2);
+  });
+
+  it('pages the progress history, 4 days a page', async () => {
+    const { user } = renderBoard();
+    const list = await goalList();
+    await user.click(
+      within(list).getByRole('button', { name: 'Progress history of Math · Problems Solved goal' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Progress history' });
+    const days = await within(dialog).findByRole('list', { name: 'Progress by day' });
+    expect(within(days).getAllByRole('listitem')).toHaveLength(4);
+    expect(within(days).getAllByRole('listitem')[0]).toHaveTextContent('2 problems · 0.25 hours');
+    expect(within(dialog).getByText('Page 1 of 2')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(await within(dialog).findByText('Page 2 of 2')).toBeInTheDocument();
+    await waitFor(() => expect(within(dialog).getAllByRole('listitem')).toHaveLength(2));
+  });
+
+  it('logs progress and celebrates the milestone, announced to screen readers', async () => {
+    const adapter = fakeGoalsAdapter(
+      {},
+      { goals: [goal('g', 'math', 'problems_solved', 4, 0)], activities: [] },
+    );
+    const logProgress = vi.spyOn(adapter, 'logProgress');
+    const { user } = renderWithToasts(<GoalsBoard adapter={adapter} reducedMotion />);
+    const list = await goalList();
+    await user.click(within(list).getByRole('button', { name: 'Log progress' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Log progress' });
+    const value = within(dialog).getByRole('spinbutton', { name: 'Problems solved' });
+    await user.clear(value);
+    await user.type(value, '4');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Topic (optional)' }), 'Ratios');
+    await user.type(
+      within(dialog).getByRole('spinbutton', { name: 'Minutes spent (optional)' }),
+      '20',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Log progress' }));
+    expect(await screen.findByText('Progress logged!')).toBeInTheDocument();
+    expect(logProgress).toHaveBeenCalledWith(
+      'g',
+      { value: 4, topic: 'Ratios', minutes: 20 },
+      expect.anything(),
+    );
+    const banner = await screen.findByText('Great start! 25% of your Math goal is done.', {
+      selector: 'p',
+    });
+    expect(banner.closest('[data-slot="goal-celebration"]')).toHaveAttribute(
+      'data-motion',
+      'reduced',
+    );
+    expect(
+      screen
+        .getAllByRole('status')
+        .some((s) => s.textContent === 'Great start! 25% of your Math goal is done.'),
+    ).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Dismiss celebration' }));
+    expect(
+      await screen.findByText('Halfway there! 50% of your Math goal is done.', { selector: 'p' }),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(stat('This Week')).toHaveTextContent('1'));
+  });
+
+  it('fires confetti when motion is allowed, loading it only then', async () => {
+    const confetti = (await import('canvas-confetti')).default as unknown as ReturnType<
+      typeof vi.fn
+    >;
+    confetti.mockClear();
+    renderBoard(
+      {},
+      { celebrations: [{ goal_id: 'g-english', milestone: 100 }] },
+      { reducedMotion: false },
+    );
+    const banner = await screen.findByText(
+      'Goal complete! You finished your English goal this week.',
+      {
+        selector: 'p',
+      },
+    );
+    expect(banner.closest('[data-slot="goal-celebration"]')).toHaveAttribute(
+      'data-motion',
+      'confetti',
+    );
+    await waitFor(() => expect(confetti).toHaveBeenCalledTimes(1));
+  });
+
+  it("logs 'Failed to fetch goals' and offers to try again", async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const listCurrent = vi.fn().mockRejectedValueOnce(apiError());
+    listCurrent.mockImplementation(fakeGoalsAdapter().listCurrent);
+    const { user } = renderBoard({ listCurrent });
+    expect(await screen.findByText('Your goals could not be loaded.')).toBeInTheDocument();
+    expect(error).toHaveBeenCalledWith('Failed to fetch goals', expect.anything());
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await goalList()).toBeInTheDocument();
+  });
+
+  it('asks a guest to sign in', async () => {
+    const onSignIn = vi.fn();
+    const listCurrent = vi.fn();
+    const { user } = renderBoard({ listCurrent }, {}, { user: { id: 'guest-user' }, onSignIn });
+    expect(screen.getByText('Please sign in to access all features')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(onSignIn).toHaveBeenCalled();
+    expect(listCurrent).not.toHaveBeenCalled();
+  });
+});
