@@ -13,6 +13,7 @@ import { authRoutes } from './auth/routes';
 import { learningRoutes } from './chat/learning';
 import type { AppDeps, Deps } from './deps';
 import { healthRoutes } from './health/routes';
+import { legalRoutes } from './legal/routes';
 import { errorResponse } from './http/errors';
 import { createRouter } from './http/openapi';
 import { corsPolicy, securityHeaders } from './http/security';
@@ -95,6 +96,7 @@ export function createApp(appDeps: AppDeps) {
   const auth = authRoutes(deps, API_PREFIX);
   app.route(API_PREFIX, healthRoutes(appDeps.database));
   app.route(`${API_PREFIX}/auth`, auth.app);
+  app.route(API_PREFIX, legalRoutes(deps));
   for (const [prefix, router] of learningRoutes(deps, auth.auth))
     app.route(`${API_PREFIX}${prefix}`, router);
 
