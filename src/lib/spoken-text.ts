@@ -66,7 +66,7 @@ export function spokenMath(latex: string): string {
 /** A whole reply in plain spoken text: markdown marks removed, formulas in words. */
 export function spokenText(markdown: string): string {
   const keep: string[] = [];
-  const hold = (value: string) => `\u0000${keep.push(value) - 1}\u0000`;
+  const hold = (value: string) => `\uE000${keep.push(value) - 1}\uE000`;
   let text = markdown.replace(/\r\n?/g, '\n');
 
   // Code keeps its characters, without fences or backticks.
@@ -103,7 +103,7 @@ export function spokenText(markdown: string): string {
     .replace(/(?<![\w*])([*_])(?=\S)([^*_\n]*?\S)\1(?![\w*])/g, '$2')
     .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1');
 
-  text = text.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => keep[Number(i)] ?? '');
+  text = text.replace(/\uE000(\d+)\uE000/g, (_m, i: string) => keep[Number(i)] ?? '');
   return text
     .split('\n')
     .map((line) => line.replace(/[ \t]+/g, ' ').trim())
