@@ -11,6 +11,7 @@ const VerifyEmailPage = page(() => import('./pages/VerifyEmailPage'));
 const ResetPasswordPage = page(() => import('./pages/ResetPasswordPage'));
 const OnboardingPage = page(() => import('./pages/OnboardingPage'));
 const AssistantPage = page(() => import('./pages/AssistantPage'));
+const LegalPage = page(() => import('./pages/LegalPage'));
 
 /** The routes of spec section 2 and DECISIONS.md for this slice. */
 export function AppRoutes() {
@@ -36,6 +37,8 @@ export function AppRoutes() {
           </PublicOnly>
         </Route>
         <Route path="/oauth-callback" component={OAuthCallbackPage} />
+        <Route path="/terms" component={LegalPage} />
+        <Route path="/privacy" component={LegalPage} />
         <Route path="/verify-email" component={VerifyEmailPage} />
         <Route path="/reset-password" component={ResetPasswordPage} />
         <Route path="/onboarding">

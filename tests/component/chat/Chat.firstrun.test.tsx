@@ -27,7 +27,7 @@ describe('<Chat> on a first run', () => {
     await user.click(input());
     await user.paste('a'.repeat(4100));
     expect((input() as HTMLTextAreaElement).value).toBe('a'.repeat(4000));
-    await findToast('Message can be up to 4000 characters only.', 'alert');
+    await findToast('Message can be up to 4000 characters only.');
   });
 
   it('announces the finished reply as plain words, formulas spoken', async () => {
