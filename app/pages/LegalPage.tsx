@@ -12,15 +12,14 @@ export default function Page() {
   const api = useApi();
   const [pathname, navigate] = useLocation();
   const name: LegalPageName = pathname === '/privacy' ? 'privacy' : 'terms';
-  const [loaded, setLoaded] = useState<Loaded>(null);
+  const [fetched, setLoaded] = useState<Loaded>(null);
+  // A backend without the call: say the page is unavailable.
+  const loaded: Loaded = api.auth.legalPage ? fetched : { error: true };
 
   useEffect(() => {
     const controller = new AbortController();
     const load = api.auth.legalPage;
-    if (!load) {
-      setLoaded({ error: true });
-      return;
-    }
+    if (!load) return;
     load(name, { signal: controller.signal })
       .then((page) => setLoaded({ page }))
       .catch(() => !controller.signal.aborted && setLoaded({ error: true }));
