@@ -120,6 +120,8 @@ export function createApp(appDeps: AppDeps) {
   if (staticDir) {
     const files = serveStatic({
       root: staticDir,
+      // name.br / name.gz written at build time (scripts/compress-assets.mjs), chosen by Accept-Encoding.
+      precompressed: true,
       onFound: (file, c) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
         c.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
