@@ -24,6 +24,8 @@ const ExercisePage = page(() =>
   import('./pages/ToolPage').then((m) => ({ default: m.ExercisePage })),
 );
 
+const LegalPage = page(() => import('./pages/LegalPage'));
+
 /** The routes of spec section 2 and DECISIONS.md for this slice. */
 export function AppRoutes() {
   return (
@@ -48,6 +50,8 @@ export function AppRoutes() {
           </PublicOnly>
         </Route>
         <Route path="/oauth-callback" component={OAuthCallbackPage} />
+        <Route path="/terms" component={LegalPage} />
+        <Route path="/privacy" component={LegalPage} />
         <Route path="/verify-email" component={VerifyEmailPage} />
         <Route path="/reset-password" component={ResetPasswordPage} />
         <Route path="/onboarding">

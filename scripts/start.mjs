@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compressDir } from './compress-assets.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const appDir = path.join(root, 'app');
@@ -75,6 +76,7 @@ function buildApp() {
     console.error('[start] the app build failed.');
     process.exit(run.status ?? 1);
   }
+  console.log(`[start] ${compressDir(outDir)} assets precompressed (br, gz).`);
 }
 
 if (process.env.AYAH_SKIP_BUILD !== '1') buildApp();

@@ -13,6 +13,7 @@ import { authRoutes } from './auth/routes';
 import { learningRoutes } from './chat/learning';
 import type { AppDeps, Deps } from './deps';
 import { healthRoutes } from './health/routes';
+import { legalRoutes } from './legal/routes';
 import { errorResponse } from './http/errors';
 import { createRouter } from './http/openapi';
 import { corsPolicy, securityHeaders } from './http/security';
@@ -105,6 +106,7 @@ export function createApp(appDeps: AppDeps) {
     healthRoutes(appDeps.database, config.llm.baseUrl && config.llm.model ? 'model' : 'offline'),
   );
   app.route(`${API_PREFIX}/auth`, auth.app);
+  app.route(API_PREFIX, legalRoutes(deps));
   for (const [prefix, router] of learningRoutes(deps, auth.auth))
     app.route(`${API_PREFIX}${prefix}`, router);
 
@@ -128,6 +130,8 @@ export function createApp(appDeps: AppDeps) {
   if (staticDir) {
     const files = serveStatic({
       root: staticDir,
+      // name.br / name.gz written at build time (scripts/compress-assets.mjs), chosen by Accept-Encoding.
+      precompressed: true,
       onFound: (file, c) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
         c.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

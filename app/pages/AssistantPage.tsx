@@ -69,6 +69,8 @@ export default function Page() {
             {sessionId ? 'Chat' : 'Ayah'}
           </h1>
         </header>
+        {/* On a wide screen the design shows no title: the page's h1 is for screen readers. */}
+        {wide && <h1 className="ay:sr-only">Chat with Ayah</h1>}
         <Chat
           adapter={api.chat}
           user={user}

@@ -21,6 +21,7 @@ import { requireAuth } from './guard';
 import { accountRoutes } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
+import { providersRoute } from './providers-route';
 import { walletRoutes } from './wallet-routes';
 import {
   AuthResponse,
@@ -35,6 +36,7 @@ import {
   RefreshResponse,
   RegisterBody,
   RegisterResponse,
+  ResendResponse,
   ResetConfirmBody,
   TokenBody,
   UserResponse,
@@ -165,7 +167,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
       request: { body: body(TokenBody) },
       responses: {
         200: json(AuthResponse, 'Verified and signed in'),
-        ...errorResponses(400, 415, 422),
+        ...errorResponses(400, 409, 415, 422),
       },
     }),
     async (c) => c.json(signedIn(await service.verifyEmail(c.req.valid('json').token)), 200),
@@ -176,13 +178,16 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
       method: 'post',
       path: '/resend-verification',
       summary: 'Send the verification email again',
-      description: 'Answers the same whether or not the address has an account.',
+      description:
+        'Answers the same whether or not the address has an account; `retry_after` says in how many ' +
+        'seconds another mail can be asked for (a request inside that time sends nothing).',
       request: { body: body(EmailBody) },
-      responses: { 200: json(MessageResponse, 'Accepted'), ...errorResponses(415, 422) },
+      responses: { 200: json(ResendResponse, 'Accepted'), ...errorResponses(415, 422) },
     }),
     async (c) => {
-      await service.resendVerification(c.req.valid('json').email);
-      return c.json({ message: MESSAGES.resendSent }, 200);
+      const { retryAfterSec, sent } = await service.resendVerification(c.req.valid('json').email);
+      const message = sent ? MESSAGES.resendSent : MESSAGES.resendCooldown(retryAfterSec);
+      return c.json({ message, retry_after: retryAfterSec }, 200);
     },
   );
 
@@ -277,6 +282,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
     },
   );
 
+  providersRoute(app, deps);
   avatarRoutes(app, deps, apiPrefix, auth);
   googleRoutes(app, deps, service);
   walletRoutes(app, deps, service);

@@ -189,6 +189,14 @@ export function publicUser(user: User): PublicUser {
 
 export const UserResponse = z.object({ user: UserSchema }).openapi('UserResponse');
 export const MessageResponse = z.object({ message: z.string() }).openapi('MessageResponse');
+export const ResendResponse = z
+  .object({
+    message: z.string(),
+    retry_after: z.number().int().min(0).openapi({
+      description: 'Seconds until another verification mail can be asked for',
+    }),
+  })
+  .openapi('ResendVerificationResponse');
 export const Web3NonceResponse = z
   .object({
     message: z.string().openapi({

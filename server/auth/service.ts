@@ -2,7 +2,7 @@
  * The rules of signing in, over the database. Routes validate the shape of a request; everything about
  * who may do what, and every token's life, is decided here.
  */
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { UNIQUE_VIOLATION, pgErrorCode, transaction } from '../db';
 import type { OneTimePurpose, User } from '../db/schema';
@@ -25,11 +25,14 @@ export const MESSAGES = {
   invalidToken: 'Could not validate credentials',
   expiredToken: 'Token has expired',
   invalidVerifyToken: 'Invalid or expired verification token',
+  alreadyVerified: 'This email is already verified. Please sign in.',
   invalidResetToken: 'Invalid or expired reset token',
   invalidRefreshToken: 'Invalid or expired refresh token',
   refreshReused: 'Refresh token already used; the session has been signed out',
   resendSent:
     'If an account with this email needs verification, a new verification email has been sent.',
+  resendCooldown: (seconds: number) =>
+    `If an account with this email needs verification, an email was sent recently. You can ask for another in ${seconds} seconds.`,
   resetSent: 'If an account with this email exists, a password reset email has been sent.',
   resetDone: 'Password has been reset successfully. Please sign in with your new password.',
   passwordChanged: 'Password changed successfully',
@@ -108,6 +111,24 @@ export function createAuthService(deps: Deps) {
     return row?.userId ?? null;
   }
 
+  /** True when the verification token was used (or retired) and its account is verified. */
+  async function usedByVerifiedAccount(token: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: oneTimeTokens.id })
+      .from(oneTimeTokens)
+      .innerJoin(users, eq(users.id, oneTimeTokens.userId))
+      .where(
+        and(
+          eq(oneTimeTokens.tokenHash, hashToken(token)),
+          eq(oneTimeTokens.purpose, 'verify_email'),
+          isNotNull(oneTimeTokens.usedAt),
+          isNotNull(users.emailVerifiedAt),
+        ),
+      )
+      .limit(1);
+    return !!row;
+  }
+
   /** Uses a one-time token atomically: of any number of concurrent uses, exactly one gets the user id. */
   async function consumeOneTimeToken(
     q: Queryable,
@@ -146,14 +167,40 @@ export function createAuthService(deps: Deps) {
 
   /** True when a mail of this purpose went to the user within the cooldown (no mail bombing). */
   async function mailedRecently(userId: string, purpose: OneTimePurpose): Promise<boolean> {
-    if (settings.mailCooldownMs <= 0) return false;
+    return (await cooldownLeftMs(userId, purpose)) > 0;
+  }
+
+  /** How long until another mail of this purpose may go to the user (0: now). */
+  async function cooldownLeftMs(userId: string, purpose: OneTimePurpose): Promise<number> {
+    if (settings.mailCooldownMs <= 0) return 0;
     const [last] = await db
       .select({ createdAt: oneTimeTokens.createdAt })
       .from(oneTimeTokens)
       .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose)))
       .orderBy(desc(oneTimeTokens.createdAt))
       .limit(1);
-    return !!last && now().getTime() - last.createdAt.getTime() < settings.mailCooldownMs;
+    if (!last) return 0;
+    return Math.max(0, settings.mailCooldownMs - (now().getTime() - last.createdAt.getTime()));
+  }
+
+  /**
+   * Resend requests for addresses that get no mail (unknown, verified, Google or wallet), by lower-cased
+   * address: they keep the same cooldown as a real one, so the answer tells no account apart.
+   */
+  const resendAsked = new Map<string, number>();
+  function phantomCooldownLeftMs(email: string): number {
+    if (settings.mailCooldownMs <= 0) return 0;
+    const key = email.trim().toLowerCase();
+    const at = now().getTime();
+    const last = resendAsked.get(key);
+    if (last !== undefined && at - last < settings.mailCooldownMs) {
+      return settings.mailCooldownMs - (at - last);
+    }
+    resendAsked.delete(key);
+    resendAsked.set(key, at);
+    // Bounded: the oldest requests go first (a Map iterates in insertion order).
+    if (resendAsked.size > 10_000) resendAsked.delete(resendAsked.keys().next().value!);
+    return 0;
   }
 
   function link(page: string, token: string): string {
@@ -367,16 +414,32 @@ export function createAuthService(deps: Deps) {
         const [current] = await tx.select().from(users).where(eq(users.id, userId));
         return signIn(tx, userId, { emailVerifiedAt: current?.emailVerifiedAt ?? now() });
       });
-      if (!signedIn) throw new AppError(400, MESSAGES.invalidVerifyToken);
+      if (!signedIn) {
+        // A link opened again once it did its work: say so, rather than 'invalid' (409, not 400).
+        if (await usedByVerifiedAccount(token)) throw new AppError(409, MESSAGES.alreadyVerified);
+        throw new AppError(400, MESSAGES.invalidVerifyToken);
+      }
       return signedIn;
     },
 
-    async resendVerification(email: string): Promise<void> {
+    /**
+     * Mails a new verification link unless one went out within the cooldown; answers, the same way for
+     * every address, how many seconds until another can be asked for (0 with no cooldown).
+     */
+    async resendVerification(email: string): Promise<{ retryAfterSec: number; sent: boolean }> {
+      const cooldownSec = Math.ceil(settings.mailCooldownMs / 1000);
       const user = await findByEmail(email);
-      if (!user?.email || user.emailVerifiedAt || !user.passwordHash) return;
-      if (await mailedRecently(user.id, 'verify_email')) return;
+      if (!user?.email || user.emailVerifiedAt || !user.passwordHash) {
+        const left = phantomCooldownLeftMs(email);
+        return left > 0
+          ? { retryAfterSec: Math.ceil(left / 1000), sent: false }
+          : { retryAfterSec: cooldownSec, sent: true };
+      }
+      const left = await cooldownLeftMs(user.id, 'verify_email');
+      if (left > 0) return { retryAfterSec: Math.ceil(left / 1000), sent: false };
       const token = await issueOneTimeToken(db, user.id, 'verify_email', settings.verifyTokenTtlMs);
       mailer.send(verificationMail(user.email, user.displayName, link('verify-email', token)));
+      return { retryAfterSec: cooldownSec, sent: true };
     },
 
     async requestPasswordReset(email: string): Promise<void> {

@@ -9,12 +9,18 @@ export type AuthLayoutProps = {
   className?: string | undefined;
 };
 
-/** The centred card every auth page sits in, inside its own `AyahRoot`. */
+/**
+ * The card every auth page sits in, inside its own `AyahRoot`: centred both ways on the calm
+ * `backdrop` colour, filling whatever height its host gives it.
+ */
 export function AuthLayout({ children, theme, className }: AuthLayoutProps) {
   return (
     <AyahRoot
       theme={theme}
-      className={cn('ay:flex ay:w-full ay:justify-center ay:px-4 ay:py-8', className)}
+      className={cn(
+        'ay:flex ay:min-h-full ay:w-full ay:flex-1 ay:items-center ay:justify-center ay:bg-backdrop ay:px-4 ay:py-8',
+        className,
+      )}
     >
       <div
         data-slot="auth-card"

@@ -9,7 +9,10 @@ import { EmailForm } from './EmailForm';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { signInLogic, type AuthMode, type SignInFields } from './sign-in.machine';
 import { Tagline } from './Tagline';
+import { FIRST_RUN_MESSAGES } from '../lib/messages';
+import { AyahLogo } from '../ui/logo';
 import { useNotices } from './use-notices';
+import { useProviders } from './use-providers';
 import { walletAuthLogic } from './wallet-auth.machine';
 import type { WalletSource } from './wallet-provider';
 import { WalletSignIn } from './WalletSignIn';
@@ -86,11 +89,14 @@ export function AuthScreen({
   const googleBusy = useSelector(actorRef, (state) => state.matches('google'));
   const headingRef = useFocusOnChange<HTMLHeadingElement>(view);
   const choicesId = useId();
+  const googleReasonId = useId();
+  const providers = useProviders(adapter);
   const [fields, setFields] = useState<SignInFields>({ name: '', email: '', password: '' });
 
   return (
     <AuthLayout theme={theme} className={className}>
       <header className="ay:flex ay:flex-col ay:items-center ay:gap-1 ay:text-center">
+        <AyahLogo className="ay:size-12" />
         <h1 className="ay:text-2xl ay:font-bold ay:tracking-tight">Ayah</h1>
         <Tagline text={tagline} reducedMotion={reducedMotion} />
       </header>
@@ -104,11 +110,21 @@ export function AuthScreen({
           <Button
             variant="outline"
             loading={googleBusy}
+            disabled={!providers.google}
+            aria-describedby={providers.google ? undefined : googleReasonId}
             onClick={() => actorRef.send({ type: 'choice.google' })}
           >
             <GoogleIcon />
             Continue with Google
           </Button>
+          {!providers.google && (
+            <p
+              id={googleReasonId}
+              className="ay:-mt-1 ay:text-center ay:text-xs ay:text-muted-foreground"
+            >
+              {FIRST_RUN_MESSAGES.googleUnavailable}
+            </p>
+          )}
           <Button onClick={() => actorRef.send({ type: 'choice.email' })}>
             <MailIcon />
             Continue with Email
@@ -121,6 +137,7 @@ export function AuthScreen({
           fields={fields}
           onFieldsChange={setFields}
           headingRef={headingRef}
+          onNavigate={onNavigate}
         />
       )}
       {view === 'forgotPassword' && (

@@ -1,4 +1,4 @@
-import { useId, type Ref } from 'react';
+import { useEffect, useId, useRef, type Ref } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { Button } from '../ui/button';
@@ -7,7 +7,8 @@ import { Input } from '../ui/input';
 import { PasswordInput } from '../ui/password-input';
 import { PasswordRequirements } from '../ui/password-requirements';
 import { PasswordStrength } from '../ui/password-strength';
-import { headingClass } from './AuthLayout';
+import { FIRST_RUN_MESSAGES, SIGN_IN_MESSAGES } from '../lib/messages';
+import { headingClass, NavLink } from './AuthLayout';
 import type { SignInFields, SignUpField, signInMachine } from './sign-in.machine';
 
 export type EmailFormProps = {
@@ -15,22 +16,37 @@ export type EmailFormProps = {
   fields: SignInFields;
   onFieldsChange: (fields: SignInFields) => void;
   headingRef: Ref<HTMLHeadingElement>;
+  /** The host's router, for the Terms and Privacy links. @default ordinary links */
+  onNavigate?: ((path: string) => void) | undefined;
 };
 
 /** The email form of the sign-in screen, in sign-in or sign-up mode. */
-export function EmailForm({ actorRef, fields, onFieldsChange, headingRef }: EmailFormProps) {
+export function EmailForm({
+  actorRef,
+  fields,
+  onFieldsChange,
+  headingRef,
+  onNavigate,
+}: EmailFormProps) {
   const state = useSelector(actorRef, (snapshot) => snapshot);
   const headingId = useId();
   const requirementsId = useId();
-  const { mode, fieldError } = state.context;
+  const formRef = useRef<HTMLFormElement>(null);
+  const { mode, fieldErrors, unverifiedEmail, resendNote } = state.context;
   const signUp = mode === 'signUp';
-  const errorFor = (field: SignUpField) =>
-    fieldError?.field === field ? fieldError.message : undefined;
+  const errorFor = (field: SignUpField) => fieldErrors[field];
+  // Every refused submit puts the reader on the first field in error.
+  useEffect(() => {
+    if (Object.keys(fieldErrors).length === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [fieldErrors]);
+  const [before, terms, between, privacy, after] = FIRST_RUN_MESSAGES.consent;
   const change = (field: SignUpField) => (event: { target: { value: string } }) =>
     onFieldsChange({ ...fields, [field]: event.target.value });
 
   return (
     <form
+      ref={formRef}
       noValidate
       aria-labelledby={headingId}
       className="ay:flex ay:flex-col ay:gap-4"
@@ -79,9 +95,41 @@ export function EmailForm({ actorRef, fields, onFieldsChange, headingRef }: Emai
           Forgot password?
         </Button>
       )}
+      {unverifiedEmail !== null && (
+        <div
+          role="alert"
+          data-slot="unverified-notice"
+          className="ay:flex ay:flex-col ay:gap-2 ay:rounded-md ay:border ay:border-border ay:bg-muted ay:p-3 ay:text-sm"
+        >
+          <p>{SIGN_IN_MESSAGES.notVerified}</p>
+          <Button
+            variant="outline"
+            size="sm"
+            className="ay:self-start"
+            loading={state.matches({ email: 'resending' })}
+            onClick={() => actorRef.send({ type: 'verify.resend' })}
+          >
+            Resend verification email
+          </Button>
+          {resendNote && <p className="ay:text-muted-foreground">{resendNote}</p>}
+        </div>
+      )}
       <Button type="submit" loading={state.hasTag('busy')}>
         {signUp ? 'Create account' : 'Sign in'}
       </Button>
+      {signUp && (
+        <p data-slot="consent" className="ay:text-center ay:text-xs ay:text-muted-foreground">
+          {before}
+          <NavLink to="/terms" onNavigate={onNavigate}>
+            {terms}
+          </NavLink>
+          {between}
+          <NavLink to="/privacy" onNavigate={onNavigate}>
+            {privacy}
+          </NavLink>
+          {after}
+        </p>
+      )}
       <p className="ay:flex ay:flex-wrap ay:items-center ay:justify-center ay:gap-1 ay:text-sm ay:text-muted-foreground">
         {signUp ? 'Already have an account?' : "Don't have an account?"}
         <Button

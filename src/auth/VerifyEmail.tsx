@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { RESET_VERIFY_MESSAGES } from '../lib/messages';
+import { FIRST_RUN_MESSAGES, RESET_VERIFY_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import type { Theme } from '../ui/root';
 import { LoadingStatus } from '../ui/skeleton';
@@ -43,6 +43,18 @@ export function VerifyEmail({
   useNotices(actorRef, { onNavigate });
   const state = useSelector(actorRef, (snapshot) => snapshot);
   const address = state.context.email;
+
+  if (state.matches('alreadyVerified')) {
+    return (
+      <AuthLayout theme={theme} className={className}>
+        <h1 className={headingClass}>Email verified</h1>
+        <p role="status" className="ay:text-sm">
+          {FIRST_RUN_MESSAGES.alreadyVerified}
+        </p>
+        <Button onClick={() => onNavigate?.('/login')}>Sign in</Button>
+      </AuthLayout>
+    );
+  }
 
   if (state.matches('verifying') || state.matches('verified') || state.matches('linkFailed')) {
     return (
@@ -93,7 +105,8 @@ export function VerifyEmail({
         </ol>
       </section>
       <p role="status" className="ay:text-sm ay:font-medium ay:text-success">
-        {state.matches('success') && RESET_VERIFY_MESSAGES.verificationResent}
+        {state.matches('success') &&
+          (state.context.sentNote ?? RESET_VERIFY_MESSAGES.verificationResent)}
       </p>
       {state.matches('error') && (
         <p role="alert" className="ay:text-sm ay:font-medium ay:text-destructive">

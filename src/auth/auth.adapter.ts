@@ -88,6 +88,27 @@ export type EmailRequest = {
   email: string;
 };
 
+/** GET /providers: which sign-in ways the server offers. */
+export type AuthProviders = {
+  email: boolean;
+  google: boolean;
+  wallet: boolean;
+};
+
+/** POST /resend-verification: `retry_after` seconds until another mail can be asked for. */
+export type ResendResponse = MessageResponse & {
+  retry_after?: number;
+};
+
+/** The pages a school can replace: GET /api/v1/legal/{name}. */
+export type LegalPageName = 'terms' | 'privacy';
+
+/** A terms or privacy page: its title and its markdown text. */
+export type LegalPage = {
+  title: string;
+  markdown: string;
+};
+
 /** POST /password-reset/confirm. */
 export type ConfirmPasswordResetRequest = {
   token: string;
@@ -121,8 +142,8 @@ export interface AuthAdapter {
   me(options?: CallOptions): Promise<UserResponse>;
   /** Signs the user in with the emailed token; 400 for a used, expired or unknown token. */
   verifyEmail(body: VerifyEmailRequest, options?: CallOptions): Promise<AuthResponse>;
-  /** Answers the same whether or not the address exists. */
-  resendVerification(body: EmailRequest, options?: CallOptions): Promise<MessageResponse>;
+  /** Answers the same whether or not the address exists, with the cooldown left in `retry_after`. */
+  resendVerification(body: EmailRequest, options?: CallOptions): Promise<ResendResponse>;
   /** Answers the same whether or not the address exists. */
   requestPasswordReset(body: EmailRequest, options?: CallOptions): Promise<MessageResponse>;
   /** Sets the new password with the emailed single-use token. */
@@ -143,4 +164,10 @@ export interface AuthAdapter {
   web3Nonce(body: Web3NonceRequest, options?: CallOptions): Promise<Web3NonceResponse>;
   /** Signs in with the signed message; 401 for a bad signature or a reused or expired nonce. */
   web3Authenticate(body: Web3AuthenticateRequest, options?: CallOptions): Promise<AuthResponse>;
+  /**
+   * Which sign-in ways the server offers. Optional: without it every way is shown.
+   */
+  providers?(options?: CallOptions): Promise<AuthProviders>;
+  /** The school's terms or privacy notice. Optional: without it the pages say they are unavailable. */
+  legalPage?(name: LegalPageName, options?: CallOptions): Promise<LegalPage>;
 }

@@ -30,6 +30,9 @@ export function authHttp(client: HttpClient): AuthAdapter {
       client.request(`${AUTH}/web3/nonce`, { method: 'POST', body, signal }),
     web3Authenticate: (body, { signal } = {}) =>
       withUser(client.request(`${AUTH}/web3/authenticate`, { method: 'POST', body, signal })),
+    providers: ({ signal } = {}) => client.request(`${AUTH}/providers`, { signal }),
+    legalPage: (name, { signal } = {}) =>
+      client.request(`/api/v1/legal/${encodeURIComponent(name)}`, { signal }),
   };
 }
 

@@ -66,5 +66,6 @@ export {
   type OAuthParams,
 } from './oauth-callback.machine';
 export type { AuthNotice } from './notices';
+export type { AuthProviders, LegalPage, LegalPageName, ResendResponse } from './auth.adapter';
 // The feature's own wordings (not the spec's), kept with every other message in `src/lib/`.
 export { AUTH_MESSAGES } from '../lib/messages';

@@ -9,7 +9,8 @@ export type AuthNotice =
   | { type: 'toast.error'; message: string }
   /** A loading toast that stays `duration` ms (or until dismissed by `id`). */
   | { type: 'toast.loading'; id: string; message: string; duration: number }
-  | { type: 'toast.dismiss'; id: string }
+  /** Dismisses the toast `id`, or every toast without one. */
+  | { type: 'toast.dismiss'; id?: string }
   /** An in-app path for the host's router, e.g. '/verify-email?email=a%40b.co'. */
   | { type: 'route.navigate'; path: string }
   /** A full-page redirect to another site (Google sign-in). */

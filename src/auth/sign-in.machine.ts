@@ -1,19 +1,21 @@
 import { assertEvent, assign, emit, fromPromise, setup, stateIn } from 'xstate';
 import {
   OAUTH_MESSAGES,
+  resendRetryNote,
   RESET_VERIFY_MESSAGES,
   SIGN_IN_MESSAGES,
   VALIDATION_MESSAGES,
 } from '../lib/messages';
-import { isValidEmail, validateSignUp } from '../lib/validation';
+import { isValidEmail, validateSignUpFields } from '../lib/validation';
 import type {
   AuthAdapter,
   AuthResponse,
   LoginRequest,
   RegisterRequest,
   RegisterResponse,
+  ResendResponse,
 } from './auth.adapter';
-import type { AuthNotice } from './notices';
+import { serverMessage, type AuthNotice } from './notices';
 import { signInErrorMessage, type AuthMode } from './sign-in.errors';
 import { stubActor } from '../lib/stub-actor';
 
@@ -26,8 +28,14 @@ export type SignUpField = keyof SignInFields;
 
 export type SignInContext = {
   mode: AuthMode;
-  /** The sign-up validation error of section 5, and the field it belongs to. */
-  fieldError: { field: SignUpField; message: string } | null;
+  /** The sign-up validation errors of section 5, every field's at once. */
+  fieldErrors: Partial<Record<SignUpField, string>>;
+  /** The address of a sign-in refused as unverified: the form offers to resend its link. */
+  unverifiedEmail: string | null;
+  /** The address of the sign-in under way. */
+  attemptedEmail: string;
+  /** The server's answer to that resend (sent, or when another can go), or its failure. */
+  resendNote: string | null;
   /** The forgot-password form's error, shown under its email field. */
   resetError: string | null;
   /** The token of a successful login, between the login and the session taking it. */
@@ -46,7 +54,11 @@ export type SignInEvent =
   | { type: 'forgot.submit'; email: string }
   | { type: 'forgot.back' }
   /** The browser refused to leave for Google. */
-  | { type: 'google.failed' };
+  | { type: 'google.failed' }
+  /** Send the verification link again to the address a sign-in was refused for. */
+  | { type: 'verify.resend' };
+
+const noUnverified = { unverifiedEmail: null, resendNote: null };
 
 export type SignInInput = { mode?: AuthMode | undefined } | undefined;
 
@@ -65,6 +77,7 @@ export const signInMachine = setup({
     login: stubActor<AuthResponse, LoginRequest>('login'),
     register: stubActor<RegisterResponse, RegisterRequest>('register'),
     requestPasswordReset: stubActor<unknown, { email: string }>('requestPasswordReset'),
+    resendVerification: stubActor<ResendResponse, { email: string }>('resendVerification'),
     googleLoginUrl: stubActor<string>('googleLoginUrl'),
     /** Hands the token to the session; settles once the user is loaded. */
     signIn: stubActor<unknown, { token: string }>('signIn'),
@@ -72,7 +85,9 @@ export const signInMachine = setup({
   guards: {
     signUpInvalid: ({ context, event }) => {
       assertEvent(event, 'form.submit');
-      return context.mode === 'signUp' && validateSignUp(event.fields) !== null;
+      return (
+        context.mode === 'signUp' && Object.keys(validateSignUpFields(event.fields)).length > 0
+      );
     },
     signingUp: ({ context }) => context.mode === 'signUp',
     resetSending: stateIn('#signIn.forgotPassword.sending'),
@@ -86,7 +101,10 @@ export const signInMachine = setup({
   context: ({ input }) => ({
     mode: input?.mode ?? 'signIn',
     direct: input?.mode !== undefined,
-    fieldError: null,
+    fieldErrors: {},
+    unverifiedEmail: null,
+    resendNote: null,
+    attemptedEmail: '',
     resetError: null,
     token: null,
   }),
@@ -114,12 +132,13 @@ export const signInMachine = setup({
     email: {
       initial: 'editing',
       on: {
-        'choice.back': { target: 'choices', actions: assign({ fieldError: null }) },
+        'choice.back': { target: 'choices', actions: assign({ fieldErrors: {}, ...noUnverified }) },
         'mode.toggle': {
           target: '.editing',
           actions: assign({
             mode: ({ context }) => (context.mode === 'signIn' ? 'signUp' : 'signIn'),
-            fieldError: null,
+            fieldErrors: {},
+            ...noUnverified,
           }),
         },
       },
@@ -127,10 +146,21 @@ export const signInMachine = setup({
         editing: {
           on: {
             'form.submit': [
-              { guard: 'signUpInvalid', actions: assign({ fieldError: signUpError }) },
-              { guard: 'signingUp', target: 'registering', actions: assign({ fieldError: null }) },
-              { target: 'loggingIn', actions: assign({ fieldError: null }) },
+              { guard: 'signUpInvalid', actions: assign({ fieldErrors: signUpErrors }) },
+              { guard: 'signingUp', target: 'registering', actions: assign({ fieldErrors: {} }) },
+              {
+                target: 'loggingIn',
+                actions: assign({
+                  fieldErrors: {},
+                  ...noUnverified,
+                  attemptedEmail: ({ event }) => event.fields.email.trim(),
+                }),
+              },
             ],
+            'verify.resend': {
+              guard: ({ context }) => context.unverifiedEmail !== null,
+              target: 'resending',
+            },
             'forgot.open': {
               guard: ({ context }) => context.mode === 'signIn',
               target: '#signIn.forgotPassword',
@@ -149,12 +179,44 @@ export const signInMachine = setup({
               target: 'signingIn',
               actions: assign({ token: ({ event }) => event.output.access_token }),
             },
+            onError: [
+              {
+                // Shown in the form with a Resend action, not as a passing toast.
+                guard: ({ event }) =>
+                  signInErrorMessage(event.error, 'signIn') === SIGN_IN_MESSAGES.notVerified,
+                target: 'editing',
+                actions: assign({ unverifiedEmail: ({ context }) => context.attemptedEmail }),
+              },
+              {
+                target: 'editing',
+                actions: emit(({ event }) => ({
+                  type: 'toast.error',
+                  message: signInErrorMessage(event.error, 'signIn'),
+                })),
+              },
+            ],
+          },
+        },
+        resending: {
+          tags: ['busy'],
+          invoke: {
+            src: 'resendVerification',
+            input: ({ context }) => ({ email: context.unverifiedEmail ?? '' }),
+            onDone: {
+              target: 'editing',
+              actions: assign({
+                resendNote: ({ event }) =>
+                  [event.output.message, resendRetryNote(event.output.retry_after ?? 0)]
+                    .filter(Boolean)
+                    .join(' '),
+              }),
+            },
             onError: {
               target: 'editing',
-              actions: emit(({ event }) => ({
-                type: 'toast.error',
-                message: signInErrorMessage(event.error, 'signIn'),
-              })),
+              actions: assign({
+                resendNote: ({ event }) =>
+                  serverMessage(event.error, RESET_VERIFY_MESSAGES.resendFailed),
+              }),
             },
           },
         },
@@ -165,7 +227,11 @@ export const signInMachine = setup({
             input: ({ context }) => ({ token: context.token ?? '' }),
             onDone: {
               target: '#signIn.signedIn',
-              actions: emit({ type: 'toast.success', message: SIGN_IN_MESSAGES.signedIn }),
+              // Earlier failures' toasts go: 'Invalid email or password' beside 'Signed in' confuses.
+              actions: [
+                emit({ type: 'toast.dismiss' }),
+                emit({ type: 'toast.success', message: SIGN_IN_MESSAGES.signedIn }),
+              ],
             },
             onError: {
               target: 'editing',
@@ -269,28 +335,18 @@ export function signInLogic(adapter: AuthAdapter, host: { signIn(token: string):
       requestPasswordReset: fromPromise(({ input, signal }) =>
         adapter.requestPasswordReset(input, { signal }),
       ),
+      resendVerification: fromPromise(({ input, signal }) =>
+        adapter.resendVerification(input, { signal }),
+      ),
       googleLoginUrl: fromPromise(async () => adapter.googleLoginUrl()),
       signIn: fromPromise(async ({ input }) => host.signIn(input.token)),
     },
   });
 }
 
-function signUpError({ event }: { event: SignInEvent }): SignInContext['fieldError'] {
+function signUpErrors({ event }: { event: SignInEvent }): SignInContext['fieldErrors'] {
   assertEvent(event, 'form.submit');
-  const message = validateSignUp(event.fields);
-  if (!message) return null;
-  return { field: fieldOf(message), message };
-}
-
-function fieldOf(message: string): SignUpField {
-  if (message === VALIDATION_MESSAGES.nameRequired) return 'name';
-  if (
-    message === VALIDATION_MESSAGES.emailRequired ||
-    message === VALIDATION_MESSAGES.emailInvalid
-  ) {
-    return 'email';
-  }
-  return 'password';
+  return validateSignUpFields(event.fields);
 }
 
 function googleFailed(): AuthNotice {

@@ -1,9 +1,14 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import type { MessageResponse } from '../wire';
 import { AUTH } from '../lib/limits';
-import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES, SIGN_IN_MESSAGES } from '../lib/messages';
+import { ApiError } from '../lib/http-errors';
+import {
+  AUTH_MESSAGES,
+  RESET_VERIFY_MESSAGES,
+  SIGN_IN_MESSAGES,
+  resendRetryNote,
+} from '../lib/messages';
 import { validateResend } from '../lib/validation';
-import type { AuthAdapter, AuthResponse } from './auth.adapter';
+import type { AuthAdapter, AuthResponse, ResendResponse } from './auth.adapter';
 import { serverMessage, unlessAborted, type AuthNotice } from './notices';
 import { verifyEmailOnce } from './verify-email.once';
 import { stubActor } from '../lib/stub-actor';
@@ -20,6 +25,8 @@ export type VerifyEmailContext = {
   token: string | null;
   /** The resend's failure, shown in red. */
   error: string | null;
+  /** The resend's answer: sent, or when another mail can be asked for (the server's cooldown). */
+  sentNote: string | null;
   /** Where to go once signed in: onboarding until it is completed. */
   next: string;
 };
@@ -40,7 +47,7 @@ export const verifyEmailMachine = setup({
     emitted: {} as AuthNotice,
   },
   actors: {
-    resendVerification: stubActor<MessageResponse, { email: string }>('resendVerification'),
+    resendVerification: stubActor<ResendResponse, { email: string }>('resendVerification'),
     verifyEmail: stubActor<AuthResponse, { token: string }>('verifyEmail'),
     signIn: stubActor<unknown, { token: string }>('signIn'),
   },
@@ -55,6 +62,7 @@ export const verifyEmailMachine = setup({
     email: input.email?.trim() || null,
     token: input.token?.trim() || null,
     error: null,
+    sentNote: null,
     next: '/',
   }),
   initial: 'start',
@@ -77,7 +85,18 @@ export const verifyEmailMachine = setup({
       invoke: {
         src: 'resendVerification',
         input: ({ context }) => ({ email: context.email ?? '' }),
-        onDone: 'success',
+        onDone: {
+          target: 'success',
+          actions: assign({
+            // A server that states its cooldown is quoted (it may have sent nothing); else the spec banner.
+            sentNote: ({ event }) =>
+              event.output.retry_after === undefined
+                ? null
+                : [event.output.message, resendRetryNote(event.output.retry_after)]
+                    .filter(Boolean)
+                    .join(' '),
+          }),
+        },
         onError: {
           target: 'error',
           actions: assign({
@@ -106,13 +125,20 @@ export const verifyEmailMachine = setup({
                 next: event.output.user.onboarding_completed ? '/' : '/onboarding',
               })),
             },
-            onError: {
-              target: '#verifyEmail.linkFailed',
-              actions: emit(({ event }) => ({
-                type: 'toast.error',
-                message: serverMessage(event.error, AUTH_MESSAGES.verifyLinkFailed),
-              })),
-            },
+            onError: [
+              {
+                // The link did its work before (another browser): the account is verified.
+                guard: ({ event }) => event.error instanceof ApiError && event.error.status === 409,
+                target: '#verifyEmail.alreadyVerified',
+              },
+              {
+                target: '#verifyEmail.linkFailed',
+                actions: emit(({ event }) => ({
+                  type: 'toast.error',
+                  message: serverMessage(event.error, AUTH_MESSAGES.verifyLinkFailed),
+                })),
+              },
+            ],
           },
         },
         signingIn: {
@@ -138,6 +164,8 @@ export const verifyEmailMachine = setup({
       },
     },
     verified: { type: 'final' },
+    /** A link opened again once the account is verified: the page offers sign-in. */
+    alreadyVerified: { type: 'final' },
     linkFailed: {
       type: 'final',
       entry: emit({ type: 'route.navigate', path: '/auth' }),

@@ -1,4 +1,12 @@
-import { useId, useRef, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  type ClipboardEvent,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
+import { clampMessage, exceedsMessageLimit } from '../lib/chat';
 import { useSelector } from '@xstate/react';
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
@@ -31,6 +39,26 @@ export function ChatComposer({ className }: ChatComposerProps) {
   function act(type: 'message.send' | 'message.stop' | 'message.retry') {
     actor.send({ type });
     inputRef.current?.focus();
+  }
+
+  // Ready to type on arrival, unless the reader is already elsewhere or on a touch screen (where focus
+  // would throw up the keyboard over the page).
+  useEffect(() => {
+    const idle = document.activeElement === null || document.activeElement === document.body;
+    const touch = globalThis.matchMedia?.('(pointer: coarse)').matches ?? false;
+    if (idle && !touch) inputRef.current?.focus({ preventScroll: true });
+  }, []);
+
+  // A paste past the limit keeps its first 4000 characters (and the spec's toast says why).
+  function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {
+    const input = event.currentTarget;
+    const pasted = event.clipboardData.getData('text');
+    const next =
+      input.value.slice(0, input.selectionStart) + pasted + input.value.slice(input.selectionEnd);
+    if (!exceedsMessageLimit(next)) return;
+    event.preventDefault();
+    actor.send({ type: 'draft.change', text: next });
+    actor.send({ type: 'draft.change', text: clampMessage(next) });
   }
 
   function submit(event: FormEvent) {
@@ -78,6 +106,7 @@ export function ChatComposer({ className }: ChatComposerProps) {
           aria-disabled={locked || undefined}
           onChange={(event) => actor.send({ type: 'draft.change', text: event.target.value })}
           onKeyDown={onKeyDown}
+          onPaste={locked ? undefined : onPaste}
           className={cn(
             'ay:max-h-[200px] ay:min-h-10 ay:flex-1 ay:resize-none ay:bg-transparent ay:px-2 ay:py-2',
             'ay:text-sm ay:text-foreground ay:outline-none ay:field-sizing-content',

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSelector } from '@xstate/react';
+import { spokenText } from '../lib/spoken-text';
 import { Button } from '../ui/button';
 import { VisuallyHidden } from '../ui/visually-hidden';
 import { ArrowDownIcon } from './chat-icons';
@@ -32,7 +33,10 @@ export function ChatThread() {
   const [announcement, setAnnouncement] = useState('');
 
   useEffect(() => {
-    const subscription = actor.on('reply.completed', ({ content }) => setAnnouncement(content));
+    // Heard as plain words: no `**`, backticks or raw LaTeX.
+    const subscription = actor.on('reply.completed', ({ content }) =>
+      setAnnouncement(spokenText(content)),
+    );
     return () => subscription.unsubscribe();
   }, [actor]);
 

@@ -89,3 +89,14 @@ export function sessionTitle(firstMessage: string): string {
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
+
+/**
+ * `text` cut to the message limit (its first 4000 UTF-16 units), never splitting an emoji's surrogate
+ * pair: what a paste past the limit keeps.
+ */
+export function clampMessage(text: string): string {
+  if (!exceedsMessageLimit(text)) return text;
+  const cut = text.slice(0, CHAT.maxMessageLength);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}

@@ -297,3 +297,18 @@ export const SETTINGS_MESSAGES = {
   /** Not quoted in the spec. */
   confirmMismatch: 'That does not match. Type it exactly as shown.',
 } as const;
+
+/** Not quoted in the spec: what a first-time visitor is told on the auth and verify screens. */
+export const FIRST_RUN_MESSAGES = {
+  /** Beside a disabled 'Continue with Google' when the server has no Google configuration. */
+  googleUnavailable: 'Google sign-in is not set up for this school.',
+  /** A verification link opened again once the account is verified (the server's 409). */
+  alreadyVerified: 'Your email is already verified. Please sign in.',
+  /** The sign-up form's consent line; both nouns are links to /terms and /privacy. */
+  consent: ['By signing up you agree to the ', 'Terms', ' and the ', 'Privacy notice', '.'],
+} as const;
+
+/** Not quoted in the spec: when the server's resend cooldown lets another verification mail go. */
+export function resendRetryNote(seconds: number): string {
+  return seconds > 0 ? `You can ask for another email in ${seconds} seconds.` : '';
+}

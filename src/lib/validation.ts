@@ -30,6 +30,24 @@ export function validateSignUp({ name, email, password }: SignUpFields): string 
   return passwordError(password);
 }
 
+/**
+ * Every sign-up field's first error at once (same rules and words as `validateSignUp`), so a form can
+ * show them all together; an empty object when the form is valid.
+ */
+export function validateSignUpFields({
+  name,
+  email,
+  password,
+}: SignUpFields): Partial<Record<keyof SignUpFields, string>> {
+  const errors: Partial<Record<keyof SignUpFields, string>> = {};
+  if (name.trim() === '') errors.name = M.nameRequired;
+  if (email.trim() === '') errors.email = M.emailRequired;
+  else if (!isValidEmail(email)) errors.email = M.emailInvalid;
+  const passwordProblem = password === '' ? M.passwordRequired : passwordError(password);
+  if (passwordProblem) errors.password = passwordProblem;
+  return errors;
+}
+
 export interface ChangePasswordFields {
   current: string;
   next: string;

@@ -52,3 +52,12 @@ export {
 export { VisuallyHidden } from './visually-hidden';
 export { Spinner, type SpinnerProps } from './spinner';
 export * from './icons';
+export { AyahLogo, type AyahLogoProps } from './logo';
+export {
+  EnglishIcon,
+  HistoryIcon,
+  MathIcon,
+  ScienceIcon,
+  SubjectIcon,
+  type SubjectIconProps,
+} from './subject-icons';

@@ -225,13 +225,14 @@ describeServer('POST /verify-email', () => {
     expect(me.status).toBe(200);
   });
 
-  it('is single-use: a replayed token is 400', async () => {
+  it('is single-use: a replayed token signs no one in, and says the account is verified (409)', async () => {
     const { email } = await h.register();
     const token = tokenOf(await h.mailTo(email));
     expect((await h.post(`${AUTH}/verify-email`, { token })).status).toBe(200);
     const again = await h.post(`${AUTH}/verify-email`, { token });
-    expect(again.status).toBe(400);
-    expect(again.body).toEqual({ detail: 'Invalid or expired verification token' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ detail: 'This email is already verified. Please sign in.' });
+    expect(again.body.access_token).toBeUndefined();
   });
 
   it('gives exactly one sign-in to five concurrent uses of one token', async () => {
@@ -240,7 +241,7 @@ describeServer('POST /verify-email', () => {
     const replies = await Promise.all(
       Array.from({ length: 5 }, () => h.post(`${AUTH}/verify-email`, { token })),
     );
-    expect(replies.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
   });
 
   it('refuses unknown and expired tokens (400) and validates the body (422)', async () => {
@@ -269,13 +270,14 @@ describeServer('POST /resend-verification', () => {
     expect(real.status).toBe(200);
     expect(ghost.status).toBe(200);
     expect(real.body).toEqual(ghost.body);
-    expect(Object.keys(real.body)).toEqual(['message']);
+    expect(Object.keys(real.body)).toEqual(['message', 'retry_after']);
     await expect.poll(() => h.mailsTo(email).length).toBe(2);
     // Both links work until one is used.
     const [first, second] = h.mailsTo(email);
     expect(tokenOf(first!)).not.toBe(tokenOf(second!));
     expect((await h.post(`${AUTH}/verify-email`, { token: tokenOf(second!) })).status).toBe(200);
-    expect((await h.post(`${AUTH}/verify-email`, { token: tokenOf(first!) })).status).toBe(400);
+    // The older link was retired by the newer one, and the account is now verified.
+    expect((await h.post(`${AUTH}/verify-email`, { token: tokenOf(first!) })).status).toBe(409);
   });
 
   it('does not mail a verified account again', async () => {

@@ -110,7 +110,7 @@ describe('<AuthScreen>', () => {
     const name = screen.getByLabelText('Full name');
     expect(name).toBeInvalid();
     expect(name).toHaveAccessibleDescription('Name is required');
-    expect(screen.getByRole('alert')).toHaveTextContent('Name is required');
+    expect(screen.getAllByRole('alert')[0]).toHaveTextContent('Name is required');
 
     await user.type(name, 'Ada');
     await user.type(screen.getByLabelText('Email'), 'ada@example.org');

@@ -139,3 +139,39 @@ describe('<VerifyEmail>', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });
+
+describe('<VerifyEmail> on a first run (issue 13)', () => {
+  it('a link opened again for a verified account says so and offers sign-in', async () => {
+    const onNavigate = vi.fn();
+    const adapter = fakeAuthAdapter({
+      verifyEmail: rejects(apiError(409, 'This email is already verified. Please sign in.')),
+    });
+    const { user } = renderWithToasts(
+      <VerifyEmail adapter={adapter} token="used-token" onNavigate={onNavigate} />,
+    );
+    expect(await screen.findByRole('heading', { name: 'Email verified' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Your email is already verified. Please sign in.',
+    );
+    expect(screen.queryByText(/Invalid or expired/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(onNavigate).toHaveBeenCalledWith('/login');
+  });
+
+  it('resend quotes the server when it states its cooldown', async () => {
+    const adapter = fakeAuthAdapter({
+      resendVerification: async () => ({
+        message: 'An email was sent recently.',
+        retry_after: 30,
+      }),
+    });
+    const { user } = renderWithToasts(<VerifyEmail adapter={adapter} email="ada@example.org" />);
+    await user.click(screen.getByRole('button', { name: 'Resend verification email' }));
+    expect(
+      await screen.findByText(
+        'An email was sent recently. You can ask for another email in 30 seconds.',
+      ),
+    ).toHaveAttribute('role', 'status');
+    expect(screen.queryByText('Verification email resent successfully!')).not.toBeInTheDocument();
+  });
+});

@@ -106,10 +106,6 @@ describe('sign-in machine: email sign-in', () => {
       'Invalid email or password. Please check your credentials.',
     ],
     [
-      apiError(403, 'Email not verified'),
-      'Your account has not been email verified. Please check your email and verify to continue.',
-    ],
-    [
       apiError(422, [{ loc: ['body', 'email'], msg: 'value is not a valid email address' }]),
       'Please enter a valid email address.',
     ],
@@ -182,7 +178,7 @@ describe('sign-in machine: sign-up', () => {
     const { actor } = signUp(adapter);
     actor.send({ type: 'form.submit', fields: input });
     expect(actor.getSnapshot().value).toEqual({ email: 'editing' });
-    expect(actor.getSnapshot().context.fieldError).toEqual({ field, message });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ [field]: message });
     expect(adapter.calls).toEqual([]);
   });
 
@@ -225,9 +221,34 @@ describe('sign-in machine: sign-up', () => {
   it('a toggle clears the field error', () => {
     const { actor } = signUp();
     actor.send({ type: 'form.submit', fields: { ...fields, name: '' } });
-    expect(actor.getSnapshot().context.fieldError).not.toBeNull();
+    expect(actor.getSnapshot().context.fieldErrors).not.toEqual({});
     actor.send({ type: 'mode.toggle' });
-    expect(actor.getSnapshot().context.fieldError).toBeNull();
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({});
+  });
+});
+
+describe('sign-in machine: an unverified account', () => {
+  it('keeps the spec message in the form (no toast) and resends to the address tried', async () => {
+    const adapter = fakeAuthAdapter({
+      login: rejects(apiError(403, 'Email not verified')),
+      resendVerification: async () => ({ message: 'Sent.', retry_after: 60 }),
+    });
+    const { actor, notices } = signIn(adapter);
+    actor.send({ type: 'choice.email' });
+    actor.send({ type: 'form.submit', fields: { ...fields, email: ' ada@example.org ' } });
+    await settle(actor, { email: 'editing' });
+    expect(toasts(notices)).toEqual([]);
+    expect(actor.getSnapshot().context.unverifiedEmail).toBe('ada@example.org');
+    actor.send({ type: 'verify.resend' });
+    expect(actor.getSnapshot().value).toEqual({ email: 'resending' });
+    await settle(actor, { email: 'editing' });
+    expect(actor.getSnapshot().context.resendNote).toBe(
+      'Sent. You can ask for another email in 60 seconds.',
+    );
+    expect(adapter.calls.at(-1)).toEqual({
+      method: 'resendVerification',
+      body: { email: 'ada@example.org' },
+    });
   });
 });
 
