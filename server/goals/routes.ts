@@ -5,7 +5,7 @@ import type { AuthEnv } from '../auth/guard';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
-import { GOALS } from '../../src/lib/limits';
+import { GOALS } from 'ayah-coach/rules';
 import { isUuid, pageFields, pageQuery } from '../chat/paging';
 import { GOAL_MESSAGES, createGoalsService } from './service';
 
