@@ -177,7 +177,12 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       responses: {
         200: json(
           z
-            .array(z.object({ goal_id: z.string(), milestone: z.number().int() }))
+            .array(
+              z.object({
+                goal_id: z.string(),
+                milestone: z.union([z.literal(25), z.literal(50), z.literal(75), z.literal(100)]),
+              }),
+            )
             .openapi('Celebrations'),
           'Milestones',
         ),

@@ -31,8 +31,8 @@ export type RegisterRequest = {
   email: string;
   password: string;
   display_name: string;
-  agreed_to_terms: boolean;
-  agreed_to_privacy: boolean;
+  agreed_to_terms: true;
+  agreed_to_privacy: true;
 };
 
 /** 201 of POST /register. */
