@@ -9,6 +9,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/',
+      'server/dist/',
       'dist-app/',
       'storybook-static/',
       'node_modules/',

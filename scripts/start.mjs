@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: builds the app into dist-app/ when it is missing or older than its sources, then runs
-// the server (server/main.ts, through tsx), which serves the app and the API on one port.
+// `npm start`: builds the app into dist-app/ and the server into server/dist/ when either is missing or
+// older than its sources, then runs the built server (plain node, no tsx), which serves the app and the
+// API on one port.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { compressDir } from './compress-assets.mjs';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const appDir = path.join(root, 'app');
 const outDir = path.join(root, 'dist-app');
+const serverDir = path.join(root, 'server');
 const CONFIG_NAMES = ['vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs'];
 
 function viteConfig() {
@@ -30,7 +32,7 @@ function newest(paths) {
     const stat = statSync(p);
     if (stat.isDirectory()) {
       for (const entry of readdirSync(p)) {
-        if (entry === 'node_modules' || entry.startsWith('.')) continue;
+        if (entry === 'node_modules' || entry === 'dist' || entry.startsWith('.')) continue;
         walk(path.join(p, entry));
       }
     } else {
@@ -79,11 +81,29 @@ function buildApp() {
   console.log(`[start] ${compressDir(outDir)} assets precompressed (br, gz).`);
 }
 
-if (process.env.AYAH_SKIP_BUILD !== '1') buildApp();
+function buildServer() {
+  const built = path.join(serverDir, 'dist', 'main.js');
+  const sources = [serverDir, path.join(root, 'src', 'lib')];
+  if (existsSync(built) && statSync(built).mtimeMs >= newest(sources)) return;
+  console.log('[start] building the server into server/dist/ …');
+  const run = spawnSync(process.execPath, [path.join(serverDir, 'build.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) {
+    console.error('[start] the server build failed.');
+    process.exit(run.status ?? 1);
+  }
+}
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
+if (process.env.AYAH_SKIP_BUILD !== '1') buildApp();
+// The server is always built when stale: without it there is nothing to run.
+buildServer();
+
+const server = spawn(process.execPath, [path.join(serverDir, 'dist', 'main.js')], {
   cwd: root,
   stdio: 'inherit',
+  env: { AYAH_APP_DIR: outDir, ...process.env },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.kill(signal));

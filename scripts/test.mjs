@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, format check, the dependency layers, unused code, the built package
-// (publint, attw), then every vitest project (unit, component, browser, stories, server),
+// `npm test`: the API contract, typecheck, lint, format check, the dependency layers, unused code, the
+// built package (publint, attw), then every vitest project (unit, component, browser, stories, server),
 // ending with one plain summary line: `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 
 const steps = [
+  // The server's OpenAPI document and the types generated from it, which the type check holds the
+  // client's wire types against (tests/contract/wire.ts); then Redocly's recommended rules on it.
+  ['contract', 'npx', ['tsx', 'scripts/openapi.ts']],
+  ['openapi lint', 'npx', ['redocly', 'lint', 'tests/contract/openapi.json', '--format=summary']],
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
   ['format', 'npx', ['prettier', '--check', '--log-level=warn', '.']],

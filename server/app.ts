@@ -15,7 +15,7 @@ import type { AppDeps, Deps } from './deps';
 import { healthRoutes } from './health/routes';
 import { legalRoutes } from './legal/routes';
 import { errorResponse } from './http/errors';
-import { createRouter } from './http/openapi';
+import { BEARER, createRouter, nameOperations } from './http/openapi';
 import { corsPolicy, securityHeaders } from './http/security';
 
 export const API_PREFIX = '/api/v1';
@@ -115,13 +115,18 @@ export function createApp(appDeps: AppDeps) {
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
+  nameOperations(app);
   app.doc31(`${API_PREFIX}/openapi.json`, {
     openapi: '3.1.0',
     info: {
       title: 'Ayah API',
       version: '1',
       description: 'The reference server of the Ayah learning coach. Errors are FastAPI-shaped.',
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },
+    servers: [{ url: config.publicUrl, description: 'This server' }],
+    // Every call needs the bearer token unless its operation says `security: []`.
+    security: BEARER,
   });
 
   // The built app beside the API: files as they are, every other page path to index.html (the SPA).

@@ -1,17 +1,18 @@
 /**
  * Runs the server: configuration from the environment, the database opened and migrated, the API and
- * the built app (`dist-app/`, when present) on one port. `npm start` runs this through scripts/start.mjs.
+ * the built app (`dist-app/`, when present) on one port. `npm start` builds it (server/build.mjs) and
+ * runs server/dist/main.js through scripts/start.mjs.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
 import { createMailer } from './mailer';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+/** The built app to serve beside the API: `AYAH_APP_DIR`, else `dist-app/` in the working directory. */
+const appDir = path.resolve(process.env.AYAH_APP_DIR ?? 'dist-app');
 
 async function main() {
   const config = loadConfig();
@@ -27,8 +28,7 @@ async function main() {
     outboxDir: path.join(config.dataDir, 'outbox'),
     logger: console,
   });
-  const distApp = path.join(root, 'dist-app');
-  const staticDir = existsSync(path.join(distApp, 'index.html')) ? distApp : null;
+  const staticDir = existsSync(path.join(appDir, 'index.html')) ? appDir : null;
   const app = createApp({ config, database, mailer, staticDir });
 
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {

@@ -7,7 +7,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
-import { BEARER, errorResponses } from '../http/openapi';
+import { BEARER, errorResponses, PUBLIC } from '../http/openapi';
 import { createAvatarService } from './avatars';
 import type { AuthEnv } from './guard';
 import { json } from './route-helpers';
@@ -75,6 +75,7 @@ export function avatarRoutes(
     createRoute({
       method: 'get',
       path: '/avatars/{user_id}/{etag}',
+      security: PUBLIC,
       summary: 'A profile picture',
       description: 'Public, immutable: a new upload gets a new URL.',
       request: { params: AvatarParams },

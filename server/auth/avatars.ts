@@ -10,7 +10,7 @@ import type { User } from '../db/schema';
 import { avatars, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { AVATAR } from '../../src/lib/limits';
+import { AVATAR } from 'ayah-coach/rules';
 
 export const AVATAR_MAX_BYTES = AVATAR.maxBytes;
 /** The whole multipart request may carry this much besides the image (boundaries, headers, name). */

@@ -7,7 +7,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { errorResponses } from '../http/openapi';
+import { errorResponses, PUBLIC } from '../http/openapi';
 import { GoogleSignInError, callbackUrl, createGoogleSignIn } from './google';
 import type { AuthEnv } from './guard';
 import { GoogleCallbackQuery } from './schemas';
@@ -25,6 +25,7 @@ export function googleRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
     createRoute({
       method: 'get',
       path: '/google/login',
+      security: PUBLIC,
       summary: 'Start Google sign-in',
       description: "A redirect to Google's consent page (OpenID Connect with state and PKCE).",
       responses: {
@@ -39,6 +40,7 @@ export function googleRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
     createRoute({
       method: 'get',
       path: '/google/callback',
+      security: PUBLIC,
       summary: 'Finish Google sign-in (where Google sends the browser back)',
       description:
         'Redirects to the app: `/oauth-callback?access_token=…&token_type=bearer&user_id=…&user_name=…' +

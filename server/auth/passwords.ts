@@ -1,11 +1,11 @@
 /**
- * Password rules and hashing. The five rules of spec section 5 come from `src/lib/password.ts` (one
+ * Password rules and hashing. The five rules of spec section 5 come from `ayah-coach/rules` (one
  * source of truth); the server adds a refusal of common passwords and a length cap. Hashes are argon2id
  * with OWASP's parameters; the whole password is hashed, never truncated.
  */
 import { readFileSync } from 'node:fs';
 import { hash, verify } from '@node-rs/argon2';
-import { passwordError } from '../../src/lib/password';
+import { passwordError } from 'ayah-coach/rules';
 
 /** Long enough for any passphrase, short enough that hashing stays cheap. */
 export const PASSWORD_MAX_LENGTH = 256;

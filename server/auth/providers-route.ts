@@ -7,9 +7,9 @@ import { json } from './route-helpers';
 
 export const ProvidersResponse = z
   .object({
-    email: z.literal(true),
+    email: z.boolean(),
     google: z.boolean().openapi({ description: 'False when Google sign-in is not configured' }),
-    wallet: z.literal(true),
+    wallet: z.boolean(),
   })
   .openapi('AuthProviders');
 

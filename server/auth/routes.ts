@@ -14,7 +14,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { AppError, validationItems } from '../http/errors';
-import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { BEARER, createRouter, errorResponses, PUBLIC } from '../http/openapi';
 import { clientAddress } from '../http/security';
 import type { AuthEnv } from './guard';
 import { requireAuth } from './guard';
@@ -58,6 +58,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
     createRoute({
       method: 'post',
       path: '/register',
+      security: PUBLIC,
       summary: 'Create an account and send a verification email',
       request: { body: body(RegisterBody) },
       responses: {
@@ -75,6 +76,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
     createRoute({
       method: 'post',
       path: '/login',
+      security: PUBLIC,
       summary: 'Sign in with email and password',
       description:
         'JSON `{email, password}`, or OAuth2 password form fields `username` (the email) and `password`.',
@@ -163,6 +165,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
     createRoute({
       method: 'post',
       path: '/verify-email',
+      security: PUBLIC,
       summary: 'Confirm an email address with the token from the mail, and sign in',
       request: { body: body(TokenBody) },
       responses: {
@@ -177,6 +180,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
     createRoute({
       method: 'post',
       path: '/resend-verification',
+      security: PUBLIC,
       summary: 'Send the verification email again',
       description:
         'Answers the same whether or not the address has an account; `retry_after` says in how many ' +
@@ -195,6 +199,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
     createRoute({
       method: 'post',
       path: '/password-reset',
+      security: PUBLIC,
       summary: 'Send a password reset email',
       description: 'Answers the same whether or not the address has an account.',
       request: { body: body(EmailBody) },
@@ -210,6 +215,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
     createRoute({
       method: 'post',
       path: '/password-reset/confirm',
+      security: PUBLIC,
       summary: 'Set a new password with the token from the reset email',
       description: 'The token works once, for 1 hour; every session of the user is signed out.',
       request: { body: body(ResetConfirmBody) },

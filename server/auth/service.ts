@@ -9,7 +9,7 @@ import type { OneTimePurpose, User } from '../db/schema';
 import { authSessions, oneTimeTokens, pointsLedger, refreshTokens, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { POINTS } from '../../src/lib/limits';
+import { POINTS } from 'ayah-coach/rules';
 import { resetMail, verificationMail } from './mail';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';
 import { lockedFor, recordFailure, recordSuccess, throttleKeys } from './throttle';

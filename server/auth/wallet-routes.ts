@@ -2,7 +2,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { errorResponses } from '../http/openapi';
+import { errorResponses, PUBLIC } from '../http/openapi';
 import type { AuthEnv } from './guard';
 import { body, json, signedIn } from './route-helpers';
 import {
@@ -19,6 +19,7 @@ export function walletRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
   const wallet = createWalletSignIn(deps, service);
   const nonce = {
     path: '/web3/nonce',
+    security: PUBLIC,
     summary: 'The Sign-In with Ethereum message for a wallet to sign',
     description:
       'An EIP-4361 message naming this site, the chain and a nonce that works once, for 10 minutes.',
@@ -51,6 +52,7 @@ export function walletRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
     createRoute({
       method: 'post',
       path: '/web3/authenticate',
+      security: PUBLIC,
       summary: 'Sign in with a signed Sign-In with Ethereum message',
       description:
         'The first sign-in of a wallet creates its account (no email, no password). A bad signature, ' +

@@ -5,7 +5,7 @@ import type { AuthEnv } from '../auth/guard';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
-import { GOALS } from '../../src/lib/limits';
+import { GOALS } from 'ayah-coach/rules';
 import { isUuid, pageFields, pageQuery } from '../chat/paging';
 import { GOAL_MESSAGES, createGoalsService } from './service';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
@@ -197,7 +197,12 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       responses: {
         200: json(
           z
-            .array(z.object({ goal_id: z.string(), milestone: z.number().int() }))
+            .array(
+              z.object({
+                goal_id: z.string(),
+                milestone: z.union([z.literal(25), z.literal(50), z.literal(75), z.literal(100)]),
+              }),
+            )
             .openapi('Celebrations'),
           'Milestones',
         ),

@@ -6,7 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Database } from '../db';
 import { AppError } from '../http/errors';
-import { createRouter, errorResponses } from '../http/openapi';
+import { createRouter, errorResponses, PUBLIC } from '../http/openapi';
 
 const PING_TIMEOUT_MS = 2000;
 
@@ -16,6 +16,7 @@ export function healthRoutes(database: Database, tutor: 'offline' | 'model' = 'o
     createRoute({
       method: 'get',
       path: '/health',
+      security: PUBLIC,
       summary: 'Liveness and database readiness',
       responses: {
         200: {

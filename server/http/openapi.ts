@@ -50,3 +50,31 @@ export const BEARER = [{ Bearer: [] }];
 export function createRouter<E extends Env = Env>(): OpenAPIHono<E> {
   return new OpenAPIHono<E>({ defaultHook: validationHook });
 }
+
+/** `security` of a route anyone may call: the document's default is the bearer token. */
+export const PUBLIC: { [scheme: string]: string[] }[] = [];
+
+/**
+ * `post /api/v1/chat/sessions/{id}/title` → `postChatSessionsByIdTitle`: the operationId a route gets
+ * unless it names its own, so that every operation of the document has one (a portal's generated
+ * client names its methods after them) and they stay stable as routes are added.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/^\/api\/v\d+/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => segment.replace(/^\{(.+)\}$/, 'by-$1'))
+    .flatMap((segment) => segment.split(/[^a-zA-Z0-9]+/))
+    .filter(Boolean);
+  return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
+}
+
+/** Gives every registered route without an operationId the one `operationIdOf` makes. */
+export function nameOperations(app: OpenAPIHono<Env>): void {
+  for (const definition of app.openAPIRegistry.definitions) {
+    if (definition.type !== 'route') continue;
+    const { route } = definition;
+    route.operationId ??= operationIdOf(route.method, route.path);
+  }
+}

@@ -1,6 +1,5 @@
 /** The tutor's system prompt, and the offline coach's answer, from what the server knows of the student. */
-import { GOAL_TYPE_UNITS, SUBJECT_LABELS } from '../../src/lib/labels';
-import type { GoalType, Subject } from '../../src/lib/limits';
+import { GOAL_TYPE_UNITS, SUBJECT_LABELS, type GoalType, type Subject } from 'ayah-coach/rules';
 
 export interface GoalSummary {
   subject: Subject;

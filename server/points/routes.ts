@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../http/errors';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
-import { POINTS } from '../../src/lib/limits';
+import { POINTS } from 'ayah-coach/rules';
 import { isUuid, pageFields, pageQuery } from '../chat/paging';
 import { POINTS_MESSAGES, createPointsService } from './service';
 

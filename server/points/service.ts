@@ -13,7 +13,7 @@ import type { ConversionStatus } from '../db/schema';
 import { conversions, pointsLedger } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { POINTS } from '../../src/lib/limits';
+import { POINTS } from 'ayah-coach/rules';
 import type { Page } from '../chat/paging';
 import { offsetOf, paged } from '../chat/paging';
 import { lockUser, pointsBalance } from './ledger';

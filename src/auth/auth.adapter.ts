@@ -34,8 +34,8 @@ export type RegisterRequest = {
   email: string;
   password: string;
   display_name: string;
-  agreed_to_terms: boolean;
-  agreed_to_privacy: boolean;
+  agreed_to_terms: true;
+  agreed_to_privacy: true;
 };
 
 /** POST /onboarding/complete: the subjects picked in step 2, stored as the user's `interests`. */

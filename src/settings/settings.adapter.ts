@@ -31,12 +31,14 @@ export type DeleteAccountRequest = {
 export type AccountExport = {
   exported_at: string;
   user: Record<string, unknown>;
-  chats: unknown[];
-  goals: unknown[];
-  points_ledger: unknown[];
-  conversions: unknown[];
-  learning_memory: unknown[];
-} & Record<string, unknown>;
+  /** The profile picture as a data URL, or null. */
+  avatar: { content_type: string; data_url: string } | null;
+  chats: Record<string, unknown>[];
+  goals: Record<string, unknown>[];
+  points_ledger: Record<string, unknown>[];
+  conversions: Record<string, unknown>[];
+  learning_memory: Record<string, unknown>[];
+};
 
 /**
  * Profile, Security and Data Controls. Data Controls are the chat archive calls, by the same names

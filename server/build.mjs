@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// Builds the server into server/dist/: one ES module (dist/main.js) for plain `node`, no tsx at run
+// time. Every package the server imports must be one of its own `dependencies` (left external, so
+// `npm install --omit=dev` in a copy of server/ is all production needs); importing anything else
+// fails the build. The shared rules (`ayah-coach/rules`, the library's src/lib) are bundled in, so a
+// deployment needs neither the library's build nor its publication. The migrations and the
+// common-password list are copied beside main.js, where the code finds them by `import.meta.url`.
+import { builtinModules } from 'node:module';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const serverDir = path.dirname(fileURLToPath(import.meta.url));
+const outDir = path.join(serverDir, 'dist');
+const manifest = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
+const declared = new Set(Object.keys(manifest.dependencies ?? {}));
+const builtins = new Set(builtinModules);
+const RULES = path.resolve(serverDir, '../src/lib/index.ts');
+
+/** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+// `ayah-coach/rules` onto the library's sources; every other bare import stays external, and is
+// checked against the declared dependencies once tree-shaking has run (below).
+const rules = {
+  name: 'ayah-coach-rules',
+  setup(builder) {
+    builder.onResolve({ filter: /^ayah-coach\/rules$/ }, () => ({ path: RULES }));
+    builder.onResolve({ filter: /^[^./]/ }, () => ({ external: true }));
+  },
+};
+
+rmSync(outDir, { recursive: true, force: true });
+const result = await build({
+  entryPoints: { main: path.join(serverDir, 'main.ts') },
+  outdir: outDir,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  metafile: true,
+  plugins: [rules],
+});
+// The rules' own imports (clsx for `cn`) are tree-shaken away; whatever is left must be declared.
+const undeclared = new Set();
+for (const output of Object.values(result.metafile.outputs)) {
+  for (const { path: specifier, external } of output.imports) {
+    if (!external || specifier.startsWith('node:') || builtins.has(specifier)) continue;
+    if (!declared.has(packageOf(specifier))) undeclared.add(specifier);
+  }
+}
+if (undeclared.size > 0) {
+  console.error(
+    `[server] imported but not in server/package.json's dependencies: ${[...undeclared].join(', ')}`,
+  );
+  process.exit(1);
+}
+cpSync(path.join(serverDir, 'db', 'migrations'), path.join(outDir, 'migrations'), {
+  recursive: true,
+});
+cpSync(
+  path.join(serverDir, 'auth', 'common-passwords.txt'),
+  path.join(outDir, 'common-passwords.txt'),
+);
+console.log(`[server] built ${path.relative(process.cwd(), outDir) || outDir}`);
