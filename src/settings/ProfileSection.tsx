@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import type { User } from '../auth/auth.adapter';
+import type { User } from './settings.adapter';
 import { SUBJECT_LABELS } from '../lib/labels';
 import { GOALS, type Subject } from '../lib/limits';
 import { Button } from '../ui/button';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import type { User } from '../auth/auth.adapter';
+import type { User } from './settings.adapter';
 import { SETTINGS_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
-import type { User } from '../auth/auth.adapter';
+import type { User } from './settings.adapter';
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
 import { AyahRoot, type Theme } from '../ui/root';

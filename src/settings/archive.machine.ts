@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import type { ChatSession, ChatSessionPage } from '../chat/chat.adapter';
+import type { ChatSession, ChatSessionPage } from './settings.adapter';
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
 import type { MessageResponse, PageQuery } from '../wire';

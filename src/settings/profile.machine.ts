@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import type { User, UserResponse } from '../auth/auth.adapter';
+import type { User, UserResponse } from './settings.adapter';
 import type { Subject } from '../lib/limits';
 import { PROFILE_MESSAGES, SETTINGS_MESSAGES, VALIDATION_MESSAGES } from '../lib/messages';
 import { validateAvatar, validateProfile } from '../lib/validation';

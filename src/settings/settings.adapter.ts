@@ -1,7 +1,10 @@
 import type { Subject } from '../lib/limits';
 import type { CallOptions, MessageResponse } from '../wire';
-import type { UserResponse } from '../auth/auth.adapter';
-import type { ChatAdapter } from '../chat/chat.adapter';
+import type { User, UserResponse } from '../auth/auth.adapter';
+import type { ChatAdapter, ChatSession, ChatSessionPage } from '../chat/chat.adapter';
+
+/** The wire types settings shares with the auth and chat adapters, for the settings feature's own files. */
+export type { ChatSession, ChatSessionPage, User, UserResponse };
 
 /** PUT /auth/profile. `interests` is left as it is when not sent. */
 export type UpdateProfileRequest = {

@@ -1,5 +1,5 @@
 import { fromPromise } from 'xstate';
-import type { User } from '../auth/auth.adapter';
+import type { User } from './settings.adapter';
 
 /** What the settings machines ask their components to do, as emitted events. */
 export type SettingsNotice =

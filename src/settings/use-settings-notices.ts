@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { Subscription } from 'xstate';
-import type { User } from '../auth/auth.adapter';
+import type { User } from './settings.adapter';
 import { REFRESH_CHAT_HISTORY } from '../lib/messages';
 import { toast } from '../ui/toast';
 import type { SettingsNotice } from './settings.notices';
