@@ -2,12 +2,11 @@
  * `/api/v1/auth`: the HTTP side of signing in (API.md's auth table) — paths, validation, status codes.
  *
  * Refresh tokens travel in JSON, never in cookies (API.md: no cookies). Every sign-in answer (login,
- * verify-email) carries `refresh_token` beside `access_token`. `POST /refresh` then takes either
- * - `{"refresh_token": "…"}`: the token is used up and a new pair comes back (rotation); presenting a used
- *   refresh token again signs out its whole session, or
- * - no body and a still-valid `Authorization: Bearer` access token: a fresh access token of the same
- *   session (what a client that never stored the refresh token can do).
- * Either way a session ends at the latest 30 days after its sign-in.
+ * verify-email) carries `refresh_token` beside `access_token`. `POST /refresh` takes only
+ * `{"refresh_token": "…"}`: the token is used up and a new pair comes back (rotation); presenting a used
+ * refresh token again signs out its whole session. An access token never renews itself, so a stolen
+ * bearer token dies within 30 minutes. `POST /logout` revokes the session and its refresh chain.
+ * A session ends at the latest 30 days after its sign-in.
  */
 import type { Context } from 'hono';
 import { createRoute } from '@hono/zod-openapi';
@@ -237,9 +236,8 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
       path: '/refresh',
       summary: 'A new access token',
       description:
-        'With `{refresh_token}`: rotation (a new refresh token comes back; reusing one signs its session out). ' +
-        'Without a body: a still-valid bearer access token is exchanged for a fresh one of the same session.',
-      security: [{}, ...BEARER],
+        'Takes only `{refresh_token}`: rotation (a new refresh token comes back; reusing one signs its ' +
+        'session out). An access token alone is refused with 401.',
       request: {
         body: { required: false, content: { 'application/json': { schema: RefreshBody } } },
       },
@@ -250,24 +248,38 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
     }),
     async (c) => {
       const { refresh_token } = c.req.valid('json');
-      if (refresh_token !== undefined) {
-        const result = await service.refreshWithToken(refresh_token);
-        const { access_token, token_type, expires_in } = signedIn(result);
-        return c.json(
-          { access_token, token_type, expires_in, refresh_token: result.refreshToken },
-          200,
-        );
+      if (refresh_token === undefined) {
+        throw new AppError(401, MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
       }
-      const caller = await service.authenticate(c.req.header('authorization'));
-      const result = await service.refreshWithAccessToken(caller);
+      const result = await service.refreshWithToken(refresh_token);
+      const { access_token, token_type, expires_in } = signedIn(result);
       return c.json(
-        {
-          access_token: result.accessToken,
-          token_type: 'bearer' as const,
-          expires_in: result.expiresIn,
-        },
+        { access_token, token_type, expires_in, refresh_token: result.refreshToken },
         200,
       );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/logout',
+      summary: 'Sign out: revoke this session and its refresh chain',
+      description:
+        'Signs out the session of `{refresh_token}` when sent (it works after the access token has ' +
+        'expired), else that of the bearer access token. Other sessions of the user stay signed in.',
+      security: [{}, ...BEARER],
+      request: {
+        body: { required: false, content: { 'application/json': { schema: RefreshBody } } },
+      },
+      responses: { 200: json(MessageResponse, 'Signed out'), ...errorResponses(401, 415, 422) },
+    }),
+    async (c) => {
+      const { refresh_token } = c.req.valid('json');
+      if (refresh_token !== undefined) await service.logoutWithRefreshToken(refresh_token);
+      else
+        await service.logout((await service.authenticate(c.req.header('authorization'))).sessionId);
+      return c.json({ message: MESSAGES.signedOut }, 200);
     },
   );
 

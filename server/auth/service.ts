@@ -28,6 +28,7 @@ export const MESSAGES = {
   invalidResetToken: 'Invalid or expired reset token',
   invalidRefreshToken: 'Invalid or expired refresh token',
   refreshReused: 'Refresh token already used; the session has been signed out',
+  signedOut: 'Signed out',
   resendSent:
     'If an account with this email needs verification, a new verification email has been sent.',
   resetSent: 'If an account with this email exists, a password reset email has been sent.',
@@ -220,6 +221,18 @@ export function createAuthService(deps: Deps) {
         .set({ revokedAt: at })
         .where(and(eq(refreshTokens.sessionId, id), isNull(refreshTokens.revokedAt)));
     }
+  }
+
+  async function revokeSession(q: Queryable, sessionId: string) {
+    const at = now();
+    await q
+      .update(authSessions)
+      .set({ revokedAt: at })
+      .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+    await q
+      .update(refreshTokens)
+      .set({ revokedAt: at })
+      .where(and(eq(refreshTokens.sessionId, sessionId), isNull(refreshTokens.revokedAt)));
   }
 
   return {
@@ -534,14 +547,20 @@ export function createAuthService(deps: Deps) {
       };
     },
 
-    /** A still-valid access token buys a fresh one in the same session (bounded by the session's end). */
-    async refreshWithAccessToken(
-      auth: Authenticated,
-    ): Promise<{ accessToken: string; expiresIn: number }> {
-      return {
-        accessToken: await accessToken(auth.user, auth.sessionId),
-        expiresIn: settings.accessTokenTtlSec,
-      };
+    /** Signs out one session: the session and every refresh token of its chain stop working. */
+    async logout(sessionId: string): Promise<void> {
+      await transaction(db, (tx) => revokeSession(tx, sessionId));
+    },
+
+    /** Signs out the session a refresh token belongs to (a client whose access token has expired). */
+    async logoutWithRefreshToken(token: string): Promise<void> {
+      const [known] = await db
+        .select({ sessionId: refreshTokens.sessionId })
+        .from(refreshTokens)
+        .where(and(eq(refreshTokens.tokenHash, hashToken(token)), isNull(refreshTokens.revokedAt)))
+        .limit(1);
+      if (!known) throw unauthorized(MESSAGES.invalidRefreshToken);
+      await transaction(db, (tx) => revokeSession(tx, known.sessionId));
     },
   };
 }

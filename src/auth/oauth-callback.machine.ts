@@ -11,6 +11,7 @@ export const OAUTH_PARAMS = [
   'user_name',
   'user_email',
   'user_avatar',
+  'refresh_token',
   'error',
 ] as const;
 
@@ -18,6 +19,8 @@ export type OAuthParams = Partial<Record<(typeof OAUTH_PARAMS)[number], string |
 
 export type OAuthCallbackContext = {
   token: string | null;
+  /** The session's refresh token, when the server sent one. */
+  refreshToken: string | null;
   /** The name the provider gave, for the greeting while the user loads. */
   userName: string | null;
   /** Why the sign-in failed. */
@@ -35,7 +38,7 @@ export const oauthCallbackMachine = setup({
     emitted: {} as AuthNotice,
   },
   actors: {
-    signIn: notProvided<unknown, { token: string }>('signIn'),
+    signIn: notProvided<unknown, { token: string; refreshToken: string | null }>('signIn'),
   },
   delays: { redirect: AUTH.oauthErrorRedirectMs },
 }).createMachine({
@@ -47,7 +50,8 @@ export const oauthCallbackMachine = setup({
       : token
         ? null
         : OAUTH_MESSAGES.noAccessToken;
-    return { token, userName: input.user_name?.trim() || null, error };
+    const refreshToken = input.refresh_token?.trim() || null;
+    return { token, refreshToken, userName: input.user_name?.trim() || null, error };
   },
   initial: 'start',
   states: {
@@ -58,7 +62,10 @@ export const oauthCallbackMachine = setup({
       tags: ['busy'],
       invoke: {
         src: 'signIn',
-        input: ({ context }) => ({ token: context.token ?? '' }),
+        input: ({ context }) => ({
+          token: context.token ?? '',
+          refreshToken: context.refreshToken,
+        }),
         onDone: {
           target: 'done',
           actions: [
@@ -82,10 +89,12 @@ export const oauthCallbackMachine = setup({
 });
 
 /** The callback's machine; `signIn` hands the token to the session and loads the user. */
-export function oauthCallbackLogic(host: { signIn(token: string): unknown }) {
+export function oauthCallbackLogic(host: {
+  signIn(token: string, refreshToken?: string | null): unknown;
+}) {
   return oauthCallbackMachine.provide({
     actors: {
-      signIn: fromPromise(async ({ input }) => host.signIn(input.token)),
+      signIn: fromPromise(async ({ input }) => host.signIn(input.token, input.refreshToken)),
     },
   });
 }

@@ -31,6 +31,8 @@ export type SignInContext = {
   resetError: string | null;
   /** The token of a successful login, between the login and the session taking it. */
   token: string | null;
+  /** The refresh token that came with it, handed to the session beside the access token. */
+  refreshToken: string | null;
   /** Opened as /login or /register: straight to the email form. */
   direct: boolean;
 };
@@ -66,7 +68,7 @@ export const signInMachine = setup({
     requestPasswordReset: notProvided<unknown, { email: string }>('requestPasswordReset'),
     googleLoginUrl: notProvided<string>('googleLoginUrl'),
     /** Hands the token to the session; settles once the user is loaded. */
-    signIn: notProvided<unknown, { token: string }>('signIn'),
+    signIn: notProvided<unknown, { token: string; refreshToken: string | null }>('signIn'),
   },
   guards: {
     signUpInvalid: ({ context, event }) => {
@@ -88,6 +90,7 @@ export const signInMachine = setup({
     fieldError: null,
     resetError: null,
     token: null,
+    refreshToken: null,
   }),
   // /login and /register open the email form directly (DECISIONS.md).
   initial: 'start',
@@ -146,7 +149,10 @@ export const signInMachine = setup({
             },
             onDone: {
               target: 'signingIn',
-              actions: assign({ token: ({ event }) => event.output.access_token }),
+              actions: assign({
+                token: ({ event }) => event.output.access_token,
+                refreshToken: ({ event }) => event.output.refresh_token ?? null,
+              }),
             },
             onError: {
               target: 'editing',
@@ -161,7 +167,10 @@ export const signInMachine = setup({
           tags: ['busy'],
           invoke: {
             src: 'signIn',
-            input: ({ context }) => ({ token: context.token ?? '' }),
+            input: ({ context }) => ({
+              token: context.token ?? '',
+              refreshToken: context.refreshToken,
+            }),
             onDone: {
               target: '#signIn.signedIn',
               actions: emit({ type: 'toast.success', message: SIGN_IN_MESSAGES.signedIn }),
@@ -169,7 +178,7 @@ export const signInMachine = setup({
             onError: {
               target: 'editing',
               actions: [
-                assign({ token: null }),
+                assign({ token: null, refreshToken: null }),
                 emit(({ event }) => ({
                   type: 'toast.error',
                   message: signInErrorMessage(event.error, 'signIn'),
@@ -260,7 +269,10 @@ export const signInMachine = setup({
 });
 
 /** The sign-in screen's machine over `adapter`; `signIn` hands a token to the session. */
-export function signInLogic(adapter: AuthAdapter, host: { signIn(token: string): unknown }) {
+export function signInLogic(
+  adapter: AuthAdapter,
+  host: { signIn(token: string, refreshToken?: string | null): unknown },
+) {
   return signInMachine.provide({
     actors: {
       login: fromPromise(({ input, signal }) => adapter.login(input, { signal })),
@@ -269,7 +281,7 @@ export function signInLogic(adapter: AuthAdapter, host: { signIn(token: string):
         adapter.requestPasswordReset(input, { signal }),
       ),
       googleLoginUrl: fromPromise(async () => adapter.googleLoginUrl()),
-      signIn: fromPromise(async ({ input }) => host.signIn(input.token)),
+      signIn: fromPromise(async ({ input }) => host.signIn(input.token, input.refreshToken)),
     },
   });
 }

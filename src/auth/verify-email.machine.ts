@@ -17,6 +17,8 @@ export type VerifyEmailInput = {
 export type VerifyEmailContext = {
   email: string | null;
   token: string | null;
+  /** The refresh token that came with it, handed to the session beside the access token. */
+  refreshToken: string | null;
   /** The resend's failure, shown in red. */
   error: string | null;
   /** Where to go once signed in: onboarding until it is completed. */
@@ -41,7 +43,7 @@ export const verifyEmailMachine = setup({
   actors: {
     resendVerification: notProvided<MessageResponse, { email: string }>('resendVerification'),
     verifyEmail: notProvided<AuthResponse, { token: string }>('verifyEmail'),
-    signIn: notProvided<unknown, { token: string }>('signIn'),
+    signIn: notProvided<unknown, { token: string; refreshToken: string | null }>('signIn'),
   },
   delays: { banner: AUTH.verifyBannerMs },
   guards: {
@@ -53,6 +55,7 @@ export const verifyEmailMachine = setup({
   context: ({ input }) => ({
     email: input.email?.trim() || null,
     token: input.token?.trim() || null,
+    refreshToken: null,
     error: null,
     next: '/',
   }),
@@ -102,6 +105,7 @@ export const verifyEmailMachine = setup({
               target: 'signingIn',
               actions: assign(({ event }) => ({
                 token: event.output.access_token,
+                refreshToken: event.output.refresh_token ?? null,
                 next: event.output.user.onboarding_completed ? '/' : '/onboarding',
               })),
             },
@@ -117,7 +121,10 @@ export const verifyEmailMachine = setup({
         signingIn: {
           invoke: {
             src: 'signIn',
-            input: ({ context }) => ({ token: context.token ?? '' }),
+            input: ({ context }) => ({
+              token: context.token ?? '',
+              refreshToken: context.refreshToken,
+            }),
             onDone: {
               target: '#verifyEmail.verified',
               actions: [
@@ -145,7 +152,10 @@ export const verifyEmailMachine = setup({
 });
 
 /** The verify-email page's machine over `adapter`; `signIn` hands the link's token to the session. */
-export function verifyEmailLogic(adapter: AuthAdapter, host: { signIn(token: string): unknown }) {
+export function verifyEmailLogic(
+  adapter: AuthAdapter,
+  host: { signIn(token: string, refreshToken?: string | null): unknown },
+) {
   return verifyEmailMachine.provide({
     actors: {
       resendVerification: fromPromise(({ input, signal }) =>
@@ -155,7 +165,7 @@ export function verifyEmailLogic(adapter: AuthAdapter, host: { signIn(token: str
         verifyEmailOnce(adapter, input.token, signal),
       ),
       signIn: fromPromise(({ input, signal }) => {
-        const signIn = async () => host.signIn(input.token);
+        const signIn = async () => host.signIn(input.token, input.refreshToken);
         return unlessAborted(signIn(), signal);
       }),
     },
