@@ -40,6 +40,10 @@ import {
 import { body, json, signedIn } from './route-helpers';
 import { MESSAGES, createAuthService } from './service';
 
+/** Said on the routes that cost a hash or a mail. */
+const LIMITED =
+  'Limited per client address and per email address (429 with Retry-After), before any lookup.';
+
 const mediaType = (c: Context) =>
   (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
@@ -48,20 +52,24 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
   const service = createAuthService(deps);
   const auth = requireAuth(service);
   const app = createRouter<AuthEnv>();
+  const address = (c: Context) => clientAddress(c, deps.config.trustProxy);
 
   app.openapi(
     createRoute({
       method: 'post',
       path: '/register',
       summary: 'Create an account and send a verification email',
+      description: LIMITED,
       request: { body: body(RegisterBody) },
       responses: {
         201: json(RegisterResponse, 'Registered; a verification email is on its way'),
-        ...errorResponses(409, 415, 422),
+        ...errorResponses(409, 415, 422, 429),
       },
     }),
     async (c) => {
-      const user = await service.register(c.req.valid('json'));
+      const input = c.req.valid('json');
+      await service.limitAccountMail('register', input.email, address(c));
+      const user = await service.register(input);
       return c.json({ message: MESSAGES.registered, user: publicUser(user) }, 201);
     },
   );
@@ -169,12 +177,14 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
       method: 'post',
       path: '/resend-verification',
       summary: 'Send the verification email again',
-      description: 'Answers the same whether or not the address has an account.',
+      description: `Answers the same whether or not the address has an account. ${LIMITED}`,
       request: { body: body(EmailBody) },
-      responses: { 200: json(MessageResponse, 'Accepted'), ...errorResponses(415, 422) },
+      responses: { 200: json(MessageResponse, 'Accepted'), ...errorResponses(415, 422, 429) },
     }),
     async (c) => {
-      await service.resendVerification(c.req.valid('json').email);
+      const { email } = c.req.valid('json');
+      await service.limitAccountMail('resend', email, address(c));
+      await service.resendVerification(email);
       return c.json({ message: MESSAGES.resendSent }, 200);
     },
   );
@@ -184,12 +194,14 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
       method: 'post',
       path: '/password-reset',
       summary: 'Send a password reset email',
-      description: 'Answers the same whether or not the address has an account.',
+      description: `Answers the same whether or not the address has an account. ${LIMITED}`,
       request: { body: body(EmailBody) },
-      responses: { 200: json(MessageResponse, 'Accepted'), ...errorResponses(415, 422) },
+      responses: { 200: json(MessageResponse, 'Accepted'), ...errorResponses(415, 422, 429) },
     }),
     async (c) => {
-      await service.requestPasswordReset(c.req.valid('json').email);
+      const { email } = c.req.valid('json');
+      await service.limitAccountMail('reset', email, address(c));
+      await service.requestPasswordReset(email);
       return c.json({ message: MESSAGES.resetSent }, 200);
     },
   );

@@ -12,7 +12,15 @@ import { AppError } from '../http/errors';
 import { POINTS } from '../../src/lib/limits';
 import { resetMail, verificationMail } from './mail';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';
-import { lockedFor, recordFailure, recordSuccess, throttleKeys } from './throttle';
+import type { AccountMailPurpose } from './throttle';
+import {
+  limitAccountMail,
+  lockedFor,
+  recordAddressFailure,
+  recordSuccess,
+  reserveAttempt,
+  throttleKeys,
+} from './throttle';
 import { hashToken, randomToken, signAccessToken, verifyAccessToken } from './tokens';
 
 export const MESSAGES = {
@@ -239,6 +247,10 @@ export function createAuthService(deps: Deps) {
     /** Starts a session for a user whose identity another method proved (Google, a wallet). */
     startSession: signIn,
 
+    /** Registrations, resends and reset requests per client address and per email (429 beyond). */
+    limitAccountMail: (purpose: AccountMailPurpose, email: string, address: string) =>
+      limitAccountMail(db, purpose, email, address, config.limits, now()),
+
     async register(input: {
       email: string;
       password: string;
@@ -280,7 +292,18 @@ export function createAuthService(deps: Deps) {
 
     async login(email: string, password: string, address: string): Promise<SignedIn> {
       const keys = throttleKeys(email, address);
-      const wait = await lockedFor(db, keys, now());
+      const { throttle } = settings;
+      // The address's lock is read; the account's attempt is counted and checked in one statement.
+      let wait = await lockedFor(db, [keys.address], now());
+      if (wait <= 0) {
+        wait = await reserveAttempt(
+          db,
+          keys.account,
+          throttle.account,
+          throttle.forgetAfterMs,
+          now(),
+        );
+      }
       if (wait > 0) {
         throw new AppError(429, MESSAGES.throttled, {
           'Retry-After': String(Math.ceil(wait / 1000)),
@@ -291,7 +314,7 @@ export function createAuthService(deps: Deps) {
       if (user?.passwordHash) ok = await verifyPassword(user.passwordHash, password);
       else await verifyDummy(password); // an unknown address takes as long as a wrong password
       if (!user || !ok) {
-        await recordFailure(db, keys, settings.throttle, now());
+        await recordAddressFailure(db, keys, throttle, now());
         throw unauthorized(MESSAGES.invalidLogin);
       }
       await recordSuccess(db, keys);
