@@ -65,6 +65,28 @@ export interface ChatSettings {
   rateWindowMs: number;
 }
 
+/** At most `limit` uses within `windowMs` (a fixed window, counted in the database). */
+export interface RateRule {
+  limit: number;
+  windowMs: number;
+}
+
+/** Rate limits on writes that cost the server or could farm points (counted across instances). */
+export interface LimitSettings {
+  /** Goal writes (create, update, delete, log progress) per student. */
+  goalWrites: RateRule;
+  /** Registrations, verification resends and reset requests per client address (each its own count). */
+  accountMailPerAddress: RateRule;
+  /** … and per email address. */
+  accountMailPerEmail: RateRule;
+}
+
+export const DEFAULT_LIMITS: LimitSettings = {
+  goalWrites: { limit: 60, windowMs: 60_000 },
+  accountMailPerAddress: { limit: 20, windowMs: 10 * 60_000 },
+  accountMailPerEmail: { limit: 5, windowMs: 60 * 60_000 },
+};
+
 export interface Config {
   port: number;
   /** Where users reach the app; links in mails are built from it, never from the Host header. */
@@ -84,6 +106,7 @@ export interface Config {
   auth: AuthSettings;
   llm: LlmSettings;
   chat: ChatSettings;
+  limits: LimitSettings;
   google: GoogleConfig | null;
   /** Sign-In with Ethereum: the chain id the message names (EIP-155; 1 is Ethereum mainnet). */
   siweChainId: number;
@@ -229,6 +252,13 @@ export function loadConfig(env: Env = process.env): Config {
     chat: {
       rateLimit: positiveInt('AYAH_CHAT_RATE_LIMIT', env.AYAH_CHAT_RATE_LIMIT, 20),
       rateWindowMs: MINUTE,
+    },
+    limits: {
+      ...DEFAULT_LIMITS,
+      goalWrites: {
+        limit: positiveInt('AYAH_GOAL_WRITE_LIMIT', env.AYAH_GOAL_WRITE_LIMIT, 60),
+        windowMs: MINUTE,
+      },
     },
     google: google(env, publicUrl),
     siweChainId: chainId(env.AYAH_SIWE_CHAIN_ID),

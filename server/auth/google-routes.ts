@@ -44,7 +44,7 @@ export function googleRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
       summary: 'Finish Google sign-in (where Google sends the browser back)',
       description:
         'Redirects to the app: `/oauth-callback?access_token=…&token_type=bearer&user_id=…&user_name=…' +
-        '&user_email=…&user_avatar=…`, or `/oauth-callback?error=…`.',
+        '&user_email=…&user_avatar=…&refresh_token=…`, or `/oauth-callback?error=…`.',
       request: { query: GoogleCallbackQuery },
       responses: {
         302: redirect('To the app'),

@@ -306,14 +306,17 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
   };
 }
 
-/** `/oauth-callback` in the app, with exactly the spec's parameters. */
+/**
+ * `/oauth-callback` in the app, with exactly the spec's parameters and the session's refresh token
+ * (only a refresh token renews a session; the app takes both out of the address bar at once).
+ */
 export function callbackUrl(publicUrl: string, outcome: SignedIn | { error: string }): string {
   const url = new URL(`${publicUrl}/oauth-callback`);
   if ('error' in outcome) {
     url.searchParams.set('error', outcome.error);
     return url.toString();
   }
-  const { user, accessToken } = outcome;
+  const { user, accessToken, refreshToken } = outcome;
   const params: [string, string][] = [
     ['access_token', accessToken],
     ['token_type', 'bearer'],
@@ -321,6 +324,7 @@ export function callbackUrl(publicUrl: string, outcome: SignedIn | { error: stri
     ['user_name', user.displayName],
     ['user_email', user.email ?? ''],
     ['user_avatar', user.avatarUrl ?? ''],
+    ['refresh_token', refreshToken],
   ];
   for (const [name, value] of params) url.searchParams.set(name, value);
   return url.toString();

@@ -2,12 +2,11 @@
  * `/api/v1/auth`: the HTTP side of signing in (API.md's auth table) — paths, validation, status codes.
  *
  * Refresh tokens travel in JSON, never in cookies (API.md: no cookies). Every sign-in answer (login,
- * verify-email) carries `refresh_token` beside `access_token`. `POST /refresh` then takes either
- * - `{"refresh_token": "…"}`: the token is used up and a new pair comes back (rotation); presenting a used
- *   refresh token again signs out its whole session, or
- * - no body and a still-valid `Authorization: Bearer` access token: a fresh access token of the same
- *   session (what a client that never stored the refresh token can do).
- * Either way a session ends at the latest 30 days after its sign-in.
+ * verify-email) carries `refresh_token` beside `access_token`. `POST /refresh` takes only
+ * `{"refresh_token": "…"}`: the token is used up and a new pair comes back (rotation); presenting a used
+ * refresh token again signs out its whole session. An access token never renews itself, so a stolen
+ * bearer token dies within 30 minutes. `POST /logout` revokes the session and its refresh chain.
+ * A session ends at the latest 30 days after its sign-in.
  */
 import type { Context } from 'hono';
 import { createRoute } from '@hono/zod-openapi';
@@ -45,6 +44,10 @@ import {
 import { body, json, signedIn } from './route-helpers';
 import { MESSAGES, createAuthService } from './service';
 
+/** Said on the routes that cost a hash or a mail. */
+const LIMITED =
+  'Limited per client address and per email address (429 with Retry-After), before any lookup.';
+
 const mediaType = (c: Context) =>
   (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
@@ -53,6 +56,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
   const service = createAuthService(deps);
   const auth = requireAuth(service);
   const app = createRouter<AuthEnv>();
+  const address = (c: Context) => clientAddress(c, deps.config.trustProxy);
 
   app.openapi(
     createRoute({
@@ -60,14 +64,17 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
       path: '/register',
       security: PUBLIC,
       summary: 'Create an account and send a verification email',
+      description: LIMITED,
       request: { body: body(RegisterBody) },
       responses: {
         201: json(RegisterResponse, 'Registered; a verification email is on its way'),
-        ...errorResponses(409, 415, 422),
+        ...errorResponses(409, 415, 422, 429),
       },
     }),
     async (c) => {
-      const user = await service.register(c.req.valid('json'));
+      const input = c.req.valid('json');
+      await service.limitAccountMail('register', input.email, address(c));
+      const user = await service.register(input);
       return c.json({ message: MESSAGES.registered, user: publicUser(user) }, 201);
     },
   );
@@ -184,12 +191,14 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
       summary: 'Send the verification email again',
       description:
         'Answers the same whether or not the address has an account; `retry_after` says in how many ' +
-        'seconds another mail can be asked for (a request inside that time sends nothing).',
+        `seconds another mail can be asked for (a request inside that time sends nothing). ${LIMITED}`,
       request: { body: body(EmailBody) },
-      responses: { 200: json(ResendResponse, 'Accepted'), ...errorResponses(415, 422) },
+      responses: { 200: json(ResendResponse, 'Accepted'), ...errorResponses(415, 422, 429) },
     }),
     async (c) => {
-      const { retryAfterSec, sent } = await service.resendVerification(c.req.valid('json').email);
+      const { email } = c.req.valid('json');
+      await service.limitAccountMail('resend', email, address(c));
+      const { retryAfterSec, sent } = await service.resendVerification(email);
       const message = sent ? MESSAGES.resendSent : MESSAGES.resendCooldown(retryAfterSec);
       return c.json({ message, retry_after: retryAfterSec }, 200);
     },
@@ -201,12 +210,14 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
       path: '/password-reset',
       security: PUBLIC,
       summary: 'Send a password reset email',
-      description: 'Answers the same whether or not the address has an account.',
+      description: `Answers the same whether or not the address has an account. ${LIMITED}`,
       request: { body: body(EmailBody) },
-      responses: { 200: json(MessageResponse, 'Accepted'), ...errorResponses(415, 422) },
+      responses: { 200: json(MessageResponse, 'Accepted'), ...errorResponses(415, 422, 429) },
     }),
     async (c) => {
-      await service.requestPasswordReset(c.req.valid('json').email);
+      const { email } = c.req.valid('json');
+      await service.limitAccountMail('reset', email, address(c));
+      await service.requestPasswordReset(email);
       return c.json({ message: MESSAGES.resetSent }, 200);
     },
   );
@@ -254,9 +265,8 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
       path: '/refresh',
       summary: 'A new access token',
       description:
-        'With `{refresh_token}`: rotation (a new refresh token comes back; reusing one signs its session out). ' +
-        'Without a body: a still-valid bearer access token is exchanged for a fresh one of the same session.',
-      security: [{}, ...BEARER],
+        'Takes only `{refresh_token}`: rotation (a new refresh token comes back; reusing one signs its ' +
+        'session out). An access token alone is refused with 401.',
       request: {
         body: { required: false, content: { 'application/json': { schema: RefreshBody } } },
       },
@@ -267,28 +277,42 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
     }),
     async (c) => {
       const { refresh_token } = c.req.valid('json');
-      if (refresh_token !== undefined) {
-        const result = await service.refreshWithToken(refresh_token);
-        const { access_token, token_type, expires_in } = signedIn(result);
-        return c.json(
-          { access_token, token_type, expires_in, refresh_token: result.refreshToken },
-          200,
-        );
+      if (refresh_token === undefined) {
+        throw new AppError(401, MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
       }
-      const caller = await service.authenticate(c.req.header('authorization'));
-      const result = await service.refreshWithAccessToken(caller);
+      const result = await service.refreshWithToken(refresh_token);
+      const { access_token, token_type, expires_in } = signedIn(result);
       return c.json(
-        {
-          access_token: result.accessToken,
-          token_type: 'bearer' as const,
-          expires_in: result.expiresIn,
-        },
+        { access_token, token_type, expires_in, refresh_token: result.refreshToken },
         200,
       );
     },
   );
 
   providersRoute(app, deps);
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/logout',
+      summary: 'Sign out: revoke this session and its refresh chain',
+      description:
+        'Signs out the session of `{refresh_token}` when sent (it works after the access token has ' +
+        'expired), else that of the bearer access token. Other sessions of the user stay signed in.',
+      security: [{}, ...BEARER],
+      request: {
+        body: { required: false, content: { 'application/json': { schema: RefreshBody } } },
+      },
+      responses: { 200: json(MessageResponse, 'Signed out'), ...errorResponses(401, 415, 422) },
+    }),
+    async (c) => {
+      const { refresh_token } = c.req.valid('json');
+      if (refresh_token !== undefined) await service.logoutWithRefreshToken(refresh_token);
+      else
+        await service.logout((await service.authenticate(c.req.header('authorization'))).sessionId);
+      return c.json({ message: MESSAGES.signedOut }, 200);
+    },
+  );
+
   avatarRoutes(app, deps, apiPrefix, auth);
   googleRoutes(app, deps, service);
   walletRoutes(app, deps, service);

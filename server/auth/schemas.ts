@@ -219,8 +219,7 @@ export const RefreshResponse = z
     ...tokenFields,
     refresh_token: z
       .string()
-      .optional()
-      .openapi({ description: 'The next refresh token, when one was exchanged' }),
+      .openapi({ description: 'The next refresh token (single use; the one sent is used up)' }),
   })
   .openapi('RefreshResponse');
 

@@ -12,7 +12,15 @@ import { AppError } from '../http/errors';
 import { POINTS } from 'ayah-coach/rules';
 import { resetMail, verificationMail } from './mail';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';
-import { lockedFor, recordFailure, recordSuccess, throttleKeys } from './throttle';
+import type { AccountMailPurpose } from './throttle';
+import {
+  limitAccountMail,
+  lockedFor,
+  recordAddressFailure,
+  recordSuccess,
+  reserveAttempt,
+  throttleKeys,
+} from './throttle';
 import { hashToken, randomToken, signAccessToken, verifyAccessToken } from './tokens';
 
 export const MESSAGES = {
@@ -29,6 +37,7 @@ export const MESSAGES = {
   invalidResetToken: 'Invalid or expired reset token',
   invalidRefreshToken: 'Invalid or expired refresh token',
   refreshReused: 'Refresh token already used; the session has been signed out',
+  signedOut: 'Signed out',
   resendSent:
     'If an account with this email needs verification, a new verification email has been sent.',
   resendCooldown: (seconds: number) =>
@@ -269,9 +278,25 @@ export function createAuthService(deps: Deps) {
     }
   }
 
+  async function revokeSession(q: Queryable, sessionId: string) {
+    const at = now();
+    await q
+      .update(authSessions)
+      .set({ revokedAt: at })
+      .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+    await q
+      .update(refreshTokens)
+      .set({ revokedAt: at })
+      .where(and(eq(refreshTokens.sessionId, sessionId), isNull(refreshTokens.revokedAt)));
+  }
+
   return {
     /** Starts a session for a user whose identity another method proved (Google, a wallet). */
     startSession: signIn,
+
+    /** Registrations, resends and reset requests per client address and per email (429 beyond). */
+    limitAccountMail: (purpose: AccountMailPurpose, email: string, address: string) =>
+      limitAccountMail(db, purpose, email, address, config.limits, now()),
 
     async register(input: {
       email: string;
@@ -314,7 +339,18 @@ export function createAuthService(deps: Deps) {
 
     async login(email: string, password: string, address: string): Promise<SignedIn> {
       const keys = throttleKeys(email, address);
-      const wait = await lockedFor(db, keys, now());
+      const { throttle } = settings;
+      // The address's lock is read; the account's attempt is counted and checked in one statement.
+      let wait = await lockedFor(db, [keys.address], now());
+      if (wait <= 0) {
+        wait = await reserveAttempt(
+          db,
+          keys.account,
+          throttle.account,
+          throttle.forgetAfterMs,
+          now(),
+        );
+      }
       if (wait > 0) {
         throw new AppError(429, MESSAGES.throttled, {
           'Retry-After': String(Math.ceil(wait / 1000)),
@@ -325,7 +361,7 @@ export function createAuthService(deps: Deps) {
       if (user?.passwordHash) ok = await verifyPassword(user.passwordHash, password);
       else await verifyDummy(password); // an unknown address takes as long as a wrong password
       if (!user || !ok) {
-        await recordFailure(db, keys, settings.throttle, now());
+        await recordAddressFailure(db, keys, throttle, now());
         throw unauthorized(MESSAGES.invalidLogin);
       }
       await recordSuccess(db, keys);
@@ -598,14 +634,20 @@ export function createAuthService(deps: Deps) {
       };
     },
 
-    /** A still-valid access token buys a fresh one in the same session (bounded by the session's end). */
-    async refreshWithAccessToken(
-      auth: Authenticated,
-    ): Promise<{ accessToken: string; expiresIn: number }> {
-      return {
-        accessToken: await accessToken(auth.user, auth.sessionId),
-        expiresIn: settings.accessTokenTtlSec,
-      };
+    /** Signs out one session: the session and every refresh token of its chain stop working. */
+    async logout(sessionId: string): Promise<void> {
+      await transaction(db, (tx) => revokeSession(tx, sessionId));
+    },
+
+    /** Signs out the session a refresh token belongs to (a client whose access token has expired). */
+    async logoutWithRefreshToken(token: string): Promise<void> {
+      const [known] = await db
+        .select({ sessionId: refreshTokens.sessionId })
+        .from(refreshTokens)
+        .where(and(eq(refreshTokens.tokenHash, hashToken(token)), isNull(refreshTokens.revokedAt)))
+        .limit(1);
+      if (!known) throw unauthorized(MESSAGES.invalidRefreshToken);
+      await transaction(db, (tx) => revokeSession(tx, known.sessionId));
     },
   };
 }

@@ -3,11 +3,16 @@
  * locks the key for `baseLockMs · 2^(failures − threshold)`, capped at `maxLockMs`; failures older than
  * `forgetAfterMs` are forgotten, and a successful sign-in clears the account's count. So a lock always
  * ends, and nobody can lock a real user out for longer than the cap.
+ *
+ * The account's attempt is counted before the password is checked, in the same statement that checks
+ * the lock (`reserveAttempt`): of any number of concurrent guesses exactly `threshold` are evaluated
+ * before the lock stops the rest. A right password then clears the count.
  */
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { AuthSettings, ThrottleRule } from '../config';
+import type { AuthSettings, LimitSettings, ThrottleRule } from '../config';
 import type { Db } from '../db';
 import { loginThrottle } from '../db/schema';
+import { enforce } from '../http/rate-limit';
 
 export interface ThrottleKeys {
   account: string;
@@ -18,12 +23,12 @@ export function throttleKeys(email: string, address: string): ThrottleKeys {
   return { account: `account:${email.trim().toLowerCase()}`, address: `address:${address}` };
 }
 
-/** Milliseconds until the later of the two locks ends, or 0 when neither is locked. */
-export async function lockedFor(db: Db, keys: ThrottleKeys, now: Date): Promise<number> {
+/** Milliseconds until the latest lock of `keys` ends, or 0 when none is locked. */
+export async function lockedFor(db: Db, keys: string[], now: Date): Promise<number> {
   const rows = await db
     .select({ lockedUntil: loginThrottle.lockedUntil })
     .from(loginThrottle)
-    .where(inArray(loginThrottle.key, [keys.account, keys.address]));
+    .where(inArray(loginThrottle.key, keys));
   let wait = 0;
   for (const { lockedUntil } of rows) {
     if (lockedUntil) wait = Math.max(wait, lockedUntil.getTime() - now.getTime());
@@ -60,14 +65,92 @@ async function fail(db: Db, key: string, rule: ThrottleRule, forgetAfterMs: numb
   }
 }
 
-export async function recordFailure(
+/**
+ * Counts an attempt on the account before its password is checked, and checks the account's lock, in
+ * one statement: the upsert only counts while the key is not locked (its WHERE is re-checked on the
+ * row's newest version after a concurrent writer commits), and sets the lock itself once the count
+ * reaches the threshold. Answers 0 when the attempt may be evaluated, else the milliseconds to wait.
+ */
+export async function reserveAttempt(
+  db: Db,
+  key: string,
+  rule: ThrottleRule,
+  forgetAfterMs: number,
+  now: Date,
+): Promise<number> {
+  const at = now.toISOString();
+  const forgetBefore = new Date(now.getTime() - forgetAfterMs).toISOString();
+  const failures = sql`(case when ${loginThrottle.lastFailureAt} < ${forgetBefore}::timestamptz then 1 else ${loginThrottle.failures} + 1 end)`;
+  const lockMsSql = sql`least(${rule.baseLockMs}::float8 * power(2, least(${failures} - ${rule.threshold}, 30)), ${rule.maxLockMs}::float8)`;
+  const firstLock = lockMs(rule, 1);
+  const [row] = await db
+    .insert(loginThrottle)
+    .values({
+      key,
+      failures: 1,
+      lastFailureAt: now,
+      lockedUntil: firstLock > 0 ? new Date(now.getTime() + firstLock) : null,
+    })
+    .onConflictDoUpdate({
+      target: loginThrottle.key,
+      set: {
+        failures,
+        lastFailureAt: now,
+        lockedUntil: sql`case when ${failures} >= ${rule.threshold} then ${at}::timestamptz + ${lockMsSql} * interval '1 millisecond' else null end`,
+      },
+      setWhere: sql`${loginThrottle.lockedUntil} is null or ${loginThrottle.lockedUntil} <= ${at}::timestamptz`,
+    })
+    .returning({ failures: loginThrottle.failures });
+  if (row) return 0;
+  const [locked] = await db
+    .select({ lockedUntil: loginThrottle.lockedUntil })
+    .from(loginThrottle)
+    .where(eq(loginThrottle.key, key));
+  return Math.max(1, (locked?.lockedUntil?.getTime() ?? now.getTime()) - now.getTime());
+}
+
+/** A failed password: the address's count (the account's was counted by `reserveAttempt`). */
+export async function recordAddressFailure(
   db: Db,
   keys: ThrottleKeys,
   settings: AuthSettings['throttle'],
   now: Date,
 ): Promise<void> {
-  await fail(db, keys.account, settings.account, settings.forgetAfterMs, now);
   await fail(db, keys.address, settings.address, settings.forgetAfterMs, now);
+}
+
+export type AccountMailPurpose = 'register' | 'resend' | 'reset';
+
+export const TOO_MANY_REQUESTS = 'Too many requests. Please try again later.';
+
+/**
+ * Registrations, verification resends and reset requests: each costs an argon2 hash or a mail, so
+ * each is limited per client address and per email address (429 with Retry-After), before any
+ * lookup, so the answer says nothing about whether the address has an account.
+ */
+export async function limitAccountMail(
+  db: Db,
+  purpose: AccountMailPurpose,
+  email: string,
+  address: string,
+  limits: LimitSettings,
+  now: Date,
+): Promise<void> {
+  const normalized = email.trim().toLowerCase();
+  await enforce(
+    db,
+    `${purpose}:address:${address}`,
+    limits.accountMailPerAddress,
+    now,
+    TOO_MANY_REQUESTS,
+  );
+  await enforce(
+    db,
+    `${purpose}:email:${normalized}`,
+    limits.accountMailPerEmail,
+    now,
+    TOO_MANY_REQUESTS,
+  );
 }
 
 /** A correct password clears the account's failures (not the address's: one good account must not

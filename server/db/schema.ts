@@ -117,6 +117,16 @@ export const loginThrottle = pgTable('login_throttle', {
 });
 
 /**
+ * Fixed-window rate limits (goal writes per user, sign-up mails per client and per address): one
+ * row a key, counted and checked in one statement, so it holds across server instances.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: at('window_start').notNull(),
+  count: integer('count').notNull(),
+});
+
+/**
  * Every change of a user's points is a row; the balance is their sum. `award_key` makes one-time
  * awards (onboarding, the 10th message, a goal reaching 100 %) idempotent per user.
  */

@@ -7,8 +7,14 @@ import { AppError } from '../http/errors';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import { GOALS } from 'ayah-coach/rules';
 import { isUuid, pageFields, pageQuery } from '../chat/paging';
-import { GOAL_MESSAGES, createGoalsService } from './service';
+import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES, createGoalsService } from './service';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
+
+/** Said on every goal write (OpenAPI): the award rules and the write limit. */
+const WRITE_RULES =
+  `A goal reaching 100 % earns +50 points, at most ${GOAL_AWARDS_PER_WEEK} times a week (Monday 00:00 UTC), ` +
+  'counting awards taken back; falling under 100 % or deleting the goal takes its award back (never ' +
+  'below a zero balance). Goal writes are rate-limited per student (429 with Retry-After).';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
@@ -81,10 +87,13 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       method: 'post',
       path: '/',
       summary: 'Create a goal for the current week',
-      description: WEEK_NOTE,
+      description: `${WEEK_NOTE} ${WRITE_RULES}`,
       ...signedIn,
       request: { body: body(CreateGoalBody), headers: TimeZoneHeaders },
-      responses: { 201: json(GoalResponse, 'Created'), ...errorResponses(400, 401, 415, 422) },
+      responses: {
+        201: json(GoalResponse, 'Created'),
+        ...errorResponses(400, 401, 415, 422, 429),
+      },
     }),
     async (c) =>
       c.json(
@@ -218,11 +227,12 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
         method,
         path: '/{id}',
         summary: "Change a goal's target (not above 50 % progress)",
+        description: WRITE_RULES,
         ...signedIn,
         request: { params: Id, body: body(UpdateGoalBody) },
         responses: {
           200: json(GoalResponse, 'The goal'),
-          ...errorResponses(400, 401, 404, 415, 422),
+          ...errorResponses(400, 401, 404, 415, 422, 429),
         },
       }),
       async (c) => {
@@ -237,12 +247,13 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
     createRoute({
       method: 'delete',
       path: '/{id}',
-      summary: 'Delete a goal',
+      summary: 'Delete a goal (its award is taken back)',
+      description: WRITE_RULES,
       ...signedIn,
       request: { params: Id },
       responses: {
         200: json(z.object({ message: z.string() }), 'Deleted'),
-        ...errorResponses(401, 404),
+        ...errorResponses(401, 404, 429),
       },
     }),
     async (c) => {
@@ -256,9 +267,13 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       method: 'post',
       path: '/{id}/progress',
       summary: 'Log progress on a goal',
+      description: WRITE_RULES,
       ...signedIn,
       request: { params: Id, body: body(ProgressBody) },
-      responses: { 201: json(GoalResponse, 'The goal'), ...errorResponses(401, 404, 415, 422) },
+      responses: {
+        201: json(GoalResponse, 'The goal'),
+        ...errorResponses(401, 404, 415, 422, 429),
+      },
     }),
     async (c) => {
       const id = goalId(c.req.valid('param').id);

@@ -2,8 +2,10 @@
  * Weekly goals (spec section 5 and API.md): a week runs Monday 00:00 to Sunday 24:00 in the caller's
  * time zone (`X-Timezone`, UTC when absent), and so do the days of the streak and history; at most 3
  * distinct subjects a week; no edit above 50 % progress; progress capped at 100 %; milestones 25, 50,
- * 75 and 100 each reached once; +50 points when a goal reaches 100 %, taken back if it falls under.
- * Writes lock the user first, then the goal (the order every service keeps).
+ * 75 and 100 each reached once; +50 points when a goal reaches 100 %, taken back if it falls under
+ * or the goal is deleted, and earned at most GOAL_AWARDS_PER_WEEK times a week (counting awards that
+ * were taken back, so create–complete–delete cannot farm points). Goal writes are rate-limited per
+ * student. Writes lock the user first, then the goal (the order every service keeps).
  */
 import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
@@ -14,7 +16,8 @@ import { AppError } from '../http/errors';
 import { GOALS, POINTS, SUBJECT_LABELS, VALIDATION_MESSAGES } from 'ayah-coach/rules';
 import type { Page } from '../chat/paging';
 import { offsetOf, paged } from '../chat/paging';
-import { awardOnce, lockUser, netByKeyPrefix, takeBack } from '../points/ledger';
+import { enforce } from '../http/rate-limit';
+import { awardOnce, awardsSince, lockUser, netByKeyPrefix, takeBack } from '../points/ledger';
 import { DEFAULT_TIMEZONE, localDay } from '../http/timezone';
 
 export const GOAL_MESSAGES = {
@@ -22,7 +25,11 @@ export const GOAL_MESSAGES = {
   deleted: 'Goal deleted successfully',
   subjectLimit: VALIDATION_MESSAGES.goalSubjectLimit,
   editLocked: VALIDATION_MESSAGES.goalEditLocked,
+  tooFast: 'You are changing goals too quickly. Please wait a moment and try again.',
 } as const;
+
+/** How often a student may earn the goal award (+50) in one week (Monday 00:00 UTC to Monday). */
+export const GOAL_AWARDS_PER_WEEK = 3;
 
 type GoalRow = typeof goals.$inferSelect;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -53,12 +60,20 @@ export function weekStart(at: Date): Date {
 }
 
 /** Progress in percent of the target, 2 decimals, capped at 100. */
+function labelOf(goal: GoalRow): string {
+  return `${SUBJECT_LABELS[goal.subject as keyof typeof SUBJECT_LABELS] ?? goal.subject} goal`;
+}
+
 export function percentOf(totalValue: number, targetValue: number): number {
   if (targetValue <= 0) return totalValue > 0 ? 100 : 0;
   return Math.min(100, Math.round((totalValue / targetValue) * 10_000) / 100);
 }
 
-export function createGoalsService({ db, now }: Deps) {
+export function createGoalsService({ db, now, config }: Deps) {
+  /** Every goal write counts against the student's limit (429 with Retry-After beyond it). */
+  const limitWrites = (userId: string) =>
+    enforce(db, `goal-write:${userId}`, config.limits.goalWrites, now(), GOAL_MESSAGES.tooFast);
+
   async function latestProgress(q: Queryable, goalIds: string[]) {
     if (goalIds.length === 0) return new Map<string, { value: number; created_at: string }>();
     const rows = await q
@@ -122,8 +137,12 @@ export function createGoalsService({ db, now }: Deps) {
     }
     const prefix = `goal:${goal.id}:`;
     const { net, rows } = await netByKeyPrefix(q, goal.userId, prefix);
-    const label = `${SUBJECT_LABELS[goal.subject as keyof typeof SUBJECT_LABELS] ?? goal.subject} goal`;
-    if (percent >= GOALS.maxProgressPercent && net <= 0) {
+    const label = labelOf(goal);
+    if (
+      percent >= GOALS.maxProgressPercent &&
+      net <= 0 &&
+      (await awardsSince(q, goal.userId, 'goal', weekStart(at))) < GOAL_AWARDS_PER_WEEK
+    ) {
       await awardOnce(q, goal.userId, {
         key: `${prefix}${rows}`,
         amount: POINTS.goalCompletedAward,
@@ -166,6 +185,7 @@ export function createGoalsService({ db, now }: Deps) {
       input: { subject: string; goal_type: string; target_value: number },
       tz = DEFAULT_TIMEZONE,
     ) {
+      await limitWrites(userId);
       const at = now();
       return transaction(db, async (tx) => {
         await lockUser(tx, userId);
@@ -194,6 +214,7 @@ export function createGoalsService({ db, now }: Deps) {
     },
 
     async update(userId: string, id: string, targetValue: number) {
+      await limitWrites(userId);
       return transaction(db, async (tx) => {
         await lockUser(tx, userId);
         const goal = await ownGoal(tx, userId, id, true);
@@ -209,12 +230,25 @@ export function createGoalsService({ db, now }: Deps) {
       });
     },
 
+    /** Deletes the goal and takes its award back (never below a zero balance). */
     async remove(userId: string, id: string) {
-      const rows = await db
-        .delete(goals)
-        .where(and(eq(goals.id, id), eq(goals.userId, userId)))
-        .returning({ id: goals.id });
-      if (rows.length === 0) throw new AppError(404, GOAL_MESSAGES.notFound);
+      await limitWrites(userId);
+      await transaction(db, async (tx) => {
+        await lockUser(tx, userId);
+        const goal = await ownGoal(tx, userId, id, true);
+        const prefix = `goal:${goal.id}:`;
+        const { net, rows } = await netByKeyPrefix(tx, userId, prefix);
+        if (net > 0) {
+          await takeBack(tx, userId, {
+            key: `${prefix}${rows}`,
+            amount: net,
+            category: 'goal',
+            description: `${labelOf(goal)} deleted`,
+            at: now(),
+          });
+        }
+        await tx.delete(goals).where(eq(goals.id, id));
+      });
     },
 
     async logProgress(
@@ -222,6 +256,7 @@ export function createGoalsService({ db, now }: Deps) {
       id: string,
       input: { value: number; topic?: string | undefined; minutes?: number | undefined },
     ) {
+      await limitWrites(userId);
       return transaction(db, async (tx) => {
         await lockUser(tx, userId);
         await ownGoal(tx, userId, id, true);

@@ -4,7 +4,7 @@
  * conversions and awards of one user run one after another — the same lock order everywhere:
  * user → session/goal → ledger.
  */
-import { and, eq, like, sql } from 'drizzle-orm';
+import { and, eq, gte, like, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { pointsLedger, users } from '../db/schema';
 
@@ -56,6 +56,27 @@ export async function netByKeyPrefix(q: Queryable, userId: string, prefix: strin
     .from(pointsLedger)
     .where(and(eq(pointsLedger.userId, userId), like(pointsLedger.awardKey, `${prefix}%`)));
   return { net: Number(row?.sum ?? 0), rows: Number(row?.count ?? 0) };
+}
+
+/** How many awards of `category` the user was given since `since` (taken back or not). */
+export async function awardsSince(
+  q: Queryable,
+  userId: string,
+  category: string,
+  since: Date,
+): Promise<number> {
+  const [row] = await q
+    .select({ n: sql<string>`count(*)` })
+    .from(pointsLedger)
+    .where(
+      and(
+        eq(pointsLedger.userId, userId),
+        eq(pointsLedger.category, category),
+        eq(pointsLedger.type, 'earned'),
+        gte(pointsLedger.createdAt, since),
+      ),
+    );
+  return Number(row?.n ?? 0);
 }
 
 /**

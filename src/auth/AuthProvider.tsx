@@ -90,9 +90,12 @@ export type AuthState = {
   /** `last_login` empty or equal to `created_at`. */
   isNewUser: boolean;
   trialExpired: boolean;
-  /** Stores `token`, fetches the user; resolves with the user, rejects when the fetch fails. */
-  signIn(token: string): Promise<User>;
-  /** Clears token and user, and says 'Signed out successfully'. */
+  /**
+   * Stores `token` (and the sign-in's `refreshToken`, which keeps the session alive past the access
+   * token's 30 minutes), fetches the user; resolves with the user, rejects when the fetch fails.
+   */
+  signIn(token: string, refreshToken?: string | null): Promise<User>;
+  /** Clears tokens and user, signs the session out on the server, says 'Signed out successfully'. */
   signOut(): void;
   /** Adopts a fresher user from a call's answer. */
   updateUser(user: User): void;
@@ -113,7 +116,7 @@ export function useAuth(): AuthState {
       isGuest: !state.matches('signedIn'),
       isNewUser: user ? isNewUser(user) : false,
       trialExpired,
-      signIn: (token) => signIn(actorRef, token),
+      signIn: (token, refreshToken) => signIn(actorRef, token, refreshToken),
       signOut: () => {
         if (!actorRef.getSnapshot().can({ type: 'auth.signOut' })) return;
         actorRef.send({ type: 'auth.signOut' });
@@ -125,8 +128,12 @@ export function useAuth(): AuthState {
   }, [actorRef, state]);
 }
 
-async function signIn(actorRef: SessionActor, token: string): Promise<User> {
-  actorRef.send({ type: 'auth.login', token });
+async function signIn(
+  actorRef: SessionActor,
+  token: string,
+  refreshToken?: string | null,
+): Promise<User> {
+  actorRef.send({ type: 'auth.login', token, refreshToken });
   const settled = await waitFor(actorRef, (snapshot) => !snapshot.matches('loading'));
   const { user, error } = settled.context;
   if (settled.matches('signedIn') && user) return user;

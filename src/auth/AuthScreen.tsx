@@ -24,11 +24,12 @@ export type AuthScreenProps = {
   /** The auth backend: `createHttpApi(...).auth`, or a fake. */
   adapter: AuthAdapter;
   /**
-   * Hands a fresh access token to the session (`useAuth().signIn`); a returned promise is awaited
+   * Hands a fresh access token and its refresh token to the session (`useAuth().signIn`); a
+   * returned promise is awaited
    * before the screen reports success, and its rejection is shown as the error.
    * @default nothing: the token is dropped
    */
-  onSignedIn?: ((token: string) => unknown) | undefined;
+  onSignedIn?: ((token: string, refreshToken?: string | null) => unknown) | undefined;
   /** The host's router: '/verify-email?email=…' after a sign-up. */
   onNavigate?: ((path: string) => void) | undefined;
   /** Leaves the page for Google sign-in. @default location.assign */
@@ -62,7 +63,9 @@ export function AuthScreen({
   className,
 }: AuthScreenProps) {
   // Fresh logic each render: useActorRef keeps one actor and adopts the latest implementations.
-  const session = { signIn: (token: string) => onSignedIn?.(token) };
+  const session = {
+    signIn: (token: string, refreshToken?: string | null) => onSignedIn?.(token, refreshToken),
+  };
   const actorRef = useActorRef(signInLogic(adapter, session), { input: { mode } });
   const walletRef = useActorRef(walletAuthLogic(adapter, { provider: ethereum, ...session }), {
     input: { registeredAddress: null },

@@ -15,7 +15,7 @@ export type OAuthCallbackProps = {
    * its rejection means 'Failed to complete Google sign-in'.
    * @default nothing: the token is dropped
    */
-  onSignedIn?: ((token: string) => unknown) | undefined;
+  onSignedIn?: ((token: string, refreshToken?: string | null) => unknown) | undefined;
   /** The host's router: '/' after success, '/auth' 3 s after a failure. */
   onNavigate?: ((path: string) => void) | undefined;
   /**
@@ -41,9 +41,12 @@ export function OAuthCallback({
   // Before the first paint: the token must not linger in the address bar or the history.
   useLayoutEffect(() => clear.current(), []);
 
-  const actorRef = useActorRef(oauthCallbackLogic({ signIn: (token) => onSignedIn?.(token) }), {
-    input: params,
-  });
+  const actorRef = useActorRef(
+    oauthCallbackLogic({ signIn: (token, refresh) => onSignedIn?.(token, refresh) }),
+    {
+      input: params,
+    },
+  );
   useNotices(actorRef, { onNavigate });
   const state = useSelector(actorRef, (snapshot) => snapshot);
 

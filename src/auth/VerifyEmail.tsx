@@ -16,7 +16,7 @@ export type VerifyEmailProps = {
   /** The `token` query parameter of the emailed link: verifies it and signs in. */
   token?: string | null | undefined;
   /** Hands the token of a verified link to the session (`useAuth().signIn`). @default nothing */
-  onSignedIn?: ((token: string) => unknown) | undefined;
+  onSignedIn?: ((token: string, refreshToken?: string | null) => unknown) | undefined;
   /** The host's router: /register, /login, and where a verified link leads. */
   onNavigate?: ((path: string) => void) | undefined;
   /** Where the contact-support link points, e.g. 'mailto:help@school.example'. @default no link */
@@ -37,7 +37,7 @@ export function VerifyEmail({
   className,
 }: VerifyEmailProps) {
   const actorRef = useActorRef(
-    verifyEmailLogic(adapter, { signIn: (next) => onSignedIn?.(next) }),
+    verifyEmailLogic(adapter, { signIn: (next, refresh) => onSignedIn?.(next, refresh) }),
     { input: { email, token } },
   );
   useNotices(actorRef, { onNavigate });

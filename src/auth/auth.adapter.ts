@@ -62,10 +62,15 @@ export type TokenResponse = {
   /** Seconds the access token lives (the reference server sends it; API.md does not name it). */
   expires_in?: number;
   /**
-   * The reference server's refresh token (login, verify-email, and a refresh that presented one).
-   * The client does not keep it: it refreshes with its still-valid access token instead.
+   * The refresh token (login, verify-email, wallet sign-in, and every refresh: it rotates). The
+   * session keeps it beside the access token and renews only with it; a backend may send none.
    */
   refresh_token?: string;
+};
+
+/** POST /refresh and, optionally, POST /logout. */
+export type RefreshRequest = {
+  refresh_token: string;
 };
 
 /** A signed-in answer: login, verify-email and wallet sign-in. */
@@ -154,10 +159,15 @@ export interface AuthAdapter {
   /** Marks onboarding done (and awards its points once), keeping the subjects the student picked. */
   completeOnboarding(body: CompleteOnboardingRequest, options?: CallOptions): Promise<UserResponse>;
   /**
-   * A fresh access token for the signed-in user's session, sent with no body: the bearer token
-   * must still be valid (401 otherwise).
+   * A fresh access token and the next refresh token for the session of `refresh_token` (single use;
+   * 401 for a used, revoked or unknown one).
    */
-  refresh(options?: CallOptions): Promise<TokenResponse>;
+  refresh(body: RefreshRequest, options?: CallOptions): Promise<TokenResponse>;
+  /**
+   * Signs the session out on the server (it and its refresh chain are revoked): by the refresh
+   * token when given, else by the bearer access token.
+   */
+  logout(body: Partial<RefreshRequest>, options?: CallOptions): Promise<MessageResponse>;
   /** Where to send the browser for Google sign-in (a full-page redirect, not a fetch). */
   googleLoginUrl(): string;
   /** The message to sign for wallet sign-in. */

@@ -24,7 +24,10 @@ export function authHttp(client: HttpClient): AuthAdapter {
       client.request(`${AUTH}/password-reset/confirm`, { method: 'POST', body, signal }),
     completeOnboarding: (body, { signal } = {}) =>
       withUser(client.request(`${AUTH}/onboarding/complete`, { method: 'POST', body, signal })),
-    refresh: ({ signal } = {}) => client.request(`${AUTH}/refresh`, { method: 'POST', signal }),
+    refresh: (body, { signal } = {}) =>
+      client.request(`${AUTH}/refresh`, { method: 'POST', body, signal }),
+    logout: (body, { signal } = {}) =>
+      client.request(`${AUTH}/logout`, { method: 'POST', body, signal }),
     googleLoginUrl: () => `${trimSlash(client.baseURL)}${AUTH}/google/login`,
     web3Nonce: (body, { signal } = {}) =>
       client.request(`${AUTH}/web3/nonce`, { method: 'POST', body, signal }),

@@ -12,6 +12,7 @@ export const OAUTH_PARAMS = [
   'user_name',
   'user_email',
   'user_avatar',
+  'refresh_token',
   'error',
 ] as const;
 
@@ -19,6 +20,8 @@ export type OAuthParams = Partial<Record<(typeof OAUTH_PARAMS)[number], string |
 
 export type OAuthCallbackContext = {
   token: string | null;
+  /** The session's refresh token, when the server sent one. */
+  refreshToken: string | null;
   /** The name the provider gave, for the greeting while the user loads. */
   userName: string | null;
   /** Why the sign-in failed. */
@@ -36,7 +39,7 @@ export const oauthCallbackMachine = setup({
     emitted: {} as AuthNotice,
   },
   actors: {
-    signIn: stubActor<unknown, { token: string }>('signIn'),
+    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
   },
   delays: { redirect: AUTH.oauthErrorRedirectMs },
 }).createMachine({
@@ -48,7 +51,8 @@ export const oauthCallbackMachine = setup({
       : token
         ? null
         : OAUTH_MESSAGES.noAccessToken;
-    return { token, userName: input.user_name?.trim() || null, error };
+    const refreshToken = input.refresh_token?.trim() || null;
+    return { token, refreshToken, userName: input.user_name?.trim() || null, error };
   },
   initial: 'start',
   states: {
@@ -59,7 +63,10 @@ export const oauthCallbackMachine = setup({
       tags: ['busy'],
       invoke: {
         src: 'signIn',
-        input: ({ context }) => ({ token: context.token ?? '' }),
+        input: ({ context }) => ({
+          token: context.token ?? '',
+          refreshToken: context.refreshToken,
+        }),
         onDone: {
           target: 'done',
           actions: [
@@ -83,10 +90,12 @@ export const oauthCallbackMachine = setup({
 });
 
 /** The callback's machine; `signIn` hands the token to the session and loads the user. */
-export function oauthCallbackLogic(host: { signIn(token: string): unknown }) {
+export function oauthCallbackLogic(host: {
+  signIn(token: string, refreshToken?: string | null): unknown;
+}) {
   return oauthCallbackMachine.provide({
     actors: {
-      signIn: fromPromise(async ({ input }) => host.signIn(input.token)),
+      signIn: fromPromise(async ({ input }) => host.signIn(input.token, input.refreshToken)),
     },
   });
 }

@@ -3,7 +3,7 @@ import { ApiError } from '../lib/http-errors';
 import { AUTH } from '../lib/limits';
 import type { AuthAdapter, TokenResponse, User, UserResponse } from './auth.adapter';
 import { unlessAborted } from './notices';
-import { refreshAt, TOKEN_REFRESH } from './session.tokens';
+import { REFRESH_TOKEN_KEY, refreshAt, TOKEN_REFRESH } from './session.tokens';
 import { notProvided, stubActor } from '../lib/stub-actor';
 
 /** Where the access token is kept between visits: `localStorage` in a browser. */
@@ -11,6 +11,11 @@ export type TokenStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 export type SessionContext = {
   token: string | null;
+  /**
+   * The rotating refresh token (single use: each refresh answers the next one), kept in storage
+   * beside the access token; null when the sign-in brought none. Only it renews the session.
+   */
+  refreshToken: string | null;
   /** When to refresh the token (ms since the epoch), or null when its lifetime is unknown. */
   refreshAt: number | null;
   user: User | null;
@@ -21,8 +26,11 @@ export type SessionContext = {
 };
 
 export type SessionEvent =
-  /** A token from a sign-in (email, Google, wallet, verification link): store it, fetch the user. */
-  | { type: 'auth.login'; token: string }
+  /**
+   * A token from a sign-in (email, Google, wallet, verification link), with its refresh token when
+   * the answer carried one: store them, fetch the user.
+   */
+  | { type: 'auth.login'; token: string; refreshToken?: string | null | undefined }
   | { type: 'auth.signOut' }
   /** Any call answered 401: the token is no good any more. */
   | { type: 'auth.unauthorized' }
@@ -36,25 +44,39 @@ export type SessionEvent =
  * the user, then `signedIn` or `signedOut`. Signed out, the user is the guest `guest-user`.
  * Signed in, the access token is swapped for a fresh one before it ends (`session.tokens.ts`):
  * `fresh` waits, `refreshing` asks the server, `retrying` waits after a call that got no answer;
- * a token whose lifetime cannot be read stays `untimed`. A refused refresh (401) signs out.
+ * a token whose lifetime cannot be read, or a session without a refresh token, stays `untimed`.
+ * A refused refresh (401) signs out. A stored token that is already due (a tab that slept past its
+ * 30 minutes) is renewed with the refresh token before the user is fetched (`loading.renewing`).
+ * Signing out forgets the tokens at once and tells the server (`signingOut`, bounded), which revokes
+ * the session and its refresh chain.
  */
 export const sessionMachine = setup({
   types: { context: {} as SessionContext, events: {} as SessionEvent },
   actors: {
     me: stubActor<UserResponse>('me'),
-    refresh: stubActor<TokenResponse>('refresh'),
+    refresh: stubActor<TokenResponse, { refreshToken: string }>('refresh'),
+    logout: stubActor<unknown, { refreshToken: string | null }>('logout'),
   },
   actions: {
     loadToken: () => {
       throw notProvided('loadToken');
     },
-    storeToken: (_, _params: { token: string }) => {
+    storeToken: (_, _params: { token: string; refreshToken: string | null }) => {
       throw notProvided('storeToken');
     },
     clearToken: () => {
       throw notProvided('clearToken');
     },
-    forget: assign({ token: null, refreshAt: null, user: null }),
+    forget: assign({ token: null, refreshToken: null, refreshAt: null, user: null }),
+    // A refresh answer: the new access token, and the next refresh token (kept when none came).
+    adoptRefreshed: assign(({ context }, params: { answer: TokenResponse }) => ({
+      token: params.answer.access_token,
+      refreshToken: params.answer.refresh_token ?? context.refreshToken,
+      refreshAt: refreshAt(params.answer.access_token, Date.now(), {
+        fresh: true,
+        expiresIn: params.answer.expires_in,
+      }),
+    })),
     // A stored token is judged by its own times; it may already be due.
     planStoredToken: assign({
       refreshAt: ({ context }) =>
@@ -62,18 +84,31 @@ export const sessionMachine = setup({
     }),
   },
   guards: {
-    hasToken: ({ context }) => Boolean(context.token),
-    untimed: ({ context }) => context.refreshAt === null,
+    hasToken: ({ context }) => Boolean(context.token || context.refreshToken),
+    untimed: ({ context }) => context.refreshAt === null || !context.refreshToken,
+    canRenew: ({ context }) => Boolean(context.refreshToken),
+    // The stored access token is missing or due, and a refresh token can renew it.
+    renewFirst: ({ context }) =>
+      Boolean(context.refreshToken) &&
+      (!context.token || (context.refreshAt !== null && context.refreshAt <= Date.now())),
     refused: (_, params: { error: unknown }) =>
       params.error instanceof ApiError && params.error.status === 401,
   },
   delays: {
+    logoutBound: 5000,
     refreshDue: ({ context }) => Math.max(0, (context.refreshAt ?? 0) - Date.now()),
     refreshRetry: TOKEN_REFRESH.retryMs,
   },
 }).createMachine({
   id: 'session',
-  context: { token: null, refreshAt: null, user: null, trialExpired: false, error: null },
+  context: {
+    token: null,
+    refreshToken: null,
+    refreshAt: null,
+    user: null,
+    trialExpired: false,
+    error: null,
+  },
   initial: 'start',
   states: {
     start: {
@@ -82,21 +117,58 @@ export const sessionMachine = setup({
     },
     loading: {
       tags: ['busy'],
-      invoke: {
-        src: 'me',
-        onDone: {
-          target: 'signedIn',
-          actions: assign({ user: ({ event }) => event.output.user, error: null }),
+      initial: 'checking',
+      states: {
+        checking: {
+          always: [{ guard: 'renewFirst', target: 'renewing' }, { target: 'fetching' }],
         },
-        onError: {
-          target: 'signedOut',
-          actions: ['clearToken', 'forget', assign({ error: ({ event }) => event.error })],
+        renewing: {
+          invoke: {
+            src: 'refresh',
+            input: ({ context }) => ({ refreshToken: context.refreshToken ?? '' }),
+            onDone: {
+              target: 'fetching',
+              actions: [
+                { type: 'adoptRefreshed', params: ({ event }) => ({ answer: event.output }) },
+                {
+                  type: 'storeToken',
+                  params: ({ context }) => ({
+                    token: context.token ?? '',
+                    refreshToken: context.refreshToken,
+                  }),
+                },
+              ],
+            },
+            onError: {
+              target: '#session.signedOut',
+              actions: ['clearToken', 'forget', assign({ error: ({ event }) => event.error })],
+            },
+          },
+        },
+        fetching: {
+          invoke: {
+            src: 'me',
+            onDone: {
+              target: '#session.signedIn',
+              actions: assign({ user: ({ event }) => event.output.user, error: null }),
+            },
+            onError: {
+              target: '#session.signedOut',
+              actions: ['clearToken', 'forget', assign({ error: ({ event }) => event.error })],
+            },
+          },
         },
       },
     },
     signedIn: {
       on: {
-        'auth.signOut': { target: 'signedOut', actions: ['clearToken', 'forget'] },
+        'auth.signOut': { target: 'signingOut', actions: 'clearToken' },
+        // A call refused the access token (it ended while the tab slept, or the session was
+        // revoked): the refresh token decides, and a refused refresh signs out.
+        'auth.unauthorized': [
+          { guard: 'canRenew', target: '.refreshing' },
+          { target: 'signedOut', actions: ['clearToken', 'forget'] },
+        ],
         'user.update': { actions: assign({ user: ({ event }) => event.user }) },
       },
       initial: 'fresh',
@@ -107,21 +179,21 @@ export const sessionMachine = setup({
         },
         untimed: {},
         refreshing: {
+          // A 401 elsewhere meanwhile: this refresh's answer says whether the session lives.
+          on: { 'auth.unauthorized': { actions: [] } },
           invoke: {
             src: 'refresh',
+            input: ({ context }) => ({ refreshToken: context.refreshToken ?? '' }),
             onDone: {
               target: 'fresh',
               actions: [
-                assign(({ event }) => ({
-                  token: event.output.access_token,
-                  refreshAt: refreshAt(event.output.access_token, Date.now(), {
-                    fresh: true,
-                    expiresIn: event.output.expires_in,
-                  }),
-                })),
+                { type: 'adoptRefreshed', params: ({ event }) => ({ answer: event.output }) },
                 {
                   type: 'storeToken',
-                  params: ({ event }) => ({ token: event.output.access_token }),
+                  params: ({ context }) => ({
+                    token: context.token ?? '',
+                    refreshToken: context.refreshToken,
+                  }),
                 },
               ],
             },
@@ -139,6 +211,16 @@ export const sessionMachine = setup({
         retrying: { after: { refreshRetry: 'refreshing' } },
       },
     },
+    // Forgotten in storage already; the tokens stay in context only for the logout call.
+    signingOut: {
+      invoke: {
+        src: 'logout',
+        input: ({ context }) => ({ refreshToken: context.refreshToken }),
+        onDone: { target: 'signedOut', actions: 'forget' },
+        onError: { target: 'signedOut', actions: 'forget' },
+      },
+      after: { logoutBound: { target: 'signedOut', actions: 'forget' } },
+    },
     signedOut: {},
   },
   on: {
@@ -148,10 +230,14 @@ export const sessionMachine = setup({
       actions: [
         assign({
           token: ({ event }) => event.token,
+          refreshToken: ({ event }) => event.refreshToken ?? null,
           refreshAt: ({ event }) => refreshAt(event.token, Date.now(), { fresh: true }),
           error: null,
         }),
-        { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
+        {
+          type: 'storeToken',
+          params: ({ event }) => ({ token: event.token, refreshToken: event.refreshToken ?? null }),
+        },
       ],
     },
     'auth.unauthorized': { target: '.signedOut', actions: ['clearToken', 'forget'] },
@@ -160,18 +246,35 @@ export const sessionMachine = setup({
   },
 });
 
-/** The session machine over `adapter`, keeping the token in `storage` under `authToken`. */
+/**
+ * The session machine over `adapter`, keeping the access token in `storage` under `authToken` and
+ * the refresh token beside it under `authRefreshToken`.
+ */
 export function sessionLogic(adapter: AuthAdapter, storage: TokenStorage) {
   const key = AUTH.tokenStorageKey;
   return sessionMachine.provide({
     actors: {
       me: fromPromise(({ signal }) => unlessAborted(adapter.me({ signal }), signal)),
-      refresh: fromPromise(({ signal }) => unlessAborted(adapter.refresh({ signal }), signal)),
+      refresh: fromPromise(({ input, signal }) =>
+        unlessAborted(adapter.refresh({ refresh_token: input.refreshToken }, { signal }), signal),
+      ),
+      logout: fromPromise(({ input, signal }) =>
+        adapter.logout(input.refreshToken ? { refresh_token: input.refreshToken } : {}, { signal }),
+      ),
     },
     actions: {
-      loadToken: assign({ token: () => readToken(storage, key) }),
-      storeToken: (_, { token }) => writeToken(storage, key, token),
-      clearToken: () => writeToken(storage, key, null),
+      loadToken: assign({
+        token: () => readToken(storage, key),
+        refreshToken: () => readToken(storage, REFRESH_TOKEN_KEY),
+      }),
+      storeToken: (_, { token, refreshToken }) => {
+        writeToken(storage, key, token);
+        writeToken(storage, REFRESH_TOKEN_KEY, refreshToken);
+      },
+      clearToken: () => {
+        writeToken(storage, key, null);
+        writeToken(storage, REFRESH_TOKEN_KEY, null);
+      },
     },
   });
 }

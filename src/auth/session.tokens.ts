@@ -1,8 +1,14 @@
 /**
  * When the session refreshes its access token. The server's tokens are JWTs that live 30 minutes
- * (server/README.md, "Access and refresh tokens"); `POST /refresh` with a still-valid bearer token
- * answers a fresh one for the same session, so the client swaps it in well before the old one ends.
+ * (server/README.md, "Access and refresh tokens"); `POST /refresh {refresh_token}` answers a fresh one
+ * for the same session and the next refresh token (rotation), so the client swaps them in well before
+ * the old access token ends. The refresh token lasts as long as the session, so a tab that slept past
+ * the access token's end renews with it instead of signing out.
  */
+
+/** Where the refresh token is kept, beside the access token's `authToken`. */
+export const REFRESH_TOKEN_KEY = 'authRefreshToken';
+
 export const TOKEN_REFRESH = {
   /** Refresh once this share of the token's lifetime has passed. */
   lifetimeShare: 0.8,

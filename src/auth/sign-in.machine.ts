@@ -40,6 +40,8 @@ export type SignInContext = {
   resetError: string | null;
   /** The token of a successful login, between the login and the session taking it. */
   token: string | null;
+  /** The refresh token that came with it, handed to the session beside the access token. */
+  refreshToken: string | null;
   /** Opened as /login or /register: straight to the email form. */
   direct: boolean;
 };
@@ -80,7 +82,7 @@ export const signInMachine = setup({
     resendVerification: stubActor<ResendResponse, { email: string }>('resendVerification'),
     googleLoginUrl: stubActor<string>('googleLoginUrl'),
     /** Hands the token to the session; settles once the user is loaded. */
-    signIn: stubActor<unknown, { token: string }>('signIn'),
+    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
   },
   guards: {
     signUpInvalid: ({ context, event }) => {
@@ -107,6 +109,7 @@ export const signInMachine = setup({
     attemptedEmail: '',
     resetError: null,
     token: null,
+    refreshToken: null,
   }),
   // /login and /register open the email form directly (DECISIONS.md).
   initial: 'start',
@@ -177,7 +180,10 @@ export const signInMachine = setup({
             },
             onDone: {
               target: 'signingIn',
-              actions: assign({ token: ({ event }) => event.output.access_token }),
+              actions: assign({
+                token: ({ event }) => event.output.access_token,
+                refreshToken: ({ event }) => event.output.refresh_token ?? null,
+              }),
             },
             onError: [
               {
@@ -224,7 +230,10 @@ export const signInMachine = setup({
           tags: ['busy'],
           invoke: {
             src: 'signIn',
-            input: ({ context }) => ({ token: context.token ?? '' }),
+            input: ({ context }) => ({
+              token: context.token ?? '',
+              refreshToken: context.refreshToken,
+            }),
             onDone: {
               target: '#signIn.signedIn',
               // Earlier failures' toasts go: 'Invalid email or password' beside 'Signed in' confuses.
@@ -236,7 +245,7 @@ export const signInMachine = setup({
             onError: {
               target: 'editing',
               actions: [
-                assign({ token: null }),
+                assign({ token: null, refreshToken: null }),
                 emit(({ event }) => ({
                   type: 'toast.error',
                   message: signInErrorMessage(event.error, 'signIn'),
@@ -327,7 +336,10 @@ export const signInMachine = setup({
 });
 
 /** The sign-in screen's machine over `adapter`; `signIn` hands a token to the session. */
-export function signInLogic(adapter: AuthAdapter, host: { signIn(token: string): unknown }) {
+export function signInLogic(
+  adapter: AuthAdapter,
+  host: { signIn(token: string, refreshToken?: string | null): unknown },
+) {
   return signInMachine.provide({
     actors: {
       login: fromPromise(({ input, signal }) => adapter.login(input, { signal })),
@@ -339,7 +351,7 @@ export function signInLogic(adapter: AuthAdapter, host: { signIn(token: string):
         adapter.resendVerification(input, { signal }),
       ),
       googleLoginUrl: fromPromise(async () => adapter.googleLoginUrl()),
-      signIn: fromPromise(async ({ input }) => host.signIn(input.token)),
+      signIn: fromPromise(async ({ input }) => host.signIn(input.token, input.refreshToken)),
     },
   });
 }

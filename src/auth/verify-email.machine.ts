@@ -23,6 +23,8 @@ export type VerifyEmailInput = {
 export type VerifyEmailContext = {
   email: string | null;
   token: string | null;
+  /** The refresh token that came with it, handed to the session beside the access token. */
+  refreshToken: string | null;
   /** The resend's failure, shown in red. */
   error: string | null;
   /** The resend's answer: sent, or when another mail can be asked for (the server's cooldown). */
@@ -49,7 +51,7 @@ export const verifyEmailMachine = setup({
   actors: {
     resendVerification: stubActor<ResendResponse, { email: string }>('resendVerification'),
     verifyEmail: stubActor<AuthResponse, { token: string }>('verifyEmail'),
-    signIn: stubActor<unknown, { token: string }>('signIn'),
+    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
   },
   delays: { banner: AUTH.verifyBannerMs },
   guards: {
@@ -61,6 +63,7 @@ export const verifyEmailMachine = setup({
   context: ({ input }) => ({
     email: input.email?.trim() || null,
     token: input.token?.trim() || null,
+    refreshToken: null,
     error: null,
     sentNote: null,
     next: '/',
@@ -122,6 +125,7 @@ export const verifyEmailMachine = setup({
               target: 'signingIn',
               actions: assign(({ event }) => ({
                 token: event.output.access_token,
+                refreshToken: event.output.refresh_token ?? null,
                 next: event.output.user.onboarding_completed ? '/' : '/onboarding',
               })),
             },
@@ -144,7 +148,10 @@ export const verifyEmailMachine = setup({
         signingIn: {
           invoke: {
             src: 'signIn',
-            input: ({ context }) => ({ token: context.token ?? '' }),
+            input: ({ context }) => ({
+              token: context.token ?? '',
+              refreshToken: context.refreshToken,
+            }),
             onDone: {
               target: '#verifyEmail.verified',
               actions: [
@@ -174,7 +181,10 @@ export const verifyEmailMachine = setup({
 });
 
 /** The verify-email page's machine over `adapter`; `signIn` hands the link's token to the session. */
-export function verifyEmailLogic(adapter: AuthAdapter, host: { signIn(token: string): unknown }) {
+export function verifyEmailLogic(
+  adapter: AuthAdapter,
+  host: { signIn(token: string, refreshToken?: string | null): unknown },
+) {
   return verifyEmailMachine.provide({
     actors: {
       resendVerification: fromPromise(({ input, signal }) =>
@@ -184,7 +194,7 @@ export function verifyEmailLogic(adapter: AuthAdapter, host: { signIn(token: str
         verifyEmailOnce(adapter, input.token, signal),
       ),
       signIn: fromPromise(({ input, signal }) => {
-        const signIn = async () => host.signIn(input.token);
+        const signIn = async () => host.signIn(input.token, input.refreshToken);
         return unlessAborted(signIn(), signal);
       }),
     },

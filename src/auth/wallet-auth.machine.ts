@@ -26,6 +26,8 @@ export type WalletAuthContext = {
   message: string | null;
   signature: string | null;
   token: string | null;
+  /** The refresh token that came with it, handed to the session beside the access token. */
+  refreshToken: string | null;
   /** Why the last attempt failed. */
   error: string | null;
   /** Why a connected wallet counts as disconnected: it moved to another account. */
@@ -57,7 +59,7 @@ export const walletAuthMachine = setup({
     web3Nonce: stubActor<{ message: string }, { wallet_address: string }>('web3Nonce'),
     signMessage: stubActor<string, { message: string; account: string }>('signMessage'),
     web3Authenticate: stubActor<AuthResponse, Web3AuthenticateRequest>('web3Authenticate'),
-    signIn: stubActor<unknown, { token: string }>('signIn'),
+    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
     watchWallet: fromCallback<EventObject>(() => {
       throw notProvided('watchWallet');
     }),
@@ -88,6 +90,7 @@ export const walletAuthMachine = setup({
     message: null,
     signature: null,
     token: null,
+    refreshToken: null,
     error: null,
     warning: null,
   }),
@@ -228,6 +231,7 @@ export const walletAuthMachine = setup({
                   target: 'signingIn',
                   actions: assign(({ context, event }) => ({
                     token: event.output.access_token,
+                    refreshToken: event.output.refresh_token ?? null,
                     registeredAddress: event.output.user.wallet_address ?? context.account,
                   })),
                 },
@@ -240,7 +244,10 @@ export const walletAuthMachine = setup({
             signingIn: {
               invoke: {
                 src: 'signIn',
-                input: ({ context }) => ({ token: context.token ?? '' }),
+                input: ({ context }) => ({
+                  token: context.token ?? '',
+                  refreshToken: context.refreshToken,
+                }),
                 onDone: { target: '#walletAuth.linked.connected' },
                 onError: {
                   target: '#walletAuth.failed',
@@ -249,7 +256,7 @@ export const walletAuthMachine = setup({
               },
             },
           },
-          exit: assign({ message: null, signature: null, token: null }),
+          exit: assign({ message: null, signature: null, token: null, refreshToken: null }),
         },
         connected: {},
         refreshing: {
@@ -285,7 +292,7 @@ export const walletAuthMachine = setup({
 export type WalletAuthDeps = {
   /** @default window.ethereum, looked up on each use */
   provider?: WalletSource | undefined;
-  signIn(token: string): unknown;
+  signIn(token: string, refreshToken?: string | null): unknown;
 };
 
 /** The wallet sign-in machine over `adapter` and the wallet. */
@@ -299,7 +306,7 @@ export function walletAuthLogic(adapter: AuthAdapter, { provider, signIn }: Wall
       web3Authenticate: fromPromise(({ input, signal }) =>
         adapter.web3Authenticate(input, { signal }),
       ),
-      signIn: fromPromise(async ({ input }) => signIn(input.token)),
+      signIn: fromPromise(async ({ input }) => signIn(input.token, input.refreshToken)),
       watchWallet: fromCallback(({ sendBack }) =>
         watchWallet(provider, {
           accountsChanged: (accounts) => sendBack({ type: 'wallet.accountsChanged', accounts }),

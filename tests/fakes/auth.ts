@@ -8,6 +8,7 @@ import type { AuthAdapter, AuthResponse, User } from '../../src/auth/auth.adapte
 import { describeHttpError, type ApiError } from '../../src/lib/http-errors';
 
 export const TOKEN = 'tok-fake';
+export const REFRESH = 'refresh-fake';
 
 export const user: User = {
   id: 'user-1',
@@ -34,7 +35,12 @@ export const newUser: User = {
 };
 
 export function authResponse(overrides: Partial<User> = {}, token = TOKEN): AuthResponse {
-  return { access_token: token, token_type: 'bearer', user: { ...user, ...overrides } };
+  return {
+    access_token: token,
+    token_type: 'bearer',
+    refresh_token: REFRESH,
+    user: { ...user, ...overrides },
+  };
 }
 
 /** The error the HTTP adapter would reject with for `status` and a `{detail}` body. */
@@ -85,7 +91,7 @@ export type AuthCall = { method: keyof AuthAdapter; body: unknown };
 
 export type FakeAuthAdapter = AuthAdapter & { calls: AuthCall[] };
 
-const WITHOUT_BODY = new Set(['me', 'completeOnboarding', 'refresh', 'googleLoginUrl']);
+const WITHOUT_BODY = new Set(['me', 'completeOnboarding', 'googleLoginUrl']);
 
 const ok = (message: string): MessageResponse => ({ message });
 
@@ -103,7 +109,8 @@ export function fakeAuthAdapter(overrides: Partial<AuthAdapter> = {}): FakeAuthA
     requestPasswordReset: async () => ok('A password reset email has been sent.'),
     confirmPasswordReset: async () => ok('Password has been reset successfully.'),
     completeOnboarding: async () => ({ user: { ...user, onboarding_completed: true } }),
-    refresh: async () => ({ access_token: TOKEN, token_type: 'bearer' }),
+    refresh: async () => ({ access_token: TOKEN, token_type: 'bearer', refresh_token: REFRESH }),
+    logout: async () => ok('Signed out'),
     googleLoginUrl: () => 'https://api.example.org/api/v1/auth/google/login',
     web3Nonce: async ({ wallet_address }) => ({ message: siweMessage(wallet_address) }),
     web3Authenticate: async ({ wallet_address }) => authResponse({ wallet_address }),

@@ -23,6 +23,7 @@ const CALLBACK_PARAMS = [
   'user_name',
   'user_email',
   'user_avatar',
+  'refresh_token',
 ];
 
 function googler(overrides: Partial<FakeUser> = {}): FakeUser {
@@ -98,6 +99,9 @@ describeServer('Google sign-in', () => {
     expect(params.get('user_avatar')).toBe(user.picture);
     const me = await h.get(`${AUTH}/me`, { token: params.get('access_token')! });
     expect(me.status).toBe(200);
+    // The refresh token renews the session (an access token alone cannot).
+    const renewed = await h.post(`${AUTH}/refresh`, { refresh_token: params.get('refresh_token') });
+    expect(renewed.status).toBe(200);
     expect(me.body.user).toMatchObject({
       id: params.get('user_id'),
       email: user.email,

@@ -264,19 +264,31 @@ describeServer('POST /refresh', () => {
     ).toBe(200);
   });
 
-  it('without a body exchanges a still-valid bearer token for a fresh one', async () => {
+  it('refuses an access token alone (401): only a refresh token renews a session', async () => {
     const user = await h.signedInUser();
-    const reply = await h.post(`${AUTH}/refresh`, undefined, { token: user.access_token });
-    expect(reply.status).toBe(200);
-    expect(Object.keys(reply.body).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
-    expect((await h.get(`${AUTH}/me`, { token: reply.body.access_token })).status).toBe(200);
+    const bare = await h.post(`${AUTH}/refresh`, undefined, { token: user.access_token });
+    expect(bare.status).toBe(401);
+    expect(bare.body).toEqual({ detail: 'Not authenticated' });
     const emptyJson = await h.post(`${AUTH}/refresh`, undefined, {
       token: user.access_token,
       raw: '',
       headers: { 'content-type': 'application/json' },
     });
-    expect(emptyJson.status).toBe(200);
-    expect((await h.post(`${AUTH}/refresh`, {}, { token: user.access_token })).status).toBe(200);
+    expect(emptyJson.status).toBe(401);
+    expect((await h.post(`${AUTH}/refresh`, {}, { token: user.access_token })).status).toBe(401);
+    // The bearer token does not stand in for a refresh token either.
+    const asRefresh = await h.post(`${AUTH}/refresh`, { refresh_token: user.access_token });
+    expect(asRefresh.status).toBe(401);
+    // The refresh token still works, and keeps working after its access token has expired.
+    h.advanceClock(45 * 60_000);
+    try {
+      expect((await h.get(`${AUTH}/me`, { token: user.access_token })).status).toBe(401);
+      const renewed = await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token });
+      expect(renewed.status).toBe(200);
+      expect((await h.get(`${AUTH}/me`, { token: renewed.body.access_token })).status).toBe(200);
+    } finally {
+      h.resetClock();
+    }
   });
 
   it('refuses unknown refresh tokens, no credentials at all, and ended sessions (401)', async () => {
@@ -306,6 +318,52 @@ describeServer('POST /refresh', () => {
     );
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
     expect(replies.filter((r) => r.status === 401)).toHaveLength(4);
+  });
+});
+
+describeServer('POST /logout', () => {
+  it('revokes the session and its refresh chain; other sessions stay', async () => {
+    const user = await h.signedInUser();
+    const other = await h.post(`${AUTH}/login`, { email: user.email, password: user.password });
+    const rotated = await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token });
+    expect(rotated.status).toBe(200);
+    const out = await h.post(`${AUTH}/logout`, undefined, { token: rotated.body.access_token });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ message: 'Signed out' });
+    for (const token of [user.access_token, rotated.body.access_token]) {
+      expect((await h.get(`${AUTH}/me`, { token })).status).toBe(401);
+    }
+    for (const refresh_token of [user.refresh_token, rotated.body.refresh_token]) {
+      expect((await h.post(`${AUTH}/refresh`, { refresh_token })).status).toBe(401);
+    }
+    expect((await h.get(`${AUTH}/me`, { token: other.body.access_token })).status).toBe(200);
+    expect(
+      (await h.post(`${AUTH}/refresh`, { refresh_token: other.body.refresh_token })).status,
+    ).toBe(200);
+    // A second logout with the dead token is a plain 401.
+    expect(
+      (await h.post(`${AUTH}/logout`, undefined, { token: rotated.body.access_token })).status,
+    ).toBe(401);
+  });
+
+  it('takes the refresh token instead when the access token has expired', async () => {
+    const user = await h.signedInUser();
+    h.advanceClock(45 * 60_000);
+    try {
+      const out = await h.post(`${AUTH}/logout`, { refresh_token: user.refresh_token });
+      expect(out.status).toBe(200);
+      expect((await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token })).status).toBe(
+        401,
+      );
+    } finally {
+      h.resetClock();
+    }
+  });
+
+  it('answers 401 without credentials or with an unknown refresh token', async () => {
+    expect((await h.post(`${AUTH}/logout`)).status).toBe(401);
+    expect((await h.post(`${AUTH}/logout`, { refresh_token: 'made-up' })).status).toBe(401);
+    expect((await h.post(`${AUTH}/logout`, { refresh_token: 7 })).status).toBe(422);
   });
 });
 

@@ -12,7 +12,7 @@ import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createApp } from '../../server/app';
-import type { AuthSettings, Config } from '../../server/config';
+import type { AuthSettings, Config, LimitSettings } from '../../server/config';
 import { DEFAULT_AUTH, loadConfig } from '../../server/config';
 import type { Database } from '../../server/db';
 import { openDatabase } from '../../server/db';
@@ -72,6 +72,8 @@ export interface HarnessOptions {
   trustProxy?: boolean;
   /** More environment for loadConfig, read at start (so it may name servers started just before). */
   env?: () => Record<string, string>;
+  /** Rate limits (sign-up mails per address and per email are off unless a test sets them). */
+  limits?: Partial<LimitSettings>;
 }
 
 type LogLine = { level: 'info' | 'warn' | 'error'; args: unknown[] };
@@ -123,6 +125,13 @@ export class Harness {
       smtpUrl: this.options.smtpUrl ?? null,
       allowedOrigins: ['https://portal.example.org'],
       trustProxy: this.options.trustProxy ?? false,
+      // Every test comes from 127.0.0.1: only the throttle tests meet the sign-up limits.
+      limits: {
+        ...base.limits,
+        accountMailPerAddress: { limit: 1_000_000, windowMs: 60_000 },
+        accountMailPerEmail: { limit: 1_000_000, windowMs: 60_000 },
+        ...this.options.limits,
+      },
       auth: {
         ...DEFAULT_AUTH,
         mailCooldownMs: 0,

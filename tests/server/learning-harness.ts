@@ -14,7 +14,7 @@ import type { SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../server/app';
 import { signAccessToken } from '../../server/auth/tokens';
-import type { ChatSettings, Config, LlmSettings } from '../../server/config';
+import type { ChatSettings, Config, LimitSettings, LlmSettings } from '../../server/config';
 import { DEFAULT_AUTH, loadConfig } from '../../server/config';
 import type { Database } from '../../server/db';
 import { openDatabase } from '../../server/db';
@@ -29,6 +29,7 @@ export type { Loose } from './harness';
 export interface LearningOptions {
   llm?: Partial<LlmSettings>;
   chat?: Partial<ChatSettings>;
+  limits?: Partial<LimitSettings>;
 }
 
 export interface TestUser {
@@ -75,6 +76,7 @@ export class LearningHarness {
       auth: DEFAULT_AUTH,
       llm: { ...base.llm, ...this.options.llm },
       chat: { ...base.chat, rateLimit: 1000, ...this.options.chat },
+      limits: { ...base.limits, ...this.options.limits },
     };
     let drop = async () => {};
     if (onPostgres) {

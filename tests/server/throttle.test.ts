@@ -6,6 +6,15 @@ import { describeServer, tokenOf, uniqueEmail, useServer } from './harness';
 
 const BASE = 400;
 const CAP = 1000;
+const MAIL_PER_ADDRESS = 4;
+const MAIL_PER_EMAIL = 3;
+const limited = useServer({
+  trustProxy: true,
+  limits: {
+    accountMailPerAddress: { limit: MAIL_PER_ADDRESS, windowMs: 60_000 },
+    accountMailPerEmail: { limit: MAIL_PER_EMAIL, windowMs: 60_000 },
+  },
+});
 const h = useServer({
   trustProxy: true,
   auth: {
@@ -53,6 +62,18 @@ describeServer('login throttling', () => {
     // … but only for a while: then the right password works and clears the count.
     expect((await login(user.email, user.password)).status).toBe(200);
     expect(await lockOf(user.email)).toBeUndefined();
+  });
+
+  it('counts and checks in one step: of 30 concurrent wrong passwords exactly the threshold are evaluated', async () => {
+    const user = await h.signedInUser();
+    // Each from its own address, so that only the account's count can stop them.
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, () => client()(user.email, 'Wrong-Guess-1')),
+    );
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(27);
+    expect((await lockOf(user.email))?.failures).toBe(3);
   });
 
   it('answers an unknown account exactly like a real one', async () => {
@@ -151,4 +172,96 @@ describeServer('mail cooldown', () => {
     await sleep(100);
     expect(h.mailsTo(user.email).filter((m) => /Reset/.test(m.subject))).toHaveLength(1);
   });
+});
+
+describeServer('sign-up and mail throttling per client address and per email', () => {
+  const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+
+  it('limits registrations per client address (429 + Retry-After), before any hashing or mail', async () => {
+    const address = '198.51.100.1';
+    const replies = [];
+    for (let i = 0; i < MAIL_PER_ADDRESS + 2; i++) {
+      replies.push(
+        await limited.post(
+          `${AUTH}/register`,
+          {
+            email: uniqueEmail('burst'),
+            password: 'Blue-Kettle-42',
+            display_name: 'Burst',
+            agreed_to_terms: true,
+            agreed_to_privacy: true,
+          },
+          from(address),
+        ),
+      );
+    }
+    expect(replies.map((r) => r.status)).toEqual([...Array(MAIL_PER_ADDRESS).fill(201), 429, 429]);
+    const refused = replies.at(-1)!;
+    expect(refused.body).toEqual({ detail: 'Too many requests. Please try again later.' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Another address may still register.
+    const other = await limited.post(
+      `${AUTH}/register`,
+      {
+        email: uniqueEmail('other'),
+        password: 'Blue-Kettle-42',
+        display_name: 'Other',
+        agreed_to_terms: true,
+        agreed_to_privacy: true,
+      },
+      from('198.51.100.2'),
+    );
+    expect(other.status).toBe(201);
+  });
+
+  it('limits concurrent registrations exactly', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        limited.post(
+          `${AUTH}/register`,
+          {
+            email: uniqueEmail('rush'),
+            password: 'Blue-Kettle-42',
+            display_name: 'Rush',
+            agreed_to_terms: true,
+            agreed_to_privacy: true,
+          },
+          from('198.51.100.3'),
+        ),
+      ),
+    );
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(MAIL_PER_ADDRESS);
+    expect(replies.filter((r) => r.status === 429)).toHaveLength(12 - MAIL_PER_ADDRESS);
+  });
+
+  it.each(['resend-verification', 'password-reset'])(
+    'limits /%s per client address and per email, whether or not the account exists',
+    async (path) => {
+      const address = `198.51.100.${path.length + 10}`;
+      const statuses = [];
+      for (let i = 0; i < MAIL_PER_ADDRESS + 1; i++) {
+        statuses.push(
+          (await limited.post(`${AUTH}/${path}`, { email: uniqueEmail('x') }, from(address)))
+            .status,
+        );
+      }
+      expect(statuses).toEqual([...Array(MAIL_PER_ADDRESS).fill(200), 429]);
+
+      const email = uniqueEmail('target');
+      const perEmail = [];
+      for (let i = 0; i < MAIL_PER_EMAIL + 1; i++) {
+        // Each from a new address: only the email's count can stop them.
+        perEmail.push(
+          (
+            await limited.post(
+              `${AUTH}/${path}`,
+              { email },
+              from(`192.0.2.${i + path.length * 10}`),
+            )
+          ).status,
+        );
+      }
+      expect(perEmail).toEqual([...Array(MAIL_PER_EMAIL).fill(200), 429]);
+    },
+  );
 });

@@ -125,9 +125,14 @@ describe('<AuthProvider> and useAuth', () => {
     const stale = fakeJwt({ iat: now - 1770, exp: now + 30 });
     const fresh = fakeJwt({ iat: now, exp: now + 1800 });
     const ref = createRef<AuthHandle>();
-    const storage = memoryStorage({ authToken: stale });
+    const storage = memoryStorage({ authToken: stale, authRefreshToken: 'r-1' });
     const adapter = fakeAuthAdapter({
-      refresh: async () => ({ access_token: fresh, token_type: 'bearer', expires_in: 1800 }),
+      refresh: async () => ({
+        access_token: fresh,
+        token_type: 'bearer',
+        expires_in: 1800,
+        refresh_token: 'r-2',
+      }),
     });
     render(
       <AuthProvider adapter={adapter} storage={storage} ref={ref}>
@@ -137,7 +142,9 @@ describe('<AuthProvider> and useAuth', () => {
     await waitFor(() => expect(storage.getItem('authToken')).toBe(fresh));
     expect(ref.current?.getToken()).toBe(fresh);
     expect(screen.getByText('status: signedIn')).toBeInTheDocument();
-    expect(adapter.calls.map((call) => call.method)).toEqual(['me', 'refresh']);
+    expect(storage.getItem('authRefreshToken')).toBe('r-2');
+    // Due at once: renewed with the refresh token before the user is fetched.
+    expect(adapter.calls.map((call) => call.method)).toEqual(['refresh', 'me']);
   });
 
   it('keeps a signed-in student signed in past the token’s 30 minutes', async () => {
@@ -145,9 +152,17 @@ describe('<AuthProvider> and useAuth', () => {
     try {
       const now = Math.floor(Date.now() / 1000);
       const tokens = [1, 2].map((n) => fakeJwt({ iat: now + n, exp: now + n + 1800 }));
-      const storage = memoryStorage({ authToken: fakeJwt({ iat: now, exp: now + 1800 }) });
+      const storage = memoryStorage({
+        authToken: fakeJwt({ iat: now, exp: now + 1800 }),
+        authRefreshToken: 'r-0',
+      });
+      let n = 0;
       const adapter = fakeAuthAdapter({
-        refresh: async () => ({ access_token: tokens.shift() ?? '', token_type: 'bearer' }),
+        refresh: async () => ({
+          access_token: tokens.shift() ?? '',
+          token_type: 'bearer',
+          refresh_token: `r-${++n}`,
+        }),
       });
       render(
         <AuthProvider adapter={adapter} storage={storage}>
@@ -163,7 +178,9 @@ describe('<AuthProvider> and useAuth', () => {
       await act(() => vi.advanceTimersByTimeAsync(24 * 60_000));
       expect(storage.getItem('authToken')).not.toBe(second);
       expect(screen.getByText('status: signedIn')).toBeInTheDocument();
-      expect(adapter.calls.filter((call) => call.method === 'refresh')).toHaveLength(2);
+      expect(
+        adapter.calls.filter((call) => call.method === 'refresh').map((call) => call.body),
+      ).toEqual([{ refresh_token: 'r-0' }, { refresh_token: 'r-1' }]);
     } finally {
       vi.useRealTimers();
     }

@@ -6,6 +6,7 @@ import {
   fakeAuthAdapter,
   never,
   rejects,
+  REFRESH,
   TOKEN,
   type FakeAuthAdapter,
 } from '../../fakes/auth';
@@ -76,7 +77,7 @@ describe('<AuthScreen>', () => {
     await user.type(screen.getByLabelText('Password'), 'Str0ng!pass{Enter}');
 
     await findToast('Signed in successfully!');
-    expect(onSignedIn).toHaveBeenCalledWith(TOKEN);
+    expect(onSignedIn).toHaveBeenCalledWith(TOKEN, REFRESH);
     expect(adapter.calls).toEqual([
       { method: 'login', body: { email: 'ada@example.org', password: 'Str0ng!pass' } },
     ]);
@@ -214,7 +215,7 @@ describe('<AuthScreen>', () => {
     const { user, onSignedIn } = screenWith({ ethereum: provider });
     await user.click(screen.getByRole('button', { name: 'Continue with MetaMask' }));
     await screen.findByText(/^Connected as 0x2c75…5c23$/);
-    expect(onSignedIn).toHaveBeenCalledWith(TOKEN);
+    expect(onSignedIn).toHaveBeenCalledWith(TOKEN, REFRESH);
     expect(provider.requests.map((r) => r.method)).toEqual([
       'eth_requestAccounts',
       'personal_sign',

@@ -14,7 +14,7 @@ describe('<OAuthCallback>', () => {
     window.history.replaceState(
       null,
       '',
-      '/oauth-callback?access_token=tok-g&token_type=bearer&user_name=Ada&keep=1#top',
+      '/oauth-callback?access_token=tok-g&token_type=bearer&user_name=Ada&refresh_token=r-g&keep=1#top',
     );
     const onSignedIn = vi.fn();
     const onNavigate = vi.fn();
@@ -23,7 +23,7 @@ describe('<OAuthCallback>', () => {
     expect(window.location.search).toBe('?keep=1');
     expect(window.location.hash).toBe('#top');
     await findToast('Successfully signed in with Google!');
-    expect(onSignedIn).toHaveBeenCalledWith('tok-g');
+    expect(onSignedIn).toHaveBeenCalledWith('tok-g', 'r-g');
     expect(onNavigate).toHaveBeenCalledWith('/');
     expect(screen.getByRole('heading', { name: 'Signed in' })).toBeInTheDocument();
   });

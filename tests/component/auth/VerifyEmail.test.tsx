@@ -9,6 +9,7 @@ import {
   deferred,
   fakeAuthAdapter,
   rejects,
+  REFRESH,
   TOKEN,
 } from '../../fakes/auth';
 import { clearToasts, findToast, renderWithToasts } from './render';
@@ -100,7 +101,7 @@ describe('<VerifyEmail>', () => {
     );
     expect(screen.getByRole('status')).toHaveTextContent('Checking your verification link…');
     await findToast('Signed in successfully!');
-    expect(onSignedIn).toHaveBeenCalledWith(TOKEN);
+    expect(onSignedIn).toHaveBeenCalledWith(TOKEN, REFRESH);
     expect(onNavigate).toHaveBeenCalledWith('/onboarding');
   });
 
@@ -134,7 +135,7 @@ describe('<VerifyEmail>', () => {
     await waitFor(() => expect(onNavigate).toHaveBeenCalledWith('/onboarding'));
     expect(verifyCalls).toBe(1);
     expect(onSignedIn).toHaveBeenCalledTimes(1);
-    expect(onSignedIn).toHaveBeenCalledWith(TOKEN);
+    expect(onSignedIn).toHaveBeenCalledWith(TOKEN, REFRESH);
     expect(onNavigate).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });

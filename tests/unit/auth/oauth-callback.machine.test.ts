@@ -8,7 +8,7 @@ afterEach(() => {
 });
 
 const SUCCESS =
-  '?access_token=tok-g&token_type=bearer&user_id=u1&user_name=Ada%20L&user_email=ada%40example.org&user_avatar=';
+  '?access_token=tok-g&token_type=bearer&user_id=u1&user_name=Ada%20L&user_email=ada%40example.org&user_avatar=&refresh_token=r-g';
 
 describe('oauth-callback machine', () => {
   it('reads the query parameters', () => {
@@ -19,17 +19,18 @@ describe('oauth-callback machine', () => {
       user_name: 'Ada L',
       user_email: 'ada@example.org',
       user_avatar: '',
+      refresh_token: 'r-g',
       error: null,
     });
   });
 
   it('signs in with the token, then toasts and goes to /', async () => {
     const session = deferred<void>();
-    const tokens: string[] = [];
+    const tokens: unknown[] = [];
     const { actor, notices } = start(
       oauthCallbackLogic({
-        signIn: (token) => {
-          tokens.push(token);
+        signIn: (...pair: unknown[]) => {
+          tokens.push(pair);
           return session.promise;
         },
       }),
@@ -37,7 +38,7 @@ describe('oauth-callback machine', () => {
     );
     expect(actor.getSnapshot().value).toBe('signingIn');
     expect(actor.getSnapshot().context.userName).toBe('Ada L');
-    expect(tokens).toEqual(['tok-g']);
+    expect(tokens).toEqual([['tok-g', 'r-g']]);
 
     session.resolve();
     await settle(actor, 'done');

@@ -1,5 +1,5 @@
 import { createActor } from 'xstate';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   isNewUser,
   memoryStorage,
@@ -10,6 +10,7 @@ import { apiError, deferred, fakeAuthAdapter, never, rejects, user } from '../..
 import { settle } from './support';
 
 const KEY = 'authToken';
+const REFRESH_KEY = 'authRefreshToken';
 
 describe('session machine', () => {
   it('signs out at once when no token is stored', () => {
@@ -23,7 +24,7 @@ describe('session machine', () => {
     const adapter = fakeAuthAdapter({ me: () => me.promise });
     const actor = createActor(sessionLogic(adapter, memoryStorage({ [KEY]: 'tok-1' }))).start();
 
-    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(actor.getSnapshot().context.token).toBe('tok-1');
 
@@ -50,7 +51,7 @@ describe('session machine', () => {
     const actor = createActor(sessionLogic(fakeAuthAdapter(), storage)).start();
 
     actor.send({ type: 'auth.login', token: 'tok-2' });
-    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().matches('loading')).toBe(true);
     expect(storage.getItem(KEY)).toBe('tok-2');
 
     await settle(actor, 'signedIn');
@@ -74,21 +75,61 @@ describe('session machine', () => {
     expect(actor.getSnapshot().context.token).toBe('second');
   });
 
-  it('sign-out clears token and user', async () => {
-    const storage = memoryStorage({ [KEY]: 'tok-1' });
-    const actor = createActor(sessionLogic(fakeAuthAdapter(), storage)).start();
+  it('sign-out forgets the tokens at once and signs the session out on the server', async () => {
+    const storage = memoryStorage({ [KEY]: 'tok-1', [REFRESH_KEY]: 'refresh-1' });
+    const logout = deferred<{ message: string }>();
+    const adapter = fakeAuthAdapter({ logout: () => logout.promise });
+    const actor = createActor(sessionLogic(adapter, storage)).start();
     await settle(actor, 'signedIn');
 
     actor.send({ type: 'auth.signOut' });
-    expect(actor.getSnapshot().value).toBe('signedOut');
-    expect(actor.getSnapshot().context).toMatchObject({ token: null, user: null });
+    // Gone from storage before the server answers: a reload now is signed out.
+    expect(actor.getSnapshot().value).toBe('signingOut');
     expect(storage.getItem(KEY)).toBeNull();
+    expect(storage.getItem(REFRESH_KEY)).toBeNull();
+    expect(adapter.calls.at(-1)).toEqual({
+      method: 'logout',
+      body: { refresh_token: 'refresh-1' },
+    });
+    logout.resolve({ message: 'Signed out' });
+    await settle(actor, 'signedOut');
+    expect(actor.getSnapshot().context).toMatchObject({
+      token: null,
+      refreshToken: null,
+      user: null,
+    });
+  });
+
+  it('sign-out ends even when the logout call fails or never answers', async () => {
+    const failing = createActor(
+      sessionLogic(
+        fakeAuthAdapter({ logout: rejects(apiError(503)) }),
+        memoryStorage({ [KEY]: 'tok-1' }),
+      ),
+    ).start();
+    await settle(failing, 'signedIn');
+    failing.send({ type: 'auth.signOut' });
+    await settle(failing, 'signedOut');
+
+    vi.useFakeTimers();
+    try {
+      const hanging = createActor(
+        sessionLogic(fakeAuthAdapter({ logout: never }), memoryStorage({ [KEY]: 'tok-1' })),
+      ).start();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(hanging.getSnapshot().matches('signedIn')).toBe(true);
+      hanging.send({ type: 'auth.signOut' });
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(hanging.getSnapshot().value).toBe('signedOut');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a 401 anywhere clears the token, also while loading', async () => {
     const storage = memoryStorage({ [KEY]: 'tok-1' });
     const actor = createActor(sessionLogic(fakeAuthAdapter({ me: never }), storage)).start();
-    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().matches('loading')).toBe(true);
 
     actor.send({ type: 'auth.unauthorized' });
     expect(actor.getSnapshot().value).toBe('signedOut');

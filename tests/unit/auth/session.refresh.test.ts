@@ -4,10 +4,11 @@ import type { TokenResponse } from '../../../src/auth/auth.adapter';
 import { memoryStorage, sessionLogic } from '../../../src/auth/session.machine';
 import { readClaims, refreshAt, TOKEN_REFRESH } from '../../../src/auth/session.tokens';
 import { networkError } from '../../../src/lib/http-errors';
-import { apiError, deferred, fakeAuthAdapter, never, rejects, user } from '../../fakes/auth';
+import { apiError, deferred, fakeAuthAdapter, rejects, user } from '../../fakes/auth';
 import { fakeJwt } from './support';
 
 const KEY = 'authToken';
+const REFRESH_KEY = 'authRefreshToken';
 const MINUTE = 60_000;
 const NOW = Date.parse('2026-01-02T08:00:00.000Z');
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -18,8 +19,13 @@ function serverToken(ageMs = 0, lifetimeMs = 30 * MINUTE) {
   return fakeJwt({ iat, exp: iat + seconds(lifetimeMs) });
 }
 
-function refreshed(token = serverToken()): TokenResponse {
-  return { access_token: token, token_type: 'bearer', expires_in: 1800 };
+function refreshed(token = serverToken(), refreshToken = 'r-next'): TokenResponse {
+  return {
+    access_token: token,
+    token_type: 'bearer',
+    expires_in: 1800,
+    refresh_token: refreshToken,
+  };
 }
 
 /** Runs due timers (the fake clock stands still) until the actor reaches `value`. */
@@ -30,8 +36,9 @@ async function settle(actor: AnyActorRef, value: unknown) {
   expect(actor.getSnapshot().matches(value)).toBe(true);
 }
 
+/** The bodies of the refresh calls so far. */
 function refreshCalls(adapter: ReturnType<typeof fakeAuthAdapter>) {
-  return adapter.calls.filter((call) => call.method === 'refresh').length;
+  return adapter.calls.filter((call) => call.method === 'refresh').map((call) => call.body);
 }
 
 beforeEach(() => {
@@ -44,7 +51,7 @@ afterEach(() => {
 });
 
 describe('session machine: keeping the session alive', () => {
-  it('refreshes a new sign-in at 80 % of its lifetime and stores the new token', async () => {
+  it('refreshes a new sign-in at 80 % of its lifetime with its refresh token, and stores both new tokens', async () => {
     const next = serverToken(0);
     const answer = deferred<TokenResponse>();
     const storage = memoryStorage();
@@ -52,78 +59,114 @@ describe('session machine: keeping the session alive', () => {
     const actor = createActor(sessionLogic(adapter, storage)).start();
     const first = serverToken();
 
-    actor.send({ type: 'auth.login', token: first });
+    actor.send({ type: 'auth.login', token: first, refreshToken: 'r-1' });
+    expect(storage.getItem(REFRESH_KEY)).toBe('r-1');
     await settle(actor, { signedIn: 'fresh' });
 
     await vi.advanceTimersByTimeAsync(24 * MINUTE - 1);
-    expect(refreshCalls(adapter)).toBe(0);
+    expect(refreshCalls(adapter)).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(actor.getSnapshot().value).toEqual({ signedIn: 'refreshing' });
-    expect(refreshCalls(adapter)).toBe(1);
+    expect(refreshCalls(adapter)).toEqual([{ refresh_token: 'r-1' }]);
     // Still signed in with the old token while the call runs, and no spinner for it.
     expect(actor.getSnapshot().context.token).toBe(first);
     expect(actor.getSnapshot().hasTag('busy')).toBe(false);
 
-    answer.resolve(refreshed(next));
+    answer.resolve(refreshed(next, 'r-2'));
     await settle(actor, { signedIn: 'fresh' });
-    expect(actor.getSnapshot().context).toMatchObject({ token: next, user });
+    expect(actor.getSnapshot().context).toMatchObject({ token: next, refreshToken: 'r-2', user });
     expect(storage.getItem(KEY)).toBe(next);
+    expect(storage.getItem(REFRESH_KEY)).toBe('r-2');
   });
 
-  it('keeps refreshing, every 80 % of expires_in', async () => {
-    const adapter = fakeAuthAdapter({ refresh: async () => refreshed() });
+  it('keeps refreshing, every 80 % of expires_in, each time with the latest refresh token', async () => {
+    let n = 1;
+    const adapter = fakeAuthAdapter({ refresh: async () => refreshed(serverToken(), `r-${++n}`) });
     const actor = createActor(sessionLogic(adapter, memoryStorage())).start();
-    actor.send({ type: 'auth.login', token: serverToken() });
+    actor.send({ type: 'auth.login', token: serverToken(), refreshToken: 'r-1' });
     await settle(actor, 'signedIn');
 
     await vi.advanceTimersByTimeAsync(24 * MINUTE);
-    expect(refreshCalls(adapter)).toBe(1);
     await vi.advanceTimersByTimeAsync(24 * MINUTE);
-    expect(refreshCalls(adapter)).toBe(2);
     await vi.advanceTimersByTimeAsync(24 * MINUTE);
-    expect(refreshCalls(adapter)).toBe(3);
+    expect(refreshCalls(adapter)).toEqual([
+      { refresh_token: 'r-1' },
+      { refresh_token: 'r-2' },
+      { refresh_token: 'r-3' },
+    ]);
     expect(actor.getSnapshot().matches('signedIn')).toBe(true);
   });
 
-  it('refreshes a stored token that expires within a minute right away', async () => {
+  it('a tab that slept past its 30 minutes resumes: the stored refresh token renews before the user is fetched', async () => {
     const next = serverToken();
-    const storage = memoryStorage({ [KEY]: serverToken(29.5 * MINUTE) });
-    const adapter = fakeAuthAdapter({ refresh: async () => refreshed(next) });
+    const storage = memoryStorage({ [KEY]: serverToken(2 * 60 * MINUTE), [REFRESH_KEY]: 'r-1' });
+    const adapter = fakeAuthAdapter({ refresh: async () => refreshed(next, 'r-2') });
     const actor = createActor(sessionLogic(adapter, storage)).start();
+    expect(actor.getSnapshot().matches({ loading: 'renewing' })).toBe(true);
 
-    await vi.advanceTimersByTimeAsync(0);
-    expect(adapter.calls.map((call) => call.method)).toEqual(['me', 'refresh']);
     await settle(actor, { signedIn: 'fresh' });
+    expect(adapter.calls.map((call) => call.method)).toEqual(['refresh', 'me']);
     expect(storage.getItem(KEY)).toBe(next);
+    expect(storage.getItem(REFRESH_KEY)).toBe('r-2');
+  });
+
+  it('a 401 on waking (the access token ended while the tab slept) renews instead of signing out', async () => {
+    const next = serverToken();
+    const adapter = fakeAuthAdapter({ refresh: async () => refreshed(next, 'r-2') });
+    const actor = createActor(sessionLogic(adapter, memoryStorage())).start();
+    actor.send({ type: 'auth.login', token: serverToken(), refreshToken: 'r-1' });
+    await settle(actor, { signedIn: 'fresh' });
+
+    actor.send({ type: 'auth.unauthorized' });
+    await settle(actor, { signedIn: 'fresh' });
+    expect(refreshCalls(adapter)).toEqual([{ refresh_token: 'r-1' }]);
+    expect(actor.getSnapshot().context).toMatchObject({ token: next, refreshToken: 'r-2' });
+  });
+
+  it('a session without a refresh token is never refreshed (the server refuses an access token alone)', async () => {
+    const adapter = fakeAuthAdapter();
+    const storage = memoryStorage({ [KEY]: serverToken(10 * MINUTE) });
+    const actor = createActor(sessionLogic(adapter, storage)).start();
+    await settle(actor, { signedIn: 'untimed' });
+    await vi.advanceTimersByTimeAsync(24 * 60 * MINUTE);
+    expect(refreshCalls(adapter)).toEqual([]);
+    actor.send({ type: 'auth.unauthorized' });
+    expect(actor.getSnapshot().value).toBe('signedOut');
   });
 
   it('refreshes a stored token at 80 % of its own lifetime', async () => {
-    const storage = memoryStorage({ [KEY]: serverToken(10 * MINUTE) });
+    const storage = memoryStorage({ [KEY]: serverToken(10 * MINUTE), [REFRESH_KEY]: 'r-1' });
     const adapter = fakeAuthAdapter({ refresh: async () => refreshed() });
     createActor(sessionLogic(adapter, storage)).start();
 
     await vi.advanceTimersByTimeAsync(14 * MINUTE - 1);
-    expect(refreshCalls(adapter)).toBe(0);
+    expect(refreshCalls(adapter)).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(refreshCalls(adapter)).toBe(1);
+    expect(refreshCalls(adapter)).toHaveLength(1);
   });
 
-  it('a refused refresh (401) clears the token and signs out', async () => {
-    const storage = memoryStorage({ [KEY]: serverToken(29.5 * MINUTE) });
+  it('a refused refresh (401) clears both tokens and signs out', async () => {
+    const storage = memoryStorage({ [KEY]: serverToken(29.5 * MINUTE), [REFRESH_KEY]: 'r-1' });
     const adapter = fakeAuthAdapter({ refresh: rejects(apiError(401, 'Token has expired')) });
     const actor = createActor(sessionLogic(adapter, storage)).start();
 
     await settle(actor, 'signedOut');
-    expect(actor.getSnapshot().context).toMatchObject({ token: null, user: null, refreshAt: null });
+    expect(actor.getSnapshot().context).toMatchObject({
+      token: null,
+      refreshToken: null,
+      user: null,
+      refreshAt: null,
+    });
     expect(storage.getItem(KEY)).toBeNull();
+    expect(storage.getItem(REFRESH_KEY)).toBeNull();
   });
 
   it.each([
     ['no answer (network)', networkError(new TypeError('fetch failed'))],
     ['a server error', apiError(503)],
   ])('after %s it stays signed in and tries again 30 s later', async (_, error) => {
-    const stored = serverToken(29.5 * MINUTE);
-    const storage = memoryStorage({ [KEY]: stored });
+    const stored = serverToken(20 * MINUTE);
+    const storage = memoryStorage({ [KEY]: stored, [REFRESH_KEY]: 'r-1' });
     const next = serverToken();
     let calls = 0;
     const adapter = fakeAuthAdapter({
@@ -135,6 +178,8 @@ describe('session machine: keeping the session alive', () => {
     });
     const actor = createActor(sessionLogic(adapter, storage)).start();
 
+    await settle(actor, { signedIn: 'fresh' });
+    await vi.advanceTimersByTimeAsync(4 * MINUTE);
     await settle(actor, { signedIn: 'retrying' });
     expect(actor.getSnapshot().context).toMatchObject({ token: stored, user });
     expect(storage.getItem(KEY)).toBe(stored);
@@ -149,39 +194,48 @@ describe('session machine: keeping the session alive', () => {
 
   it('a token whose lifetime cannot be read is never refreshed', async () => {
     const adapter = fakeAuthAdapter();
-    const actor = createActor(sessionLogic(adapter, memoryStorage({ [KEY]: 'opaque' }))).start();
+    const storage = memoryStorage({ [KEY]: 'opaque', [REFRESH_KEY]: 'r-1' });
+    const actor = createActor(sessionLogic(adapter, storage)).start();
     await settle(actor, { signedIn: 'untimed' });
     await vi.advanceTimersByTimeAsync(24 * 60 * MINUTE);
-    expect(refreshCalls(adapter)).toBe(0);
+    expect(refreshCalls(adapter)).toEqual([]);
   });
 
   it('signing out during a refresh aborts it, and its late answer changes nothing', async () => {
     const answer = deferred<TokenResponse>();
     let signal: AbortSignal | undefined;
-    const storage = memoryStorage({ [KEY]: serverToken(29.5 * MINUTE) });
+    const storage = memoryStorage({ [KEY]: serverToken(20 * MINUTE), [REFRESH_KEY]: 'r-1' });
     const adapter = fakeAuthAdapter({
-      refresh: (options) => {
+      refresh: (_body, options) => {
         signal = options?.signal;
         return answer.promise;
       },
     });
     const actor = createActor(sessionLogic(adapter, storage)).start();
+    await settle(actor, { signedIn: 'fresh' });
+    await vi.advanceTimersByTimeAsync(4 * MINUTE);
     await settle(actor, { signedIn: 'refreshing' });
 
     actor.send({ type: 'auth.signOut' });
     expect(signal?.aborted).toBe(true);
     answer.resolve(refreshed());
-    await vi.advanceTimersByTimeAsync(0);
-    expect(actor.getSnapshot().value).toBe('signedOut');
+    await settle(actor, 'signedOut');
     expect(storage.getItem(KEY)).toBeNull();
+    expect(storage.getItem(REFRESH_KEY)).toBeNull();
   });
 
-  it('a 401 elsewhere while refreshing signs out too', async () => {
-    const storage = memoryStorage({ [KEY]: serverToken(29.5 * MINUTE) });
-    const actor = createActor(sessionLogic(fakeAuthAdapter({ refresh: never }), storage)).start();
+  it('a 401 elsewhere while refreshing leaves the verdict to the refresh', async () => {
+    const answer = deferred<TokenResponse>();
+    const storage = memoryStorage({ [KEY]: serverToken(20 * MINUTE), [REFRESH_KEY]: 'r-1' });
+    const adapter = fakeAuthAdapter({ refresh: () => answer.promise });
+    const actor = createActor(sessionLogic(adapter, storage)).start();
+    await settle(actor, { signedIn: 'fresh' });
+    await vi.advanceTimersByTimeAsync(4 * MINUTE);
     await settle(actor, { signedIn: 'refreshing' });
     actor.send({ type: 'auth.unauthorized' });
-    expect(actor.getSnapshot().value).toBe('signedOut');
+    expect(actor.getSnapshot().value).toEqual({ signedIn: 'refreshing' });
+    answer.reject(apiError(401, 'Invalid or expired refresh token'));
+    await settle(actor, 'signedOut');
     expect(storage.getItem(KEY)).toBeNull();
   });
 });

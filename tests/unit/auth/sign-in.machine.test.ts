@@ -6,6 +6,7 @@ import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import {
   apiError,
   authResponse,
+  REFRESH,
   deferred,
   fakeAuthAdapter,
   never,
@@ -74,10 +75,10 @@ describe('sign-in machine: email sign-in', () => {
   it('logs in, hands the token to the session, then says so', async () => {
     const login = deferred<ReturnType<typeof authResponse>>();
     const session = deferred<void>();
-    const tokens: string[] = [];
+    const tokens: unknown[] = [];
     const adapter = fakeAuthAdapter({ login: () => login.promise });
-    const { actor, notices } = signIn(adapter, (token) => {
-      tokens.push(token);
+    const { actor, notices } = signIn(adapter, (...pair: unknown[]) => {
+      tokens.push(pair);
       return session.promise;
     });
     actor.send({ type: 'choice.email' });
@@ -92,7 +93,8 @@ describe('sign-in machine: email sign-in', () => {
 
     login.resolve(authResponse());
     await settle(actor, { email: 'signingIn' });
-    expect(tokens).toEqual([TOKEN]);
+    // The refresh token goes with it, so the session can renew past the access token's 30 minutes.
+    expect(tokens).toEqual([[TOKEN, REFRESH]]);
 
     session.resolve();
     await settle(actor, 'signedIn');

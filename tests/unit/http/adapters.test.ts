@@ -90,7 +90,20 @@ const rows: Row[] = [
     '/api/v1/auth/onboarding/complete',
     { interests: ['math', 'science'] },
   ],
-  ['auth.refresh', (a) => a.auth.refresh(), 'POST', '/api/v1/auth/refresh'],
+  [
+    'auth.refresh',
+    (a) => a.auth.refresh({ refresh_token: 'r' }),
+    'POST',
+    '/api/v1/auth/refresh',
+    { refresh_token: 'r' },
+  ],
+  [
+    'auth.logout',
+    (a) => a.auth.logout({ refresh_token: 'r' }),
+    'POST',
+    '/api/v1/auth/logout',
+    { refresh_token: 'r' },
+  ],
   [
     'auth.web3Nonce',
     (a) => a.auth.web3Nonce({ wallet_address: '0xabc' }),

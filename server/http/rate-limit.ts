@@ -1,0 +1,47 @@
+/**
+ * Fixed-window rate limits counted in the database (table `rate_limits`), so that they hold across
+ * server instances. Counting and checking is one statement: of any number of concurrent calls on one
+ * key exactly `limit` get through in a window.
+ */
+import { sql } from 'drizzle-orm';
+import type { RateRule } from '../config';
+import type { Queryable } from '../db';
+import { rateLimits } from '../db/schema';
+import { AppError } from './errors';
+
+/** Counts one use of `key`; answers 0 when it is allowed, else the seconds until the window ends. */
+export async function consume(
+  q: Queryable,
+  key: string,
+  rule: RateRule,
+  now: Date,
+): Promise<number> {
+  const expired = new Date(now.getTime() - rule.windowMs).toISOString();
+  const at = now.toISOString();
+  const [row] = await q
+    .insert(rateLimits)
+    .values({ key, windowStart: now, count: 1 })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${rateLimits.windowStart} <= ${expired}::timestamptz then 1 else ${rateLimits.count} + 1 end`,
+        windowStart: sql`case when ${rateLimits.windowStart} <= ${expired}::timestamptz then ${at}::timestamptz else ${rateLimits.windowStart} end`,
+      },
+    })
+    .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
+  if (!row || row.count <= rule.limit) return 0;
+  const endsIn = row.windowStart.getTime() + rule.windowMs - now.getTime();
+  return Math.max(1, Math.ceil(endsIn / 1000));
+}
+
+/** `consume`, throwing `429 {detail}` with `Retry-After` when the key is over its limit. */
+export async function enforce(
+  q: Queryable,
+  key: string,
+  rule: RateRule,
+  now: Date,
+  detail: string,
+): Promise<void> {
+  const retryAfter = await consume(q, key, rule, now);
+  if (retryAfter > 0) throw new AppError(429, detail, { 'Retry-After': String(retryAfter) });
+}
