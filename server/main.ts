@@ -10,6 +10,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
 import { createMailer } from './mailer';
+import { warmUpMaths } from './llm/tools';
 
 /** The built app to serve beside the API: `AYAH_APP_DIR`, else `dist-app/` in the working directory. */
 const appDir = path.resolve(process.env.AYAH_APP_DIR ?? 'dist-app');
@@ -32,6 +33,8 @@ async function main() {
   const app = createApp({ config, database, mailer, staticDir });
 
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
+    // The maths engines (mathsteps, mathjs) take seconds to load: load them now, not in a reply.
+    warmUpMaths();
     const where = database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
     console.log(
       `Ayah is listening on http://localhost:${info.port} (public URL ${config.publicUrl})`,

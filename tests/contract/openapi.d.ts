@@ -86,7 +86,7 @@ export type paths = {
         };
         /**
          * Finish Google sign-in (where Google sends the browser back)
-         * @description Redirects to the app: `/oauth-callback?access_token=…&token_type=bearer&user_id=…&user_name=…&user_email=…&user_avatar=…`, or `/oauth-callback?error=…`.
+         * @description Redirects to the app: `/oauth-callback?access_token=…&token_type=bearer&user_id=…&user_name=…&user_email=…&user_avatar=…&refresh_token=…`, or `/oauth-callback?error=…`.
          */
         get: operations["getAuthGoogleCallback"];
         put?: never;
@@ -131,6 +131,26 @@ export type paths = {
          * @description JSON `{email, password}`, or OAuth2 password form fields `username` (the email) and `password`.
          */
         post: operations["postAuthLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out: revoke this session and its refresh chain
+         * @description Signs out the session of `{refresh_token}` when sent (it works after the access token has expired), else that of the bearer access token. Other sessions of the user stay signed in.
+         */
+        post: operations["postAuthLogout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -185,7 +205,7 @@ export type paths = {
         put?: never;
         /**
          * Send a password reset email
-         * @description Answers the same whether or not the address has an account.
+         * @description Answers the same whether or not the address has an account. Limited per client address and per email address (429 with Retry-After), before any lookup.
          */
         post: operations["postAuthPasswordReset"];
         delete?: never;
@@ -279,7 +299,7 @@ export type paths = {
         put?: never;
         /**
          * A new access token
-         * @description With `{refresh_token}`: rotation (a new refresh token comes back; reusing one signs its session out). Without a body: a still-valid bearer access token is exchanged for a fresh one of the same session.
+         * @description Takes only `{refresh_token}`: rotation (a new refresh token comes back; reusing one signs its session out). An access token alone is refused with 401.
          */
         post: operations["postAuthRefresh"];
         delete?: never;
@@ -297,7 +317,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Create an account and send a verification email */
+        /**
+         * Create an account and send a verification email
+         * @description Limited per client address and per email address (429 with Retry-After), before any lookup.
+         */
         post: operations["postAuthRegister"];
         delete?: never;
         options?: never;
@@ -316,7 +339,7 @@ export type paths = {
         put?: never;
         /**
          * Send the verification email again
-         * @description Answers the same whether or not the address has an account; `retry_after` says in how many seconds another mail can be asked for (a request inside that time sends nothing).
+         * @description Answers the same whether or not the address has an account; `retry_after` says in how many seconds another mail can be asked for (a request inside that time sends nothing). Limited per client address and per email address (429 with Retry-After), before any lookup.
          */
         post: operations["postAuthResendVerification"];
         delete?: never;
@@ -580,7 +603,7 @@ export type paths = {
         put?: never;
         /**
          * Create a goal for the current week
-         * @description A week runs Monday 00:00 to Sunday 24:00, and a day midnight to midnight, in the caller’s X-Timezone (an IANA name; UTC when absent or unknown).
+         * @description A week runs Monday 00:00 to Sunday 24:00, and a day midnight to midnight, in the caller’s X-Timezone (an IANA name; UTC when absent or unknown). A goal reaching 100 % earns +50 points, at most 3 times a week (Monday 00:00 UTC), counting awards taken back; falling under 100 % or deleting the goal takes its award back (never below a zero balance). Goal writes are rate-limited per student (429 with Retry-After).
          */
         post: operations["postGoal"];
         delete?: never;
@@ -597,14 +620,23 @@ export type paths = {
             cookie?: never;
         };
         get?: never;
-        /** Change a goal's target (not above 50 % progress) */
+        /**
+         * Change a goal's target (not above 50 % progress)
+         * @description A goal reaching 100 % earns +50 points, at most 3 times a week (Monday 00:00 UTC), counting awards taken back; falling under 100 % or deleting the goal takes its award back (never below a zero balance). Goal writes are rate-limited per student (429 with Retry-After).
+         */
         put: operations["putGoalById"];
         post?: never;
-        /** Delete a goal */
+        /**
+         * Delete a goal (its award is taken back)
+         * @description A goal reaching 100 % earns +50 points, at most 3 times a week (Monday 00:00 UTC), counting awards taken back; falling under 100 % or deleting the goal takes its award back (never below a zero balance). Goal writes are rate-limited per student (429 with Retry-After).
+         */
         delete: operations["deleteGoalById"];
         options?: never;
         head?: never;
-        /** Change a goal's target (not above 50 % progress) */
+        /**
+         * Change a goal's target (not above 50 % progress)
+         * @description A goal reaching 100 % earns +50 points, at most 3 times a week (Monday 00:00 UTC), counting awards taken back; falling under 100 % or deleting the goal takes its award back (never below a zero balance). Goal writes are rate-limited per student (429 with Retry-After).
+         */
         patch: operations["patchGoalById"];
         trace?: never;
     };
@@ -621,7 +653,10 @@ export type paths = {
          */
         get: operations["getGoalByIdProgress"];
         put?: never;
-        /** Log progress on a goal */
+        /**
+         * Log progress on a goal
+         * @description A goal reaching 100 % earns +50 points, at most 3 times a week (Monday 00:00 UTC), counting awards taken back; falling under 100 % or deleting the goal takes its award back (never below a zero balance). Goal writes are rate-limited per student (429 with Retry-After).
+         */
         post: operations["postGoalByIdProgress"];
         delete?: never;
         options?: never;
@@ -1157,8 +1192,8 @@ export type components = {
             access_token: string;
             /** @description Seconds until the access token expires */
             expires_in: number;
-            /** @description The next refresh token, when one was exchanged */
-            refresh_token?: string;
+            /** @description The next refresh token (single use; the one sent is used up) */
+            refresh_token: string;
             /** @enum {string} */
             token_type: "bearer";
         };
@@ -1644,6 +1679,57 @@ export interface operations {
             };
         };
     };
+    postAuthLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAuthMe: {
         parameters: {
             query?: never;
@@ -1757,6 +1843,15 @@ export interface operations {
             };
             /** @description Validation error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2048,6 +2143,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postAuthResendVerification: {
@@ -2083,6 +2187,15 @@ export interface operations {
             };
             /** @description Validation error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2969,6 +3082,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     putGoalById: {
@@ -3040,6 +3162,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteGoalById: {
@@ -3075,6 +3206,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3146,6 +3286,15 @@ export interface operations {
             };
             /** @description Validation error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3263,6 +3412,15 @@ export interface operations {
             };
             /** @description Validation error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

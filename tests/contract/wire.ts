@@ -83,7 +83,8 @@ export type Contract = [
   Check<'postAuthPasswordReset', Auth.EmailRequest, MessageResponse>,
   Check<'postAuthPasswordResetConfirm', Auth.ConfirmPasswordResetRequest, MessageResponse>,
   Check<'postAuthOnboardingComplete', NoBody, Auth.UserResponse>,
-  Check<'postAuthRefresh', NoBody, Auth.TokenResponse>,
+  Check<'postAuthRefresh', Auth.RefreshRequest, Auth.TokenResponse>,
+  Check<'postAuthLogout', Partial<Auth.RefreshRequest>, MessageResponse>,
   Check<'postAuthWeb3Nonce', Auth.Web3NonceRequest, Auth.Web3NonceResponse>,
   Check<'postAuthWeb3Authenticate', Auth.Web3AuthenticateRequest, Auth.AuthResponse>,
   // settings

@@ -17,7 +17,7 @@ import { ApiError } from '../../src/lib/http-errors';
 import { GOALS } from '../../src/lib/limits';
 import { VALIDATION_MESSAGES } from '../../src/lib/messages';
 
-export { abortError, apiError, deferred, pending, type Deferred } from './chat';
+export { apiError, deferred, pending } from './chat';
 
 const AT = '2026-03-04T15:00:00.000Z';
 

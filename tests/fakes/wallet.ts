@@ -11,7 +11,7 @@ import type {
 } from '../../src/wallet/wallet.adapter';
 import { POINTS } from '../../src/lib/limits';
 
-export { apiError, deferred, pending } from './chat';
+export { apiError, deferred } from './chat';
 
 export const sampleBalance: Balance = { points: 1250, tokens: 125 };
 
