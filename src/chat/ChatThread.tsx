@@ -54,6 +54,7 @@ export function ChatThread() {
     <div data-slot="chat-thread" className="ay:relative ay:min-h-0 ay:flex-1">
       <div
         ref={scrollRef}
+        data-slot="chat-scroller"
         onScroll={onScroll}
         onWheel={onWheel}
         className="ay:h-full ay:overflow-y-auto ay:overscroll-contain"

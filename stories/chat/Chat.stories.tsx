@@ -265,9 +265,15 @@ export const ScrolledUpWhileStreaming: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const log = await canvas.findByRole('log');
-    const scroller = log.parentElement!;
+    const scroller = log.closest<HTMLElement>('[data-slot="chat-scroller"]')!;
     const distanceToEnd = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
     await waitFor(() => expect(distanceToEnd()).toBeLessThanOrEqual(4));
+    // The conversation opened on its last messages: the earlier ones mount on request.
+    let earlier;
+    while ((earlier = canvas.queryByRole('button', { name: 'Show earlier messages' }))) {
+      await userEvent.click(earlier);
+    }
+    await expect(canvas.getByText(/^Question 1:/)).toBeInTheDocument();
 
     await send('Keep going');
     await canvas.findByText(/word3/);
