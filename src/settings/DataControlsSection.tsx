@@ -41,12 +41,12 @@ export function DataControlsSection({ actor }: { actor: ArchiveActorRef }) {
         ) : sessions.length === 0 ? (
           <p className="ay:text-sm ay:text-muted-foreground">{SETTINGS_MESSAGES.noArchived}</p>
         ) : (
-          <ul
-            aria-labelledby={headingId}
-            className="ay:flex ay:flex-col ay:divide-y ay:divide-border"
-          >
+          <ul aria-labelledby={headingId} className="ay:flex ay:flex-col">
             {sessions.map((session) => (
-              <li key={session.id} className="ay:flex ay:items-center ay:gap-2 ay:py-2">
+              <li
+                key={session.id}
+                className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:py-2 ay:last:border-b-0"
+              >
                 <span className="ay:min-w-0 ay:flex-1 ay:truncate ay:text-sm">{session.title}</span>
                 <Button
                   size="sm"

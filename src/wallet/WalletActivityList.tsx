@@ -18,12 +18,12 @@ export function WalletActivityList({
   labelledBy: string;
 }) {
   return (
-    <ul aria-labelledby={labelledBy} className="ay:flex ay:flex-col ay:divide-y ay:divide-border">
+    <ul aria-labelledby={labelledBy} className="ay:flex ay:flex-col">
       {activity.map((item, index) => (
         <li
           key={`${item.timestamp}-${index}`}
           data-type={item.type}
-          className="ay:flex ay:items-center ay:justify-between ay:gap-3 ay:py-3"
+          className="ay:flex ay:items-center ay:justify-between ay:gap-3 ay:border-b ay:border-border ay:py-3 ay:last:border-b-0"
         >
           <div className="ay:flex ay:min-w-0 ay:flex-col">
             <span className="ay:truncate ay:text-sm ay:font-medium">{item.description}</span>

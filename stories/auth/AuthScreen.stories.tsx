@@ -91,7 +91,7 @@ export const SignedIn: Story = {
     await fill(canvasElement, { Email: 'ada@example.org', Password: STRONG });
     await submit(canvasElement, 'Sign in');
     await findToast('Signed in successfully!');
-    await expect(args.onSignedIn).toHaveBeenCalledWith('tok-fake');
+    await expect(args.onSignedIn).toHaveBeenCalledWith('tok-fake', 'refresh-fake');
   },
 };
 
@@ -110,10 +110,24 @@ export const InvalidCredentials = signInFails(
   apiError(401, 'Invalid email or password'),
   'Invalid email or password. Please check your credentials.',
 );
-export const NotVerified = signInFails(
-  apiError(403, 'Email not verified'),
-  'Your account has not been email verified. Please check your email and verify to continue.',
-);
+/** Unverified: the spec's message stays in the form, with a Resend action, instead of a toast. */
+export const NotVerified: Story = {
+  args: {
+    mode: 'signIn',
+    adapter: fakeAuthAdapter({ login: rejects(apiError(403, 'Email not verified')) }),
+  },
+  play: async ({ canvasElement }) => {
+    await fill(canvasElement, { Email: 'ada@example.org', Password: 'Blue-Kettle-42' });
+    await submit(canvasElement, 'Sign in');
+    const notice = await within(canvasElement).findByRole('alert');
+    await expect(notice).toHaveTextContent(
+      'Your account has not been email verified. Please check your email and verify to continue.',
+    );
+    await expect(
+      within(notice).getByRole('button', { name: 'Resend verification email' }),
+    ).toBeEnabled();
+  },
+};
 export const InvalidEmailFromServer = signInFails(
   apiError(422, [{ loc: ['body', 'email'], msg: 'value is not a valid email address' }]),
   'Please enter a valid email address.',

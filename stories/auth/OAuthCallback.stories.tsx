@@ -35,7 +35,7 @@ export const SigningIn: Story = {
 export const Success: Story = {
   play: async ({ args }) => {
     await findToast('Successfully signed in with Google!');
-    await expect(args.onSignedIn).toHaveBeenCalledWith('tok-google');
+    await expect(args.onSignedIn).toHaveBeenCalledWith('tok-google', null);
     await expect(args.onNavigate).toHaveBeenCalledWith('/');
   },
 };

@@ -111,7 +111,7 @@ export const LinkVerified: Story = {
   args: { email: undefined, token: 'link-1' },
   play: async ({ args }) => {
     await findToast('Signed in successfully!');
-    await expect(args.onSignedIn).toHaveBeenCalledWith('tok-fake');
+    await expect(args.onSignedIn).toHaveBeenCalledWith('tok-fake', 'refresh-fake');
     await expect(args.onNavigate).toHaveBeenCalledWith('/onboarding');
   },
 };

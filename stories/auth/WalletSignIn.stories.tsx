@@ -120,7 +120,7 @@ export const Connected: Story = {
     await waitFor(() =>
       expect(walletStatus(canvasElement)).toHaveTextContent('Connected as 0x2c75…5c23'),
     );
-    await expect(args.onSignedIn).toHaveBeenCalledWith('tok-fake');
+    await expect(args.onSignedIn).toHaveBeenCalledWith('tok-fake', 'refresh-fake');
   },
 };
 

@@ -283,14 +283,19 @@ export const ScrolledUpWhileStreaming: Story = {
     scroller.scrollTop = 0;
     const jump = await canvas.findByRole('button', { name: 'Jump to latest message' });
     const height = scroller.scrollHeight;
-    await waitFor(() => expect(scroller.scrollHeight).toBeGreaterThan(height + 40));
+    await waitFor(() => expect(scroller.scrollHeight).toBeGreaterThan(height + 40), {
+      timeout: 5000,
+    });
     await expect(scroller.scrollTop).toBe(0);
 
+    // Back to the end; the chat stays pinned there from the next frame on as the reply grows.
     await userEvent.click(jump);
-    await expect(distanceToEnd()).toBeLessThanOrEqual(4);
+    await waitFor(() => expect(distanceToEnd()).toBeLessThanOrEqual(4));
     await expect(canvas.queryByRole('button', { name: 'Jump to latest message' })).toBeNull();
     const next = scroller.scrollHeight;
-    await waitFor(() => expect(scroller.scrollHeight).toBeGreaterThan(next + 40));
-    await expect(distanceToEnd()).toBeLessThanOrEqual(4);
+    await waitFor(() => expect(scroller.scrollHeight).toBeGreaterThan(next + 40), {
+      timeout: 5000,
+    });
+    await waitFor(() => expect(distanceToEnd()).toBeLessThanOrEqual(4));
   },
 };

@@ -22,7 +22,7 @@ const AWARD = POINTS.goalCompletedAward;
 
 async function ledger(user: TestUser) {
   return h.sql<{ amount: number; type: string; category: string; award_key: string | null }>(
-    sql`select amount, type, category, award_key from points_ledger where user_id = ${user.id} order by id`,
+    sql`select amount, type, category, award_key from points_ledger where user_id = ${user.id} order by created_at`,
   );
 }
 

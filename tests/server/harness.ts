@@ -86,13 +86,19 @@ export class Harness {
   database!: Database;
   dataDir = '';
   private offsetMs = 0;
+  private frozenAt: number | null = null;
   private waiters: { match: (m: Mail) => boolean; resolve: (m: Mail) => void }[] = [];
   private closeServer: () => Promise<void> = async () => {};
   private dropDatabase: () => Promise<void> = async () => {};
 
   constructor(private readonly options: HarnessOptions = {}) {}
 
-  now = () => new Date(Date.now() + this.offsetMs);
+  now = () => new Date((this.frozenAt ?? Date.now()) + this.offsetMs);
+
+  /** Stops the server's clock where it is (until `resetClock`): for tests whose timing is not the point. */
+  freezeClock() {
+    this.frozenAt = Date.now();
+  }
 
   /** Moves the server's clock (tokens, throttle windows) forward. */
   advanceClock(ms: number) {
@@ -101,6 +107,7 @@ export class Harness {
 
   resetClock() {
     this.offsetMs = 0;
+    this.frozenAt = null;
   }
 
   readonly logger = {

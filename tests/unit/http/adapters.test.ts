@@ -104,6 +104,8 @@ const rows: Row[] = [
     '/api/v1/auth/logout',
     { refresh_token: 'r' },
   ],
+  ['auth.providers', (a) => a.auth.providers!(), 'GET', '/api/v1/auth/providers'],
+  ['auth.legalPage', (a) => a.auth.legalPage!('terms'), 'GET', '/api/v1/legal/terms'],
   [
     'auth.web3Nonce',
     (a) => a.auth.web3Nonce({ wallet_address: '0xabc' }),
