@@ -14,6 +14,7 @@ import {
 import { useApi } from '../api';
 import { UserMenu } from '../layout/UserMenu';
 import { useMediaQuery } from '../layout/use-media-query';
+import { PageHeader } from '../layout/AppShell';
 
 const MenuIcon = createIcon('MenuIcon', <path d="M4 6h16M4 12h16M4 18h16" />);
 
@@ -55,7 +56,7 @@ export default function Page() {
       {/* Mounted only where shown: on a phone the drawer holds the one sidebar. */}
       {wide && <div className="ay:hidden ay:md:flex">{sidebar(false)}</div>}
       <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col">
-        <header className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
+        <PageHeader className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
           <Button
             variant="ghost"
             size="icon"
@@ -68,7 +69,7 @@ export default function Page() {
           <h1 className="ay:truncate ay:text-base ay:font-semibold">
             {sessionId ? 'Chat' : 'Ayah'}
           </h1>
-        </header>
+        </PageHeader>
         {/* On a wide screen the design shows no title: the page's h1 is for screen readers. */}
         {wide && <h1 className="ay:sr-only">Chat with Ayah</h1>}
         <Chat

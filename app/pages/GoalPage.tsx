@@ -15,6 +15,7 @@ import {
 import { useApi } from '../api';
 import { UserMenu } from '../layout/UserMenu';
 import { useMediaQuery } from '../layout/use-media-query';
+import { PageHeader } from '../layout/AppShell';
 
 const MenuIcon = createIcon('MenuIcon', <path d="M4 6h16M4 12h16M4 18h16" />);
 
@@ -46,7 +47,7 @@ export default function Page() {
     <div className="ay:flex ay:h-full ay:min-h-0 ay:flex-1">
       {wide && <div className="ay:hidden ay:md:flex">{sidebar(false)}</div>}
       <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col">
-        <header className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
+        <PageHeader className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
           <Button
             variant="ghost"
             size="icon"
@@ -57,7 +58,7 @@ export default function Page() {
             <MenuIcon className="ay:size-5" />
           </Button>
           <h1 className="ay:truncate ay:text-base ay:font-semibold">Goals</h1>
-        </header>
+        </PageHeader>
         <main className="ay:min-h-0 ay:flex-1 ay:overflow-y-auto">
           <GoalsBoard
             adapter={api.goals}
