@@ -7,14 +7,14 @@ import { PencilIcon, TrashIcon } from '../ui/icons';
 import { Progress } from '../ui/progress';
 import type { Goal } from './goals.adapter';
 import { useBoardActor } from './goals-context';
-import { HistoryIcon, SUBJECT_ICONS } from './goals-icons';
+import { SubjectIcon } from '../ui/subject-icons';
+import { HistoryIcon } from './goals-icons';
 import { goalName, perWeek, shortDate } from './format';
 
 /** One goal: subject, type, target per week, the progress bar, study time, latest progress, actions. */
 export function GoalCard({ goal }: { goal: Goal }) {
   const board = useBoardActor('GoalCard');
   const idle = useSelector(board, (s) => s.matches({ dialog: 'closed' }));
-  const Icon = SUBJECT_ICONS[goal.subject];
   const percent = clampPercent(goal.total_progress);
   const name = goalName(goal);
   const send = (type: 'goal.edit' | 'goal.delete' | 'goal.history' | 'goal.log') =>
@@ -28,7 +28,7 @@ export function GoalCard({ goal }: { goal: Goal }) {
     >
       <div className="ay:flex ay:items-start ay:gap-3">
         <span className="ay:flex ay:size-10 ay:shrink-0 ay:items-center ay:justify-center ay:rounded-full ay:bg-secondary ay:text-secondary-foreground">
-          <Icon className="ay:size-5" />
+          <SubjectIcon subject={goal.subject} className="ay:size-5" />
         </span>
         <div className="ay:min-w-0 ay:flex-1">
           <h3 className="ay:text-base ay:font-semibold">{SUBJECT_LABELS[goal.subject]}</h3>

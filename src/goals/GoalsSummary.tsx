@@ -3,7 +3,8 @@ import { useSelector } from '@xstate/react';
 import { averageProgress } from '../lib/goals';
 import { GOAL_TYPE_UNITS, SUBJECT_LABELS } from '../lib/labels';
 import { useBoardActor } from './goals-context';
-import { FlameIcon, SUBJECT_ICONS, TargetIcon, TrophyIcon } from './goals-icons';
+import { SubjectIcon } from '../ui/subject-icons';
+import { FlameIcon, TargetIcon, TrophyIcon } from './goals-icons';
 import { shortDate } from './format';
 
 /** The four stats: Active Goals, Avg Progress, This Week (completed) and Day Streak. */
@@ -67,13 +68,12 @@ export function RecentActivity() {
       ) : (
         <ul className="ay:flex ay:flex-col ay:gap-2">
           {activities.map((item, index) => {
-            const Icon = SUBJECT_ICONS[item.goal.subject];
             return (
               <li
                 key={`${item.updated_at}-${index}`}
                 className="ay:flex ay:items-center ay:gap-3 ay:rounded-md ay:bg-muted ay:px-3 ay:py-2 ay:text-sm"
               >
-                <Icon className="ay:text-muted-foreground" />
+                <SubjectIcon subject={item.goal.subject} className="ay:text-muted-foreground" />
                 <span className="ay:min-w-0 ay:flex-1">
                   <span className="ay:font-medium">
                     +{item.value} {GOAL_TYPE_UNITS[item.goal.goal_type]}

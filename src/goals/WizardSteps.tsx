@@ -7,7 +7,7 @@ import { Button } from '../ui/button';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
 import { useWizardActor } from './goals-context';
-import { SUBJECT_ICONS } from './goals-icons';
+import { SubjectIcon } from '../ui/subject-icons';
 import { suggestionsFor } from './suggestions';
 import { wizardTargetError } from './wizard.machine';
 
@@ -27,11 +27,10 @@ export function SuggestionCards({
   return (
     <ul aria-label="Suggested goals" className="ay:grid ay:gap-2 ay:@lg:grid-cols-3">
       {suggestionsFor(interests).map((card) => {
-        const Icon = SUBJECT_ICONS[card.subject];
         return (
           <li key={card.subject}>
             <button type="button" className={choice} onClick={() => onPick(card.subject)}>
-              <Icon className="ay:mt-0.5 ay:size-5 ay:text-primary" />
+              <SubjectIcon subject={card.subject} className="ay:mt-0.5 ay:size-5 ay:text-primary" />
               <span className="ay:flex ay:flex-col ay:gap-0.5">
                 <span className="ay:text-sm ay:font-medium">{card.title}</span>
                 <span className="ay:text-xs ay:text-muted-foreground">
@@ -58,7 +57,6 @@ export function SubjectStep({ interests }: { interests: Subject[] }) {
         <fieldset className="ay:flex ay:flex-col ay:gap-2">
           <legend className="ay:mb-2 ay:text-sm ay:font-medium">Subject</legend>
           {GOALS.subjects.map((s) => {
-            const Icon = SUBJECT_ICONS[s];
             return (
               <label key={s} className={cn(choice, 'ay:items-center ay:cursor-pointer')}>
                 <input
@@ -69,7 +67,7 @@ export function SubjectStep({ interests }: { interests: Subject[] }) {
                   onChange={() => wizard.send({ type: 'subject.select', subject: s })}
                   className="ay:accent-primary"
                 />
-                <Icon className="ay:text-primary" />
+                <SubjectIcon subject={s} className="ay:text-primary" />
                 <span className="ay:text-sm ay:font-medium">{SUBJECT_LABELS[s]}</span>
               </label>
             );
