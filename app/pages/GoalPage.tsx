@@ -1,84 +1,30 @@
-import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { useAuth } from 'ayah-coach/auth';
-import { ChatSidebar } from 'ayah-coach/chat';
 import { GoalsBoard } from 'ayah-coach/goals';
-import {
-  Button,
-  createIcon,
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogTitle,
-  VisuallyHidden,
-} from 'ayah-coach';
 import { useApi } from '../api';
-import { UserMenu } from '../layout/UserMenu';
-import { useMediaQuery } from '../layout/use-media-query';
-import { PageHeader } from '../layout/AppShell';
-
-const MenuIcon = createIcon('MenuIcon', <path d="M4 6h16M4 12h16M4 18h16" />);
+import { SidebarLayout } from '../layout/SidebarLayout';
 
 /** /goal: the weekly goals board beside the app's sidebar (a drawer on small screens). */
 export default function Page() {
   const api = useApi();
   const { user } = useAuth();
   const [, navigate] = useLocation();
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  // Tailwind's md breakpoint (48rem), where the sidebar leaves the drawer for the page.
-  const wide = useMediaQuery('(min-width: 48rem)');
-
-  const sidebar = (drawer: boolean) => (
-    <ChatSidebar
-      {...(drawer && {
-        collapsed: false,
-        onCollapsedChange: (collapsed: boolean) => collapsed && setDrawerOpen(false),
-      })}
-      adapter={api.chat}
-      onNewChat={() => navigate('/assistant')}
-      onSelectSession={(id) => navigate(`/assistant?sessionId=${encodeURIComponent(id)}`)}
-      goalsHref="/goal"
-      userMenu={<UserMenu />}
-      className="ay:h-full"
-    />
-  );
 
   return (
-    <div className="ay:flex ay:h-full ay:min-h-0 ay:flex-1">
-      {wide && <div className="ay:hidden ay:md:flex">{sidebar(false)}</div>}
-      <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col">
-        <PageHeader className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label="Open chats menu"
-            aria-expanded={drawerOpen}
-            onClick={() => setDrawerOpen(true)}
-          >
-            <MenuIcon className="ay:size-5" />
-          </Button>
-          <h1 className="ay:truncate ay:text-base ay:font-semibold">Goals</h1>
-        </PageHeader>
-        <main className="ay:min-h-0 ay:flex-1 ay:overflow-y-auto">
-          <GoalsBoard
-            adapter={api.goals}
-            user={user}
-            className="ay:mx-auto ay:w-full ay:max-w-5xl ay:p-4 ay:md:p-6"
-          />
-        </main>
+    <SidebarLayout
+      mobileTitle="Goals"
+      sidebar={{
+        onNewChat: () => navigate('/assistant'),
+        onSelectSession: (id) => navigate(`/assistant?sessionId=${encodeURIComponent(id)}`),
+      }}
+    >
+      <div className="ay:min-h-0 ay:flex-1 ay:overflow-y-auto">
+        <GoalsBoard
+          adapter={api.goals}
+          user={user}
+          className="ay:mx-auto ay:w-full ay:max-w-5xl ay:p-4 ay:md:p-6"
+        />
       </div>
-      <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
-        <DialogContent
-          showCloseButton={false}
-          className="ay:top-0 ay:left-0 ay:h-dvh ay:max-h-dvh ay:w-fit ay:max-w-[85vw] ay:translate-x-0 ay:translate-y-0 ay:rounded-none ay:p-0"
-        >
-          <VisuallyHidden>
-            <DialogTitle>Chats</DialogTitle>
-            <DialogDescription>Start a new chat, search or open a saved one.</DialogDescription>
-          </VisuallyHidden>
-          {sidebar(true)}
-        </DialogContent>
-      </Dialog>
-    </div>
+    </SidebarLayout>
   );
 }

@@ -26,6 +26,11 @@ export interface ChatSidebarProps {
   onSessionRemoved?: (sessionId: string) => void;
   /** Where the Goals link goes. @default '/goal' */
   goalsHref?: string;
+  /**
+   * Client-side navigation for the sidebar's links (e.g. your router's `navigate`). Without it a click
+   * loads the page; a click with a modifier key always stays the browser's. @default undefined
+   */
+  onNavigate?: (href: string) => void;
   /** The user menu (Profile Settings, Sign Out, the wallet), shown at the bottom. @default undefined */
   userMenu?: ReactNode;
   /** Collapsed to icons (controlled). @default undefined */
@@ -50,6 +55,7 @@ export function ChatSidebar({
   onSelectSession,
   onSessionRemoved,
   goalsHref = '/goal',
+  onNavigate,
   userMenu,
   collapsed: collapsedProp,
   defaultCollapsed = false,
@@ -90,6 +96,7 @@ export function ChatSidebar({
             collapsed={collapsed}
             listId={listId}
             goalsHref={goalsHref}
+            onNavigate={onNavigate}
             onToggle={toggle}
             onNewChat={onNewChat}
             onSearch={() => setSearching(true)}

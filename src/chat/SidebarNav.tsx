@@ -1,4 +1,4 @@
-import type { ReactNode, Ref } from 'react';
+import type { MouseEvent, ReactNode, Ref } from 'react';
 import { cn } from '../lib/cn';
 import { Button, buttonVariants } from '../ui/button';
 import { VisuallyHidden } from '../ui/visually-hidden';
@@ -9,6 +9,7 @@ export interface SidebarNavProps {
   /** The id of the chat list, which the toggle shows and hides. */
   listId: string;
   goalsHref: string;
+  onNavigate: ((href: string) => void) | undefined;
   onToggle: () => void;
   onNewChat: (() => void) | undefined;
   onSearch: () => void;
@@ -20,6 +21,7 @@ export function SidebarNav({
   collapsed,
   listId,
   goalsHref,
+  onNavigate,
   onToggle,
   onNewChat,
   onSearch,
@@ -51,12 +53,20 @@ export function SidebarNav({
         <SearchIcon />
         <Label collapsed={collapsed}>Search Chats</Label>
       </Button>
-      <a href={goalsHref} className={item}>
+      <a href={goalsHref} className={item} onClick={(event) => followLink(event, onNavigate)}>
         <TargetIcon />
         <Label collapsed={collapsed}>Goals</Label>
       </a>
     </div>
   );
+}
+
+// A plain click goes through the host's router; a modified one (new tab, new window) stays the browser's.
+function followLink(event: MouseEvent<HTMLAnchorElement>, onNavigate?: (href: string) => void) {
+  const modified = event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
+  if (!onNavigate || modified || event.button !== 0 || event.defaultPrevented) return;
+  event.preventDefault();
+  onNavigate(event.currentTarget.getAttribute('href') ?? '');
 }
 
 // Collapsed, the labels stay for screen readers: the icons alone would leave the controls unnamed.

@@ -51,6 +51,19 @@ describe('<ChatSidebar>', () => {
     expect(await screen.findByRole('dialog', { name: 'Search chats' })).toBeInTheDocument();
   });
 
+  it("follows the Goals link through the host's router, except for a modified click", async () => {
+    const onNavigate = vi.fn();
+    const { user } = renderSidebar({}, { onNavigate });
+    const goals = screen.getByRole('link', { name: 'Goals' });
+    await user.click(goals);
+    expect(onNavigate).toHaveBeenCalledWith('/goal');
+    // A Ctrl-click is the browser's (a new tab): the host's router is not told.
+    const ctrlClick = new MouseEvent('click', { bubbles: true, cancelable: true, ctrlKey: true });
+    goals.dispatchEvent(ctrlClick);
+    expect(onNavigate).toHaveBeenCalledTimes(1);
+    expect(ctrlClick.defaultPrevented).toBe(false);
+  });
+
   it('collapses to icons that keep their names', async () => {
     const onCollapsedChange = vi.fn();
     const { user } = renderSidebar({}, { onCollapsedChange });
