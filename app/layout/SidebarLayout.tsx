@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
-import { ChatSidebar, type ChatSidebarProps } from 'ayah-coach/chat';
+import { ChatSidebar, SearchChatsDialog, type ChatSidebarProps } from 'ayah-coach/chat';
 import {
   Button,
   createIcon,
@@ -39,6 +39,9 @@ export function SidebarLayout({ mobileTitle, sidebar, children }: SidebarLayoutP
   const api = useApi();
   const [, navigate] = useLocation();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // On a phone, Search Chats closes the drawer first, then searches over the page.
+  const [searching, setSearching] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const wide = useWideLayout();
   const closing =
     <A extends unknown[]>(action: ((...args: A) => void) | undefined) =>
@@ -53,6 +56,10 @@ export function SidebarLayout({ mobileTitle, sidebar, children }: SidebarLayoutP
       {...(drawer && {
         collapsed: false,
         onCollapsedChange: (collapsed: boolean) => collapsed && setDrawerOpen(false),
+        onSearch: () => {
+          setDrawerOpen(false);
+          setSearching(true);
+        },
       })}
       adapter={api.chat}
       activeSessionId={sidebar.activeSessionId}
@@ -73,6 +80,7 @@ export function SidebarLayout({ mobileTitle, sidebar, children }: SidebarLayoutP
       <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col">
         <PageHeader className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
           <Button
+            ref={menuButton}
             variant="ghost"
             size="icon"
             aria-label="Open chats menu"
@@ -97,6 +105,16 @@ export function SidebarLayout({ mobileTitle, sidebar, children }: SidebarLayoutP
           {panel(true)}
         </DialogContent>
       </Dialog>
+      <SearchChatsDialog
+        adapter={api.chat}
+        open={searching}
+        onOpenChange={(open) => {
+          setSearching(open);
+          // The Search button went with the drawer: focus returns to the button that opens it.
+          if (!open) requestAnimationFrame(() => menuButton.current?.focus());
+        }}
+        onSelect={(session) => sidebar.onSelectSession?.(session.id)}
+      />
     </div>
   );
 }

@@ -31,6 +31,11 @@ export interface ChatSidebarProps {
    * loads the page; a click with a modifier key always stays the browser's. @default undefined
    */
   onNavigate?: (href: string) => void;
+  /**
+   * Search Chats opens the host's search (e.g. a `SearchChatsDialog` of its own, once a drawer holding
+   * the sidebar has closed) instead of the sidebar's. @default undefined: the sidebar's own search
+   */
+  onSearch?: () => void;
   /** The user menu (Profile Settings, Sign Out, the wallet), shown at the bottom. @default undefined */
   userMenu?: ReactNode;
   /** Collapsed to icons (controlled). @default undefined */
@@ -56,6 +61,7 @@ export function ChatSidebar({
   onSessionRemoved,
   goalsHref = '/goal',
   onNavigate,
+  onSearch,
   userMenu,
   collapsed: collapsedProp,
   defaultCollapsed = false,
@@ -99,7 +105,7 @@ export function ChatSidebar({
             onNavigate={onNavigate}
             onToggle={toggle}
             onNewChat={onNewChat}
-            onSearch={() => setSearching(true)}
+            onSearch={onSearch ?? (() => setSearching(true))}
             newChatRef={restoreFocus.fallbackRef}
           />
           {!collapsed && (

@@ -339,8 +339,8 @@ describe('a student talks to Ayah', () => {
     await expect(listed.getAttribute('aria-current')).resolves.toBe('page');
     await animationsDone(page);
     await screenshot(page, 'chats-drawer-with-chat-mobile');
-    // New Chat from the drawer, then Search Chats (a dialog over the drawer) finds the chat by a
-    // word of Ayah's reply and opens it, closing both.
+    // New Chat from the drawer, then Search Chats: the drawer closes first and the search opens over
+    // the page; it finds the chat by a word of Ayah's reply and opens it.
     await drawer.getByRole('button', { name: 'New Chat' }).click();
     await drawer.waitFor({ state: 'hidden' });
     await page.waitForURL(/\/assistant$/);
@@ -348,6 +348,8 @@ describe('a student talks to Ayah', () => {
     await toggle.click();
     await drawer.getByRole('button', { name: 'Search Chats' }).click();
     const search = page.getByRole('dialog', { name: 'Search chats' });
+    await search.waitFor();
+    await drawer.waitFor({ state: 'hidden' });
     await search.getByRole('searchbox', { name: 'Search chats' }).fill('divisors');
     const found = search
       .getByRole('region', { name: 'Results' })
@@ -359,6 +361,15 @@ describe('a student talks to Ayah', () => {
     await drawer.waitFor({ state: 'hidden' });
     await page.waitForURL(/\/assistant\?sessionId=/);
     await reply.locator('.katex').nth(1).waitFor();
+    // Closing the search without a pick hands focus back to the button that opens the drawer.
+    await toggle.click();
+    await drawer.getByRole('button', { name: 'Search Chats' }).click();
+    await search.waitFor();
+    await page.keyboard.press('Escape');
+    await search.waitFor({ state: 'hidden' });
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('aria-label') === 'Open chats menu',
+    );
     await page.context().close();
   }, 60_000);
 });
