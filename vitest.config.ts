@@ -100,6 +100,8 @@ export default defineConfig({
         test: {
           name: 'component',
           environment: 'jsdom',
+          // user-event types a key at a time through jsdom: a long form takes seconds on a busy 2-core runner.
+          testTimeout: 15_000,
           include: ['tests/component/**/*.test.tsx'],
           setupFiles: ['tests/setup-dom.ts'],
           globals: true,
