@@ -303,7 +303,7 @@ describe('a student talks to Ayah', () => {
     await expect(sidebar(page).isVisible()).resolves.toBe(false);
     const toggle = page.getByRole('button', { name: 'Open chats menu' });
     await toggle.click();
-    const drawer = page.getByRole('dialog', { name: 'Chats' });
+    const drawer = page.getByRole('dialog', { name: 'Chats', exact: true });
     await drawer.getByRole('button', { name: 'New Chat' }).waitFor();
     await drawer.getByRole('button', { name: 'Search Chats' }).waitFor();
     await expectAccessible(page, 'chats-drawer-mobile');
