@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { useAuth } from 'ayah-coach/auth';
 import { Chat } from 'ayah-coach/chat';
@@ -11,13 +12,15 @@ export default function Page() {
   const [params, setParams] = useSearchParams();
   const wide = useWideLayout();
   const sessionId = params.get('sessionId');
+  const [title, setTitle] = useState<string | null>(null);
 
   const openSession = (id: string | null) =>
     setParams(id ? { sessionId: id } : {}, { replace: true });
 
   return (
     <SidebarLayout
-      mobileTitle={sessionId ? 'Chat' : 'Ayah'}
+      // Spec, mobile titles: the chat's title, or 'Chat' until it is known; 'Ayah' for a new chat.
+      mobileTitle={title ?? (sessionId ? 'Chat' : 'Ayah')}
       sidebar={{
         activeSessionId: sessionId,
         onNewChat: () => openSession(null),
@@ -32,6 +35,7 @@ export default function Page() {
         user={user}
         sessionId={sessionId}
         onSessionChange={(id) => openSession(id)}
+        onTitleChange={setTitle}
         className="ay:min-h-0 ay:flex-1"
       />
     </SidebarLayout>

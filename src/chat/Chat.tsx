@@ -32,6 +32,11 @@ export interface ChatProps {
    * from it (`null`, a new conversation).
    */
   onSessionChange?: (sessionId: string | null) => void;
+  /**
+   * Called with the shown conversation's title when it changes (null for a new conversation before
+   * its first message), e.g. for a phone's header.
+   */
+  onTitleChange?: (title: string | null) => void;
   /** Context for the tutor sent with every message (the points context's tokens). @default {} */
   dashboardData?: Record<string, unknown>;
   /** Where the last conversation per user is remembered. Read once, on mount. @default browserChatStore() */
@@ -64,7 +69,7 @@ export function Chat({ adapter, user, theme, className, onSignIn, ...props }: Ch
 
 type ConversationProps = Pick<
   ChatProps,
-  'adapter' | 'sessionId' | 'onSessionChange' | 'dashboardData' | 'store'
+  'adapter' | 'sessionId' | 'onSessionChange' | 'onTitleChange' | 'dashboardData' | 'store'
 > & { userId: string | null };
 
 function Conversation({
@@ -72,12 +77,13 @@ function Conversation({
   userId,
   sessionId = null,
   onSessionChange,
+  onTitleChange,
   dashboardData,
   store,
 }: ConversationProps) {
   const [logic] = useState(() => chatLogic(adapter, store ?? browserChatStore()));
   const actor = useActorRef(logic, { input: { userId, sessionId, dashboardData } });
-  useChatEffects(actor, { sessionId, onSessionChange, dashboardData });
+  useChatEffects(actor, { sessionId, onSessionChange, onTitleChange, dashboardData });
   // Fetched now, so the renderer is there before the first reply (a failure shows replies as text).
   useEffect(() => void loadMarkdown().catch(() => {}), []);
 

@@ -17,6 +17,7 @@ export const chatMachine = chatSetup.createMachine({
     userId: input.userId ?? null,
     sessionId: input.sessionId ?? '',
     threadId: null,
+    title: null,
     messages: [],
     draft: '',
     failed: null,

@@ -88,6 +88,7 @@ export const chatSetup = setup({
     startNewConversation: assign(() => ({
       sessionId: newClientSessionId(),
       threadId: null,
+      title: null,
       messages: [],
       failed: null,
       reveal: null,
@@ -97,6 +98,7 @@ export const chatSetup = setup({
     openSession: assign(({ event }) => ({
       sessionId: event.type === 'session.open' ? event.sessionId : '',
       threadId: null,
+      title: null,
       messages: [],
       failed: null,
       reveal: null,
@@ -106,9 +108,11 @@ export const chatSetup = setup({
       threadId: stored?.currentThreadId ?? null,
     })),
     showMessages: assign((_, session: ChatSessionDetail) => ({
+      title: session.title,
       messages: fromServer(session.messages),
     })),
     showWelcome: assign(({ context }, session: ChatSessionDetail) => ({
+      title: session.title,
       messages: [welcomeEntry(localId(context), session.title)],
       nextId: context.nextId + 1,
     })),

@@ -15,6 +15,8 @@ export type ChatContext = {
   /** The conversation's id: a client id (`session_…`) until the server answers with its own. */
   sessionId: string;
   threadId: string | null;
+  /** The saved conversation's title, once loaded; null for a conversation begun here. */
+  title: string | null;
   messages: ChatEntry[];
   /** What the student is typing. */
   draft: string;

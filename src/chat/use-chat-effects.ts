@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'react';
+import { useSelector } from '@xstate/react';
+import { sessionTitle } from '../lib/chat';
 import { toast } from '../ui/toast';
 import type { ChatActorRef } from './chat-context';
 import { REFRESH_CHAT_HISTORY_EVENT } from './chat.store';
@@ -7,6 +9,7 @@ type Options = {
   sessionId: string | null;
   onSessionChange: ((sessionId: string | null) => void) | undefined;
   dashboardData: Record<string, unknown> | undefined;
+  onTitleChange: ((title: string | null) => void) | undefined;
 };
 
 /**
@@ -15,8 +18,10 @@ type Options = {
  */
 export function useChatEffects(
   actor: ChatActorRef,
-  { sessionId, onSessionChange, dashboardData }: Options,
+  { sessionId, onSessionChange, dashboardData, onTitleChange }: Options,
 ) {
+  useTitleReport(actor, onTitleChange);
+
   const latest = useRef({ sessionId, onSessionChange });
   useEffect(() => {
     latest.current = { sessionId, onSessionChange };
@@ -59,4 +64,24 @@ export function useChatEffects(
     firstData.current = dashboardData;
     actor.send({ type: 'dashboard.change', dashboardData: dashboardData ?? {} });
   }, [actor, dashboardData]);
+}
+
+/**
+ * Tells the page the shown conversation's title: the saved one's, or for a conversation begun here
+ * the title the server gives it from the first message (the shared rule); null before that.
+ */
+function useTitleReport(
+  actor: ChatActorRef,
+  onTitleChange: ((title: string | null) => void) | undefined,
+) {
+  const title = useSelector(actor, ({ context }) => {
+    if (context.title !== null) return context.title;
+    const first = context.messages.find((entry) => entry.role === 'user');
+    return first ? sessionTitle(first.content) : null;
+  });
+  const latest = useRef(onTitleChange);
+  useEffect(() => {
+    latest.current = onTitleChange;
+  });
+  useEffect(() => latest.current?.(title), [title]);
 }

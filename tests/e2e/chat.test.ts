@@ -327,7 +327,10 @@ describe('a student talks to Ayah', () => {
     await reply.locator('.katex').nth(1).waitFor();
     expect(await reply.innerText()).toContain('exactly two divisors');
     await page.waitForURL(/\/assistant\?sessionId=/);
-    await page.getByRole('banner').getByRole('heading', { name: 'Chat' }).waitFor();
+    await page
+      .getByRole('banner')
+      .getByRole('heading', { name: 'What is a prime number?', exact: true })
+      .waitFor();
     await expectAccessible(page, 'assistant-conversation-mobile');
 
     // The new chat is listed in the drawer.

@@ -231,6 +231,27 @@ describe('<Chat> sessions', () => {
     ).toBeInTheDocument();
   });
 
+  it("reports the conversation's title: the saved one's, the first message's, none for a new one", async () => {
+    const onTitleChange = vi.fn();
+    const adapter = fakeChatAdapter({
+      getSession: async (id) => sessionDetail(id, sampleMessages, 'Fractions homework'),
+    });
+    const store = memoryChatStore();
+    const { rerender, user } = renderWithToasts(
+      <Chat adapter={adapter} store={store} sessionId="s1" onTitleChange={onTitleChange} />,
+    );
+    await waitFor(() => expect(onTitleChange).toHaveBeenLastCalledWith('Fractions homework'));
+    rerender(
+      <Chat adapter={adapter} store={store} sessionId={null} onTitleChange={onTitleChange} />,
+    );
+    await waitFor(() => expect(onTitleChange).toHaveBeenLastCalledWith(null));
+    await user.type(
+      screen.getByRole('textbox', { name: 'Message Ayah' }),
+      '  What   is a prime?{Enter}',
+    );
+    await waitFor(() => expect(onTitleChange).toHaveBeenLastCalledWith('What is a prime?'));
+  });
+
   it("restores a signed-in user's last conversation", async () => {
     const store = memoryChatStore();
     store.save('u1', {
