@@ -1,6 +1,7 @@
 import type { MouseEvent, ReactNode, Ref } from 'react';
 import { cn } from '../lib/cn';
 import { Button, buttonVariants } from '../ui/button';
+import { AyahLogo } from '../ui/logo';
 import { VisuallyHidden } from '../ui/visually-hidden';
 import { NewChatIcon, PanelLeftIcon, SearchIcon, TargetIcon } from './chat-icons';
 
@@ -34,17 +35,25 @@ export function SidebarNav({
   );
   return (
     <div className="ay:flex ay:flex-col ay:gap-1 ay:p-2">
-      <Button
-        variant="ghost"
-        size="icon"
-        aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-        aria-expanded={!collapsed}
-        aria-controls={collapsed ? undefined : listId}
-        onClick={onToggle}
-        className={cn('ay:size-10', !collapsed && 'ay:self-end')}
-      >
-        <PanelLeftIcon />
-      </Button>
+      <div className="ay:flex ay:items-center ay:justify-between ay:gap-2">
+        {!collapsed && (
+          <span className="ay:flex ay:items-center ay:gap-2 ay:px-2 ay:text-base ay:font-semibold">
+            <AyahLogo className="ay:size-7" />
+            Ayah
+          </span>
+        )}
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+          aria-expanded={!collapsed}
+          aria-controls={collapsed ? undefined : listId}
+          onClick={onToggle}
+          className="ay:size-10"
+        >
+          <PanelLeftIcon />
+        </Button>
+      </div>
       <Button ref={newChatRef} variant="ghost" className={item} onClick={onNewChat}>
         <NewChatIcon />
         <Label collapsed={collapsed}>New Chat</Label>
