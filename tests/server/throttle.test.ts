@@ -49,19 +49,27 @@ describeServer('login throttling', () => {
   it('locks an account after repeated failures (429 + Retry-After), then lets the right password in', async () => {
     const login = client();
     const user = await h.signedInUser();
-    for (let i = 0; i < 3; i++) expect((await login(user.email, 'Wrong-Guess-1')).status).toBe(401);
-    const locked = await login(user.email, user.password);
-    expect(locked.status).toBe(429);
-    expect(locked.body).toEqual({
-      detail: 'Too many failed sign-in attempts. Please try again later.',
-    });
-    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    // Another client is locked out of that account too (the lock is per account) …
-    expect((await client()(user.email, user.password)).status).toBe(429);
-    await sleep(BASE + 100);
-    // … but only for a while: then the right password works and clears the count.
-    expect((await login(user.email, user.password)).status).toBe(200);
-    expect(await lockOf(user.email)).toBeUndefined();
+    // The clock stands still, so that a slow machine cannot outlast the lock between two requests.
+    h.freezeClock();
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect((await login(user.email, 'Wrong-Guess-1')).status).toBe(401);
+      }
+      const locked = await login(user.email, user.password);
+      expect(locked.status).toBe(429);
+      expect(locked.body).toEqual({
+        detail: 'Too many failed sign-in attempts. Please try again later.',
+      });
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // Another client is locked out of that account too (the lock is per account) …
+      expect((await client()(user.email, user.password)).status).toBe(429);
+      h.advanceClock(BASE + 100);
+      // … but only for a while: then the right password works and clears the count.
+      expect((await login(user.email, user.password)).status).toBe(200);
+      expect(await lockOf(user.email)).toBeUndefined();
+    } finally {
+      h.resetClock();
+    }
   });
 
   it('counts and checks in one step: of 30 concurrent wrong passwords exactly the threshold are evaluated', async () => {
@@ -93,16 +101,21 @@ describeServer('login throttling', () => {
     const login = client();
     const user = await h.signedInUser();
     const locks: number[] = [];
-    for (let failure = 1; failure <= 5; failure++) {
-      const reply = await login(user.email, 'Wrong-Guess-1');
-      expect(reply.status).toBe(401);
-      const row = await lockOf(user.email);
-      const ms = row?.lockedUntil ? row.lockedUntil.getTime() - row.lastFailureAt.getTime() : 0;
-      locks.push(ms);
-      if (ms > 0) await sleep(ms + 50);
+    h.freezeClock();
+    try {
+      for (let failure = 1; failure <= 5; failure++) {
+        const reply = await login(user.email, 'Wrong-Guess-1');
+        expect(reply.status).toBe(401);
+        const row = await lockOf(user.email);
+        const ms = row?.lockedUntil ? row.lockedUntil.getTime() - row.lastFailureAt.getTime() : 0;
+        locks.push(ms);
+        if (ms > 0) h.advanceClock(ms + 50);
+      }
+      expect(locks).toEqual([0, 0, BASE, 2 * BASE, CAP]);
+      expect((await login(user.email, user.password)).status).toBe(200);
+    } finally {
+      h.resetClock();
     }
-    expect(locks).toEqual([0, 0, BASE, 2 * BASE, CAP]);
-    expect((await login(user.email, user.password)).status).toBe(200);
   });
 
   it('forgets failures after the window', async () => {
@@ -122,15 +135,20 @@ describeServer('login throttling', () => {
 
   it('locks a client address that guesses at many accounts, for a while', async () => {
     const login = client();
-    for (let i = 0; i < 6; i++) {
-      expect((await login(uniqueEmail('spray'), 'Wrong-Guess-1')).status).toBe(401);
-    }
     const user = await h.signedInUser();
-    expect((await login(user.email, user.password)).status).toBe(429);
-    // The same account from elsewhere is fine: the lock is on the address.
-    expect((await client()(user.email, user.password)).status).toBe(200);
-    await sleep(BASE + 100);
-    expect((await login(user.email, user.password)).status).toBe(200);
+    h.freezeClock();
+    try {
+      for (let i = 0; i < 6; i++) {
+        expect((await login(uniqueEmail('spray'), 'Wrong-Guess-1')).status).toBe(401);
+      }
+      expect((await login(user.email, user.password)).status).toBe(429);
+      // The same account from elsewhere is fine: the lock is on the address.
+      expect((await client()(user.email, user.password)).status).toBe(200);
+      h.advanceClock(BASE + 100);
+      expect((await login(user.email, user.password)).status).toBe(200);
+    } finally {
+      h.resetClock();
+    }
   });
 
   it('a password reset clears the account lock', async () => {
