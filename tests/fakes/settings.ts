@@ -130,3 +130,7 @@ export function fakeSettingsAdapter(
     archived: { get: () => state.archived },
   }) as FakeSettingsAdapter;
 }
+
+/** The calls that change something (Settings reads the archive as it mounts, whatever the tab). */
+export const changes = (adapter: FakeSettingsAdapter) =>
+  adapter.calls.filter((call) => call.method !== 'listArchived');
