@@ -86,7 +86,7 @@ describe('a student and their wallet and settings', () => {
     const dialog = page.getByRole('dialog', { name: 'Convert points to AYAH' });
     const amount = dialog.getByLabel('Points to convert');
     await amount.fill('50');
-    await dialog.getByText('Convert at least 100 points').waitFor();
+    await dialog.getByText('Convert at least 100 points', { exact: true }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Convert' }).isDisabled()).toBe(true);
     await amount.fill('100');
     await dialog.getByTestId('tokens-to-receive').getByText('10 AYAH').waitFor();
