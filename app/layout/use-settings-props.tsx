@@ -1,6 +1,6 @@
 import { useLocation } from 'wouter';
-import { useAuth } from 'ayah-coach/auth';
-import type { SettingsProps } from 'ayah-coach/settings';
+import { injectedProvider, useAuth } from 'ayah-coach/auth';
+import { walletDeletionSigner, type SettingsProps } from 'ayah-coach/settings';
 import { Wallet } from 'ayah-coach/wallet';
 import { useApi } from '../api';
 
@@ -18,6 +18,8 @@ export function useSettingsProps(): Omit<SettingsProps, 'headingLevel'> | null {
       signOut();
       navigate('/auth', { replace: true });
     },
+    // A wallet account confirms its deletion by signing a fresh server nonce with its wallet.
+    signDeletion: walletDeletionSigner((body) => api.auth.web3Nonce(body), injectedProvider),
     wallet: <Wallet adapter={api.wallet} headingLevel="h2" className="ay:p-0" />,
   };
 }
