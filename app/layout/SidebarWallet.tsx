@@ -19,7 +19,7 @@ export function SidebarWallet() {
       adapter={api.wallet}
       walletHref="/wallet"
       trigger={
-        <Button variant="ghost" className="ay:w-full ay:justify-start ay:gap-2">
+        <Button variant="ghost" className="ay:w-full ay:justify-start ay:gap-2 ay:overflow-hidden">
           <WalletIcon className="ay:size-4" />
           Wallet
         </Button>

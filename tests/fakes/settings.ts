@@ -9,8 +9,7 @@ import type { AccountExport, SettingsAdapter } from '../../src/settings/settings
 import { session } from './chat';
 import { user as sampleUser } from './auth';
 
-export { apiError, deferred, never, rejects } from './auth';
-export { pending } from './chat';
+export { apiError, deferred, never } from './auth';
 
 /** An email account. */
 export const emailUser: User = {
