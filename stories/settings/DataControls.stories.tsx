@@ -224,6 +224,21 @@ export const Popup: Story = {
   },
 };
 
+/** Exported: the JSON file is saved (the download is stubbed here) and a toast says so. */
+export const Exported: Story = {
+  beforeEach: () => {
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function () {};
+    return () => {
+      HTMLAnchorElement.prototype.click = click;
+    };
+  },
+  play: async ({ canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: 'Export my data' }));
+    await findToast('Your data was downloaded.');
+  },
+};
+
 /** The export is on its way. */
 export const Exporting: Story = {
   args: { adapter: fakeSettingsAdapter({ exportData: never }) },
