@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { createHttpApi } from 'ayah-coach';
 import { AuthProvider, type AuthHandle } from 'ayah-coach/auth';
 import { ApiProvider } from './api';
+import { withAwardRefresh } from './award-refresh';
 import { ErrorBoundary } from './layout/ErrorBoundary';
 import { AppShell } from './layout/AppShell';
 import { AppRoutes } from './router';
@@ -10,12 +11,15 @@ import './app.css';
 
 // The HTTP layer reads the token from the session and reports 401s and TRIAL_EXPIRED back to it.
 const auth = createRef<AuthHandle>();
-const api = createHttpApi({
-  baseURL: '',
-  getToken: () => auth.current?.getToken(),
-  onUnauthorized: () => auth.current?.unauthorized(),
-  onTrialExpired: () => auth.current?.trialExpired(),
-});
+// Every call that can award points is followed by the wallet refresh (award-refresh.ts).
+const api = withAwardRefresh(
+  createHttpApi({
+    baseURL: '',
+    getToken: () => auth.current?.getToken(),
+    onUnauthorized: () => auth.current?.unauthorized(),
+    onTrialExpired: () => auth.current?.trialExpired(),
+  }),
+);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,5 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
+import { useAuth } from 'ayah-coach/auth';
 import { ChatSidebar, SearchChatsDialog, type ChatSidebarProps } from 'ayah-coach/chat';
 import {
   Button,
@@ -24,20 +25,28 @@ export type SidebarActions = Pick<
 >;
 
 export interface SidebarLayoutProps {
-  /** The title in the phone's header (spec: mobile titles). */
-  mobileTitle: string;
-  sidebar: SidebarActions;
-  children: ReactNode;
+  /** The title in the phone's header, the page's h1 there (spec: mobile titles). */
+  title: string;
+  /** @default opening a chat or a new one goes to /assistant */
+  sidebar?: SidebarActions;
+  /** The page; as a function, told whether the sidebar is beside it (no phone header). */
+  children: ReactNode | ((wide: boolean) => ReactNode);
 }
 
 /**
  * A page beside the app's chat sidebar: the sidebar in the page on wide screens, and on phones a header
  * with the menu button and the page's title, the sidebar opening as a drawer. Starting or opening a chat
- * from the drawer (its list or its search) closes the drawer.
+ * from the drawer (its list or its search) closes the drawer. Signed out, the page stands alone under
+ * its header.
  */
-export function SidebarLayout({ mobileTitle, sidebar, children }: SidebarLayoutProps) {
+export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayoutProps) {
   const api = useApi();
+  const { user } = useAuth();
   const [, navigate] = useLocation();
+  const sidebar = actions ?? {
+    onNewChat: () => navigate('/assistant'),
+    onSelectSession: (id: string) => navigate(`/assistant?sessionId=${encodeURIComponent(id)}`),
+  };
   const [drawerOpen, setDrawerOpen] = useState(false);
   // On a phone, Search Chats closes the drawer first, then searches over the page.
   const [searching, setSearching] = useState(false);
@@ -76,45 +85,51 @@ export function SidebarLayout({ mobileTitle, sidebar, children }: SidebarLayoutP
   return (
     <div className="ay:flex ay:h-full ay:min-h-0 ay:flex-1">
       {/* Mounted only where shown: on a phone the drawer holds the one sidebar. */}
-      {wide && <div className="ay:hidden ay:md:flex">{panel(false)}</div>}
+      {user && wide && <div className="ay:hidden ay:md:flex">{panel(false)}</div>}
       <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col">
         <PageHeader className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
-          <Button
-            ref={menuButton}
-            variant="ghost"
-            size="icon"
-            aria-label="Open chats menu"
-            aria-expanded={drawerOpen}
-            onClick={() => setDrawerOpen(true)}
-          >
-            <MenuIcon className="ay:size-5" />
-          </Button>
-          <h1 className="ay:truncate ay:text-base ay:font-semibold">{mobileTitle}</h1>
+          {user && (
+            <Button
+              ref={menuButton}
+              variant="ghost"
+              size="icon"
+              aria-label="Open chats menu"
+              aria-expanded={drawerOpen}
+              onClick={() => setDrawerOpen(true)}
+            >
+              <MenuIcon className="ay:size-5" />
+            </Button>
+          )}
+          <h1 className="ay:truncate ay:text-base ay:font-semibold">{title}</h1>
         </PageHeader>
-        {children}
+        {typeof children === 'function' ? children(wide) : children}
       </div>
-      <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
-        <DialogContent
-          showCloseButton={false}
-          className="ay:top-0 ay:left-0 ay:h-dvh ay:max-h-dvh ay:w-fit ay:max-w-[85vw] ay:translate-x-0 ay:translate-y-0 ay:rounded-none ay:p-0"
-        >
-          <VisuallyHidden>
-            <DialogTitle>Chats</DialogTitle>
-            <DialogDescription>Start a new chat, search or open a saved one.</DialogDescription>
-          </VisuallyHidden>
-          {panel(true)}
-        </DialogContent>
-      </Dialog>
-      <SearchChatsDialog
-        adapter={api.chat}
-        open={searching}
-        onOpenChange={(open) => {
-          setSearching(open);
-          // The Search button went with the drawer: focus returns to the button that opens it.
-          if (!open) requestAnimationFrame(() => menuButton.current?.focus());
-        }}
-        onSelect={(session) => sidebar.onSelectSession?.(session.id)}
-      />
+      {user && (
+        <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
+          <DialogContent
+            showCloseButton={false}
+            className="ay:top-0 ay:left-0 ay:h-dvh ay:max-h-dvh ay:w-fit ay:max-w-[85vw] ay:translate-x-0 ay:translate-y-0 ay:rounded-none ay:p-0"
+          >
+            <VisuallyHidden>
+              <DialogTitle>Chats</DialogTitle>
+              <DialogDescription>Start a new chat, search or open a saved one.</DialogDescription>
+            </VisuallyHidden>
+            {panel(true)}
+          </DialogContent>
+        </Dialog>
+      )}
+      {user && (
+        <SearchChatsDialog
+          adapter={api.chat}
+          open={searching}
+          onOpenChange={(open) => {
+            setSearching(open);
+            // The Search button went with the drawer: focus returns to the button that opens it.
+            if (!open) requestAnimationFrame(() => menuButton.current?.focus());
+          }}
+          onSelect={(session) => sidebar.onSelectSession?.(session.id)}
+        />
+      )}
     </div>
   );
 }

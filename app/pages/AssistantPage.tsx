@@ -20,7 +20,7 @@ export default function Page() {
   return (
     <SidebarLayout
       // Spec, mobile titles: the chat's title, or 'Chat' until it is known; 'Ayah' for a new chat.
-      mobileTitle={title ?? (sessionId ? 'Chat' : 'Ayah')}
+      title={title ?? (sessionId ? 'Chat' : 'Ayah')}
       sidebar={{
         activeSessionId: sessionId,
         onNewChat: () => openSession(null),

@@ -1,4 +1,3 @@
-import { useLocation } from 'wouter';
 import { useAuth } from 'ayah-coach/auth';
 import { GoalsBoard } from 'ayah-coach/goals';
 import { useApi } from '../api';
@@ -8,23 +7,20 @@ import { SidebarLayout } from '../layout/SidebarLayout';
 export default function Page() {
   const api = useApi();
   const { user } = useAuth();
-  const [, navigate] = useLocation();
 
   return (
-    <SidebarLayout
-      mobileTitle="Goals"
-      sidebar={{
-        onNewChat: () => navigate('/assistant'),
-        onSelectSession: (id) => navigate(`/assistant?sessionId=${encodeURIComponent(id)}`),
-      }}
-    >
-      <div className="ay:min-h-0 ay:flex-1 ay:overflow-y-auto">
-        <GoalsBoard
-          adapter={api.goals}
-          user={user}
-          className="ay:mx-auto ay:w-full ay:max-w-5xl ay:p-4 ay:md:p-6"
-        />
-      </div>
+    <SidebarLayout title="Goals">
+      {(wide) => (
+        <div className="ay:min-h-0 ay:flex-1 ay:overflow-y-auto">
+          {/* On a wide screen the board's own heading shows; the page's h1 is for screen readers. */}
+          {wide && <h1 className="ay:sr-only">Goals</h1>}
+          <GoalsBoard
+            adapter={api.goals}
+            user={user}
+            className="ay:mx-auto ay:w-full ay:max-w-5xl ay:p-4 ay:md:p-6"
+          />
+        </div>
+      )}
     </SidebarLayout>
   );
 }

@@ -1,27 +1,19 @@
-import { useLocation } from 'wouter';
-import { useAuth } from 'ayah-coach/auth';
 import { Settings } from 'ayah-coach/settings';
-import { Wallet } from 'ayah-coach/wallet';
-import { useApi } from '../api';
+import { SidebarLayout } from '../layout/SidebarLayout';
+import { useSettingsProps } from '../layout/use-settings-props';
 
-/** /settings: Profile, Security, Data Controls and the wallet. */
+/** /settings: Profile, Security, Data Controls and the wallet (a popup instead, from a phone's menu). */
 export default function Page() {
-  const api = useApi();
-  const { user, updateUser, signOut } = useAuth();
-  const [, navigate] = useLocation();
-  if (!user) return null;
+  const settings = useSettingsProps();
+  if (!settings) return null;
   return (
-    <main className="ay:flex ay:flex-1 ay:justify-center ay:overflow-y-auto">
-      <Settings
-        adapter={api.settings}
-        user={user}
-        onUserChange={updateUser}
-        onAccountDeleted={() => {
-          signOut();
-          navigate('/auth', { replace: true });
-        }}
-        wallet={<Wallet adapter={api.wallet} headingLevel="h2" className="ay:p-0" />}
-      />
-    </main>
+    <SidebarLayout title="Settings">
+      {/* On phones the header's title is the page's h1. */}
+      {(wide) => (
+        <div className="ay:flex ay:min-h-0 ay:flex-1 ay:justify-center ay:overflow-y-auto">
+          <Settings {...settings} headingLevel={wide ? 'h1' : null} />
+        </div>
+      )}
+    </SidebarLayout>
   );
 }

@@ -1,9 +1,17 @@
-/** /wellness, /nutrition, /exercise: title only (spec section 2; DECISIONS.md). */
+import { SidebarLayout } from '../layout/SidebarLayout';
+
+/** /wellness, /nutrition, /exercise: title only (spec section 2; DECISIONS.md), the mobile title on phones. */
 export function ToolPage({ title }: { title: string }) {
   return (
-    <main className="ay:flex ay:flex-1 ay:flex-col ay:p-4">
-      <h1 className="ay:text-2xl ay:font-semibold">{title}</h1>
-    </main>
+    <SidebarLayout title={title}>
+      {(wide) =>
+        wide && (
+          <div className="ay:flex ay:flex-1 ay:flex-col ay:p-4">
+            <h1 className="ay:text-2xl ay:font-semibold">{title}</h1>
+          </div>
+        )
+      }
+    </SidebarLayout>
   );
 }
 export const WellnessPage = () => <ToolPage title="Wellness Tools" />;

@@ -1,12 +1,18 @@
 import { Wallet } from 'ayah-coach/wallet';
 import { useApi } from '../api';
+import { SidebarLayout } from '../layout/SidebarLayout';
 
 /** /wallet: the points and AYAH balances, activity and the conversion. */
 export default function Page() {
   const api = useApi();
   return (
-    <main className="ay:flex ay:flex-1 ay:justify-center ay:overflow-y-auto">
-      <Wallet adapter={api.wallet} />
-    </main>
+    <SidebarLayout title="Wallet">
+      {/* On phones the header's title is the page's h1. */}
+      {(wide) => (
+        <div className="ay:flex ay:min-h-0 ay:flex-1 ay:justify-center ay:overflow-y-auto">
+          <Wallet adapter={api.wallet} headingLevel={wide ? 'h1' : 'h2'} />
+        </div>
+      )}
+    </SidebarLayout>
   );
 }

@@ -94,9 +94,9 @@ export function AccountSection({
 
   return (
     <section aria-labelledby={headingId} className="ay:flex ay:flex-col ay:gap-3">
-      <h3 id={headingId} className="ay:text-base ay:font-semibold">
+      <h2 id={headingId} className="ay:text-base ay:font-semibold">
         Your account
-      </h3>
+      </h2>
       <div className="ay:flex ay:flex-wrap ay:gap-2">
         <Button
           variant="outline"

@@ -23,9 +23,9 @@ export function DataControlsSection({ actor }: { actor: ArchiveActorRef }) {
   return (
     <div className="ay:flex ay:flex-col ay:gap-4">
       <section aria-labelledby={headingId} className="ay:flex ay:flex-col ay:gap-2">
-        <h3 id={headingId} className="ay:text-base ay:font-semibold">
+        <h2 id={headingId} className="ay:text-base ay:font-semibold">
           Archived chats
-        </h3>
+        </h2>
         {state.matches({ list: 'loading' }) && sessions.length === 0 ? (
           <LoadingStatus label="Loading archived chats…">
             <Skeleton className="ay:h-10 ay:w-full" />

@@ -26,7 +26,7 @@ export function ProfileSection({ actor, user }: { actor: ProfileActorRef; user: 
 
   return (
     <div className="ay:flex ay:flex-col ay:gap-4">
-      <h3 className="ay:text-base ay:font-semibold">Profile Information</h3>
+      <h2 className="ay:text-base ay:font-semibold">Profile Information</h2>
       <div className="ay:flex ay:items-center ay:gap-4">
         {avatarUrl ? (
           <img

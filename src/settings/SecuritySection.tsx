@@ -37,7 +37,7 @@ export function SecuritySection({ actor, user }: { actor: PasswordActorRef; user
   if (reason) {
     return (
       <div className="ay:flex ay:flex-col ay:gap-2">
-        <h3 className="ay:text-base ay:font-semibold">Change password</h3>
+        <h2 className="ay:text-base ay:font-semibold">Change password</h2>
         <p
           role="note"
           className="ay:rounded-md ay:border ay:border-border ay:bg-muted ay:p-3 ay:text-sm"
@@ -61,7 +61,7 @@ export function SecuritySection({ actor, user }: { actor: PasswordActorRef; user
         actor.send({ type: 'password.submit', ...fields });
       }}
     >
-      <h3 className="ay:text-base ay:font-semibold">Change password</h3>
+      <h2 className="ay:text-base ay:font-semibold">Change password</h2>
       {state.context.error && (
         <p role="alert" className="ay:text-sm ay:font-medium ay:text-destructive">
           {state.context.error}

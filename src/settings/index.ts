@@ -4,6 +4,7 @@ export { Settings, type SettingsProps, type SettingsSection } from './Settings';
 export { SettingsDialog, type SettingsDialogProps } from './SettingsDialog';
 export { noPasswordReason } from './SecuritySection';
 export { deletionConfirmation, type DeletionSigner } from './AccountSection';
+export { walletDeletionSigner, type SigningWallet } from './wallet-deletion';
 export {
   profileLogic,
   profileMachine,

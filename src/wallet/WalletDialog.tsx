@@ -32,7 +32,8 @@ export interface WalletDialogProps {
 
 /**
  * The sidebar's wallet modal (spec section 2, "Sidebar and header"): the same balances as the wallet
- * page, reloaded each time it opens and on 'refresh-wallet' (after any award).
+ * page, read each time it opens (nothing is fetched while it is closed) and reloaded on
+ * 'refresh-wallet' (after any award) while open.
  */
 export function WalletDialog({
   adapter,
@@ -42,19 +43,13 @@ export function WalletDialog({
   defaultOpen = false,
   onOpenChange,
 }: WalletDialogProps) {
-  const [logic] = useState(() => walletLogic(adapter));
-  const actor = useActorRef(logic);
-  const state = useSelector(actor, (snapshot) => snapshot);
   const [ownOpen, setOwnOpen] = useState(defaultOpen);
   const open = openProp ?? ownOpen;
-  const refresh = useCallback(() => actor.send({ type: 'wallet.refresh' }), [actor]);
-  useWalletRefresh(refresh);
 
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => {
-        if (next) refresh();
         setOwnOpen(next);
         onOpenChange?.(next);
       }}
@@ -68,18 +63,7 @@ export function WalletDialog({
             {POINTS.tokenName}.
           </DialogDescription>
         </DialogHeader>
-        {state.matches('failed') ? (
-          <div role="alert" className="ay:flex ay:flex-col ay:items-start ay:gap-2">
-            <p className="ay:text-sm ay:text-destructive">{M.loadFailed}</p>
-            <Button variant="outline" onClick={refresh}>
-              Try again
-            </Button>
-          </div>
-        ) : (
-          <div aria-busy={state.hasTag('loading')}>
-            <WalletBalances balance={state.context.balance} />
-          </div>
-        )}
+        <WalletDialogBalances adapter={adapter} />
         {walletHref && (
           <a href={walletHref} className="ay:text-sm ay:font-medium ay:text-primary ay:underline">
             Open wallet
@@ -87,5 +71,26 @@ export function WalletDialog({
         )}
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** The balances, mounted with the open dialog: its machine reads them as it starts. */
+function WalletDialogBalances({ adapter }: { adapter: WalletAdapter }) {
+  const [logic] = useState(() => walletLogic(adapter));
+  const actor = useActorRef(logic);
+  const state = useSelector(actor, (snapshot) => snapshot);
+  const refresh = useCallback(() => actor.send({ type: 'wallet.refresh' }), [actor]);
+  useWalletRefresh(refresh);
+  return state.matches('failed') ? (
+    <div role="alert" className="ay:flex ay:flex-col ay:items-start ay:gap-2">
+      <p className="ay:text-sm ay:text-destructive">{M.loadFailed}</p>
+      <Button variant="outline" onClick={refresh}>
+        Try again
+      </Button>
+    </div>
+  ) : (
+    <div aria-busy={state.hasTag('loading')}>
+      <WalletBalances balance={state.context.balance} />
+    </div>
   );
 }

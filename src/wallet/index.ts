@@ -2,6 +2,7 @@
 export type * from './wallet.adapter';
 export { Wallet, type WalletHandle, type WalletProps } from './Wallet';
 export { WalletDialog, type WalletDialogProps } from './WalletDialog';
+export { ConversionDialog, type ConversionActorRef } from './ConversionDialog';
 export { WalletBalances, type WalletBalancesProps } from './WalletBalances';
 export { guestWallet, GUEST_POINTS_KEY, type GuestWallet } from './guest-wallet';
 export { refreshWallets } from './use-wallet-refresh';
