@@ -1,3 +1,4 @@
+import { useLocation } from 'wouter';
 import { Button, createIcon } from 'ayah-coach';
 import { WalletDialog } from 'ayah-coach/wallet';
 import { useApi } from '../api';
@@ -14,10 +15,12 @@ const WalletIcon = createIcon(
 /** The sidebar's wallet modal (spec: Sidebar and header): the balances, reloaded after every award. */
 export function SidebarWallet() {
   const api = useApi();
+  const [, navigate] = useLocation();
   return (
     <WalletDialog
       adapter={api.wallet}
       walletHref="/wallet"
+      onNavigate={navigate}
       trigger={
         <Button variant="ghost" className="ay:w-full ay:justify-start ay:gap-2 ay:overflow-hidden">
           <WalletIcon className="ay:size-4" />

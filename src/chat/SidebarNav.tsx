@@ -1,5 +1,6 @@
-import type { MouseEvent, ReactNode, Ref } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { cn } from '../lib/cn';
+import { followLink } from '../ui/follow-link';
 import { Button, buttonVariants } from '../ui/button';
 import { AyahLogo } from '../ui/logo';
 import { VisuallyHidden } from '../ui/visually-hidden';
@@ -68,14 +69,6 @@ export function SidebarNav({
       </a>
     </div>
   );
-}
-
-// A plain click goes through the host's router; a modified one (new tab, new window) stays the browser's.
-function followLink(event: MouseEvent<HTMLAnchorElement>, onNavigate?: (href: string) => void) {
-  const modified = event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
-  if (!onNavigate || modified || event.button !== 0 || event.defaultPrevented) return;
-  event.preventDefault();
-  onNavigate(event.currentTarget.getAttribute('href') ?? '');
 }
 
 // Collapsed, the labels stay for screen readers: the icons alone would leave the controls unnamed.

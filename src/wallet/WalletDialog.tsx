@@ -3,6 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { POINTS } from '../lib/limits';
 import { WALLET_UI_MESSAGES as M } from '../lib/messages';
 import { Button } from '../ui/button';
+import { followLink } from '../ui/follow-link';
 import {
   Dialog,
   DialogContent,
@@ -23,6 +24,11 @@ export interface WalletDialogProps {
   trigger: ReactNode;
   /** Where 'Open wallet' goes; without it the link is not shown. @default undefined */
   walletHref?: string;
+  /**
+   * Client-side navigation for 'Open wallet' (e.g. your router's `navigate`); the dialog closes first.
+   * Without it the link loads the page. @default undefined
+   */
+  onNavigate?: (href: string) => void;
   /** Whether it is open (controlled). @default undefined */
   open?: boolean;
   /** @default false */
@@ -39,21 +45,20 @@ export function WalletDialog({
   adapter,
   trigger,
   walletHref,
+  onNavigate,
   open: openProp,
   defaultOpen = false,
   onOpenChange,
 }: WalletDialogProps) {
   const [ownOpen, setOwnOpen] = useState(defaultOpen);
   const open = openProp ?? ownOpen;
+  const setOpen = (next: boolean) => {
+    setOwnOpen(next);
+    onOpenChange?.(next);
+  };
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        setOwnOpen(next);
-        onOpenChange?.(next);
-      }}
-    >
+    <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>{trigger}</DialogTrigger>
       <DialogContent data-slot="wallet-dialog">
         <DialogHeader>
@@ -65,7 +70,20 @@ export function WalletDialog({
         </DialogHeader>
         <WalletDialogBalances adapter={adapter} />
         {walletHref && (
-          <a href={walletHref} className="ay:text-sm ay:font-medium ay:text-primary ay:underline">
+          <a
+            href={walletHref}
+            className="ay:text-sm ay:font-medium ay:text-primary ay:underline"
+            onClick={(event) =>
+              followLink(
+                event,
+                onNavigate &&
+                  ((href) => {
+                    setOpen(false);
+                    onNavigate(href);
+                  }),
+              )
+            }
+          >
             Open wallet
           </a>
         )}

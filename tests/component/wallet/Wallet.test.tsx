@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Wallet } from '../../../src/wallet/Wallet';
 import { WalletDialog } from '../../../src/wallet/WalletDialog';
 import { guestWallet } from '../../../src/wallet/guest-wallet';
@@ -130,5 +130,22 @@ describe('<WalletDialog>', () => {
       'href',
       '/wallet',
     );
+  });
+
+  it("goes to the wallet page through the host's router, closing first", async () => {
+    const onNavigate = vi.fn();
+    const { user } = renderWithToasts(
+      <WalletDialog
+        adapter={fakeWalletAdapter()}
+        trigger={<Button>Wallet</Button>}
+        walletHref="/wallet"
+        onNavigate={onNavigate}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Wallet' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Wallet' });
+    await user.click(within(dialog).getByRole('link', { name: 'Open wallet' }));
+    expect(onNavigate).toHaveBeenCalledWith('/wallet');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 });
