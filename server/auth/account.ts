@@ -3,8 +3,8 @@
  * Beyond the spec, because these are children's accounts (issue 12).
  *
  * Deletion is confirmed by what the account signs in with: an email account types its email; a
- * Google account types its display name (a fresh Google sign-in would mean a full-page round trip
- * through Google for one button; the bearer token already proves a recent sign-in); a wallet-only
+ * Google account types its display name within ten minutes of a fresh Google sign-in (its session
+ * began then: a token kept alive by refreshing for days proves nothing of who holds it now); a wallet-only
  * account signs a fresh nonce from `POST /web3/nonce` and sends `{confirm: <address>, message,
  * signature}`. Every row of the student goes in one transaction: the user row, whose foreign keys
  * cascade to every table that names it (sessions and refresh tokens, so every token is 401 afterwards,
@@ -19,6 +19,7 @@ import type { MiddlewareHandler } from 'hono';
 import { SiweMessage } from 'siwe';
 import { transaction } from '../db';
 import {
+  authSessions,
   avatars,
   chatMessages,
   chatSessions,
@@ -46,7 +47,12 @@ export const ACCOUNT_MESSAGES = {
   confirmName: 'Type your display name to confirm',
   signatureRequired: 'Sign a fresh message with your wallet to confirm',
   invalidSignature: 'The signature does not confirm this account',
+  googleSignInAgain:
+    'To delete a Google account, sign out, sign in with Google again, and delete it within 10 minutes',
 } as const;
+
+/** How recent a Google account's sign-in must be to delete it. */
+export const GOOGLE_FRESH_SIGN_IN_MS = 10 * 60_000;
 
 const DeleteAccountBody = z
   .strictObject({
@@ -83,7 +89,11 @@ export function createAccountService(deps: Deps) {
   const domain = new URL(config.publicUrl).host;
 
   /** Throws 400 unless `input` confirms deleting `user` (see the file's comment). */
-  function checkConfirmation(user: User, input: z.infer<typeof DeleteAccountBody>): string | null {
+  async function checkConfirmation(
+    user: User,
+    sessionId: string,
+    input: z.infer<typeof DeleteAccountBody>,
+  ): Promise<string | null> {
     if (user.walletAddress && !user.email) {
       if (!input.message || !input.signature || !same(input.confirm, user.walletAddress))
         throw new AppError(400, ACCOUNT_MESSAGES.signatureRequired);
@@ -103,6 +113,13 @@ export function createAccountService(deps: Deps) {
     if (user.isGoogle) {
       if (!same(input.confirm, user.displayName))
         throw new AppError(400, ACCOUNT_MESSAGES.confirmName);
+      const [session] = await db
+        .select({ createdAt: authSessions.createdAt })
+        .from(authSessions)
+        .where(eq(authSessions.id, sessionId));
+      const signedInAt = session?.createdAt.getTime() ?? 0;
+      if (now().getTime() - signedInAt > GOOGLE_FRESH_SIGN_IN_MS)
+        throw new AppError(403, ACCOUNT_MESSAGES.googleSignInAgain);
       return null;
     }
     if (!user.email || !same(input.confirm, user.email))
@@ -223,8 +240,12 @@ export function createAccountService(deps: Deps) {
     },
 
     /** Removes `user` and every row of theirs in one transaction. */
-    async delete(user: User, input: z.infer<typeof DeleteAccountBody>): Promise<void> {
-      const nonce = checkConfirmation(user, input);
+    async delete(
+      user: User,
+      sessionId: string,
+      input: z.infer<typeof DeleteAccountBody>,
+    ): Promise<void> {
+      const nonce = await checkConfirmation(user, sessionId, input);
       await transaction(db, async (tx) => {
         if (nonce !== null) {
           const [claimed] = await tx
@@ -295,7 +316,8 @@ export function accountRoutes(
       path: '/account',
       summary: "Delete the caller's account and every row of it",
       description:
-        'Confirmed by the email (email accounts), the display name (Google accounts) or a wallet ' +
+        'Confirmed by the email (email accounts), the display name within 10 minutes of a fresh ' +
+        'Google sign-in (Google accounts; 403 after that) or a wallet ' +
         'signature over a fresh POST /web3/nonce message (wallet accounts). One transaction; every ' +
         'token of the account is 401 afterwards.',
       security: BEARER,
@@ -303,11 +325,11 @@ export function accountRoutes(
       request: { body: body(DeleteAccountBody) },
       responses: {
         200: json(MessageResponse, 'Deleted'),
-        ...errorResponses(400, 401, 415, 422),
+        ...errorResponses(400, 401, 403, 415, 422),
       },
     }),
     async (c) => {
-      await account.delete(c.var.auth.user, c.req.valid('json'));
+      await account.delete(c.var.auth.user, c.var.auth.sessionId, c.req.valid('json'));
       return c.json({ message: ACCOUNT_MESSAGES.deleted }, 200);
     },
   );

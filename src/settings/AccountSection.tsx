@@ -17,12 +17,14 @@ export type DeletionSigner = (address: string) => Promise<{ message: string; sig
 
 /**
  * What confirms the deletion of `user`'s account: the email for email accounts, the display name for
- * Google accounts (a fresh Google sign-in would leave the page), a wallet signature for wallet ones.
+ * Google accounts (within 10 minutes of a fresh Google sign-in, which the server checks), a wallet
+ * signature for wallet ones.
  */
 export function deletionConfirmation(user: User): {
   kind: 'type' | 'sign';
   expected: string;
   label: string;
+  description?: string;
 } {
   if (user.wallet_address && !user.email)
     return {
@@ -35,6 +37,7 @@ export function deletionConfirmation(user: User): {
       kind: 'type',
       expected: user.display_name,
       label: `Type your display name (${user.display_name}) to confirm`,
+      description: 'A Google account can be deleted within 10 minutes of signing in with Google.',
     };
   return {
     kind: 'type',
@@ -129,7 +132,11 @@ export function AccountSection({
         onCancel={() => actor.send({ type: 'delete.cancel' })}
       >
         {confirmation.kind === 'type' ? (
-          <Field label={confirmation.label} error={mismatch ?? state.context.error ?? undefined}>
+          <Field
+            label={confirmation.label}
+            description={confirmation.description}
+            error={mismatch ?? state.context.error ?? undefined}
+          >
             <Input
               autoComplete="off"
               value={typed}

@@ -193,6 +193,17 @@ describeServer('account export and deletion', () => {
       h.request('DELETE', `${A}/account`, { confirm }, { token: user.token });
     expect((await api(user.email)).body).toEqual({ detail: ACCOUNT_MESSAGES.confirmName });
     const name = (await h.as(user).get(`${A}/me`)).body.user.display_name as string;
+    // Eleven minutes after signing in (the token still valid), the name is not enough: a fresh
+    // Google sign-in is.
+    h.advanceClock(11 * 60_000);
+    try {
+      const stale = await api(name);
+      expect(stale.status).toBe(403);
+      expect(stale.body).toEqual({ detail: ACCOUNT_MESSAGES.googleSignInAgain });
+      expect(await rowsOf(user.id)).not.toEqual({});
+    } finally {
+      h.resetClock();
+    }
     expect((await api(name)).status).toBe(200);
     expect(await rowsOf(user.id)).toEqual({});
   });

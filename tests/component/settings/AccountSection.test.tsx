@@ -109,10 +109,11 @@ describe('Settings: delete my account', () => {
     const { user, adapter } = await openData({ user: googleUser });
     await user.click(screen.getByRole('button', { name: 'Delete my account' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete your account?' });
-    await user.type(
-      within(dialog).getByLabelText('Type your display name (Gus) to confirm'),
-      'Gus',
+    const field = within(dialog).getByLabelText('Type your display name (Gus) to confirm');
+    expect(field).toHaveAccessibleDescription(
+      'A Google account can be deleted within 10 minutes of signing in with Google.',
     );
+    await user.type(field, 'Gus');
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     await waitFor(() =>
       expect(adapter.calls.find((c) => c.method === 'deleteAccount')?.args).toEqual([
