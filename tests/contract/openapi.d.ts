@@ -12,7 +12,7 @@ export type paths = {
         post?: never;
         /**
          * Delete the caller's account and every row of it
-         * @description Confirmed by the email (email accounts), the display name (Google accounts) or a wallet signature over a fresh POST /web3/nonce message (wallet accounts). One transaction; every token of the account is 401 afterwards.
+         * @description Confirmed by the email (email accounts), the display name within 10 minutes of a fresh Google sign-in (Google accounts; 403 after that) or a wallet signature over a fresh POST /web3/nonce message (wallet accounts). One transaction; every token of the account is 401 afterwards.
          */
         delete: operations["deleteAuthAccount"];
         options?: never;
@@ -1364,6 +1364,15 @@ export interface operations {
             };
             /** @description Missing, expired or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
