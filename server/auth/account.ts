@@ -100,7 +100,8 @@ export function createAccountService(deps: Deps) {
       }
       return nonce;
     }
-    if (user.isGoogle) {
+    // A portal's student (token exchange) has no email of ours either: the display name confirms.
+    if (user.isGoogle || !user.email) {
       if (!same(input.confirm, user.displayName))
         throw new AppError(400, ACCOUNT_MESSAGES.confirmName);
       return null;
