@@ -4,7 +4,7 @@
  */
 import { ofetch, type FetchResponse } from 'ofetch';
 import type { Api } from './api';
-import type { HttpClient, HttpRequest, HttpStreamEvent } from './http-client';
+import type { HttpClient, HttpRequest } from './http-client';
 import { authHttp } from './auth/auth.http';
 import { chatHttp } from './chat/chat.http';
 import { goalsHttp } from './goals/goals.http';
@@ -20,8 +20,6 @@ import { readSse } from './lib/sse';
 import { createPortalSession, type PortalSession } from './portal-session';
 import { settingsHttp } from './settings/settings.http';
 import { walletHttp } from './wallet/wallet.http';
-
-export type { HttpClient, HttpRequest, HttpStreamEvent };
 
 /** How the app reaches its backend. */
 export type HttpApiOptions = {
