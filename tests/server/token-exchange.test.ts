@@ -195,6 +195,25 @@ describeServer('token exchange', () => {
     expect(rsa.jwksRequests - before).toBe(0);
   });
 
+  it("a portal's student deletes their account by typing their display name; the identity goes too", async () => {
+    const sub = subject();
+    const signedIn = await exchange(await rsa.assertion(sub, { claims: { name: 'Sami Leaving' } }));
+    const token = signedIn.body.access_token;
+    const wrong = await h.request('DELETE', '/api/v1/auth/account', { confirm: sub }, { token });
+    expect(wrong.status).toBe(400);
+    const deleted = await h.request(
+      'DELETE',
+      '/api/v1/auth/account',
+      { confirm: 'Sami Leaving' },
+      { token },
+    );
+    expect(deleted.status, deleted.text).toBe(200);
+    // The same portal student signing in again is a new, empty account.
+    const again = await exchange(await rsa.assertion(sub));
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).not.toBe(signedIn.body.user.id);
+  });
+
   it('is in the OpenAPI document as a public operation', async () => {
     const doc = (await h.get('/api/v1/openapi.json')).body;
     const operation = doc.paths['/api/v1/auth/token-exchange'].post;
