@@ -16,13 +16,10 @@ const TokenExchangeBody = z
       .min(1)
       .max(16_384)
       .openapi({ description: "The portal's signed JWT for its student" }),
-    subject_token_type: z
-      .string()
-      .max(200)
-      .openapi({
-        description: 'Always `urn:ietf:params:oauth:token-type:jwt`',
-        example: JWT_TOKEN_TYPE,
-      }),
+    subject_token_type: z.string().max(200).openapi({
+      description: 'Always `urn:ietf:params:oauth:token-type:jwt`',
+      example: JWT_TOKEN_TYPE,
+    }),
     grant_type: z
       .literal('urn:ietf:params:oauth:grant-type:token-exchange')
       .optional()
