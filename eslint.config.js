@@ -10,6 +10,7 @@ export default tseslint.config(
     ignores: [
       'dist/',
       'server/dist/',
+      'examples/portal/dist/',
       'dist-app/',
       'storybook-static/',
       'node_modules/',

@@ -96,7 +96,45 @@ function buildServer() {
   }
 }
 
+/**
+ * AYAH_DEMO_PORTAL=1: the example portal (examples/portal) embeds the BUILT package, so the library is
+ * built into dist/ (tsup) and the portal's page bundled (esbuild) when either is missing or stale.
+ */
+function buildDemoPortal() {
+  const run = (what, args) => {
+    console.log(`[start] ${what} …`);
+    const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) {
+      console.error(`[start] ${what} failed.`);
+      process.exit(result.status ?? 1);
+    }
+  };
+  const library = path.join(root, 'dist', 'index.js');
+  const librarySources = ['src', 'tsup.config.ts', 'package.json', 'scripts/build-css.mjs'];
+  if (
+    !existsSync(library) ||
+    statSync(library).mtimeMs < newest(librarySources.map((p) => path.join(root, p)))
+  ) {
+    run('building the package into dist/', [
+      path.join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'),
+      '--silent',
+    ]);
+  }
+  const portalDir = path.join(root, 'examples', 'portal');
+  const bundle = path.join(portalDir, 'dist', 'portal.js');
+  const bundleSources = [
+    path.join(portalDir, 'main.tsx'),
+    path.join(portalDir, 'hostile.css'),
+    path.join(portalDir, 'build.mjs'),
+    library,
+  ];
+  if (!existsSync(bundle) || statSync(bundle).mtimeMs < newest(bundleSources)) {
+    run('bundling the example portal', [path.join(portalDir, 'build.mjs')]);
+  }
+}
+
 if (process.env.AYAH_SKIP_BUILD !== '1') buildApp();
+if (process.env.AYAH_DEMO_PORTAL === '1') buildDemoPortal();
 // The server is always built when stale: without it there is nothing to run.
 buildServer();
 

@@ -5,6 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { TrustedIssuer } from './auth/trusted-issuers';
+import { parseTrustedIssuers } from './auth/trusted-issuers';
 
 export interface ThrottleRule {
   /** Failures tolerated before the first lock. */
@@ -110,6 +112,8 @@ export interface Config {
   google: GoogleConfig | null;
   /** Sign-In with Ethereum: the chain id the message names (EIP-155; 1 is Ethereum mainnet). */
   siweChainId: number;
+  /** School portals whose signed assertions `POST /auth/token-exchange` takes (AYAH_TRUSTED_ISSUERS). */
+  trustedIssuers: TrustedIssuer[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -262,5 +266,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     google: google(env, publicUrl),
     siweChainId: chainId(env.AYAH_SIWE_CHAIN_ID),
+    trustedIssuers: parseTrustedIssuers(env.AYAH_TRUSTED_ISSUERS),
   };
 }

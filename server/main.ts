@@ -10,6 +10,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
 import { createMailer } from './mailer';
+import { loadDemoPortal } from './demo-portal';
 import { warmUpMaths } from './llm/tools';
 
 /** The built app to serve beside the API: `AYAH_APP_DIR`, else `dist-app/` in the working directory. */
@@ -17,6 +18,8 @@ const appDir = path.resolve(process.env.AYAH_APP_DIR ?? 'dist-app');
 
 async function main() {
   const config = loadConfig();
+  // The example portal at /embed-demo, and its issuer trusted: only with AYAH_DEMO_PORTAL=1.
+  const demo = process.env.AYAH_DEMO_PORTAL === '1' ? await loadDemoPortal(config) : null;
   const database = await openDatabase(
     config.databaseUrl
       ? { url: config.databaseUrl }
@@ -32,7 +35,8 @@ async function main() {
   const staticDir = existsSync(path.join(appDir, 'index.html')) ? appDir : null;
   const app = createApp({ config, database, mailer, staticDir });
 
-  const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
+  const fetch = demo ? demo.wrap(app.fetch) : app.fetch;
+  const server = serve({ fetch, port: config.port }, (info) => {
     // The maths engines (mathsteps, mathjs) take seconds to load: load them now, not in a reply.
     warmUpMaths();
     const where = database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
@@ -49,6 +53,7 @@ async function main() {
             'AYAH_LLM_BASE_URL (any OpenAI-compatible endpoint, e.g. http://localhost:11434/v1) and ' +
             'AYAH_LLM_MODEL (and AYAH_LLM_API_KEY if it needs one), then restart.',
     );
+    if (demo) console.log(`Example portal: ${config.publicUrl}/embed-demo (AYAH_DEMO_PORTAL=1)`);
     if (!staticDir)
       console.log('The app is not built (no dist-app/index.html): serving a placeholder page.');
   });

@@ -4,7 +4,7 @@
  */
 import { ofetch, type FetchResponse } from 'ofetch';
 import type { Api } from './api';
-import type { HttpClient, HttpRequest, HttpStreamEvent } from './http-client';
+import type { HttpClient, HttpRequest } from './http-client';
 import { authHttp } from './auth/auth.http';
 import { chatHttp } from './chat/chat.http';
 import { goalsHttp } from './goals/goals.http';
@@ -17,17 +17,27 @@ import {
   networkError,
 } from './lib/http-errors';
 import { readSse } from './lib/sse';
+import { createPortalSession, type PortalSession } from './portal-session';
 import { settingsHttp } from './settings/settings.http';
 import { walletHttp } from './wallet/wallet.http';
-
-export type { HttpClient, HttpRequest, HttpStreamEvent };
 
 /** How the app reaches its backend. */
 export type HttpApiOptions = {
   /** The API host, e.g. 'https://api.example.org', or '' for the page's own origin. */
   baseURL: string;
-  /** The current access token, or nothing when signed out (then no Authorization header goes). */
-  getToken: () => string | null | undefined | Promise<string | null | undefined>;
+  /**
+   * The current access token, or nothing when signed out (then no Authorization header goes).
+   * Not needed with `getPortalAssertion`, which keeps its own tokens.
+   */
+  getToken?: () => string | null | undefined | Promise<string | null | undefined>;
+  /**
+   * A school portal's sign-in: answers a fresh assertion (the short-lived JWT the portal's backend
+   * signs for its student; see README, "Embed Ayah in your portal"). When given, the adapter
+   * exchanges it at `POST /api/v1/auth/token-exchange` before the first call, keeps the tokens
+   * itself, renews a refused token with the refresh token, and asks for a new assertion when the
+   * session cannot be renewed; a call refused even then rejects (and calls `onUnauthorized`).
+   */
+  getPortalAssertion?: () => string | Promise<string>;
   /** Called on every 401, before the call rejects: the host clears its token and signs out. */
   onUnauthorized?: () => void;
   /** Called when an error body's detail or message says TRIAL_EXPIRED; nothing is blocked. */
@@ -55,6 +65,13 @@ export function createHttpApi(options: HttpApiOptions): Api {
 /** The one ofetch instance behind `createHttpApi`, for a host that adds its own adapter. */
 export function createHttpClient(options: HttpApiOptions): HttpClient {
   const { baseURL, getToken, onUnauthorized, onTrialExpired } = options;
+  const portal: PortalSession | null = options.getPortalAssertion
+    ? createPortalSession({
+        baseURL,
+        getPortalAssertion: options.getPortalAssertion,
+        fetch: options.fetch,
+      })
+    : null;
 
   const $fetch = ofetch.create(
     {
@@ -63,7 +80,7 @@ export function createHttpClient(options: HttpApiOptions): HttpClient {
       retry: false,
       headers: { accept: 'application/json' },
       async onRequest({ options: request }) {
-        const token = await getToken();
+        const token = portal ? await portal.token() : await getToken?.();
         if (token) request.headers.set('authorization', `Bearer ${token}`);
         // Weeks and streaks count in the student's own zone (API.md, Goals).
         const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -75,7 +92,8 @@ export function createHttpClient(options: HttpApiOptions): HttpClient {
       },
       async onResponseError({ response }) {
         const body = await errorBody(response);
-        if (response.status === 401) onUnauthorized?.();
+        // A portal's session is renewed first (below): only a refusal after that signs out.
+        if (response.status === 401 && !portal) onUnauthorized?.();
         if (response.status === 402) {
           console.warn('[ayah] 402 Payment Required (not gated: interim premium)', body);
         }
@@ -86,30 +104,60 @@ export function createHttpClient(options: HttpApiOptions): HttpClient {
     options.fetch ? { fetch: options.fetch } : {},
   );
 
+  /** Runs a call; with a portal's sign-in, a 401 renews the session and the call goes once more. */
+  async function withPortalRenewal<T>(call: () => Promise<T>): Promise<T> {
+    if (!portal) return call();
+    const refused = (error: unknown) => error instanceof ApiError && error.status === 401;
+    let generation: number;
+    try {
+      await portal.token();
+      generation = portal.generation;
+    } catch (error) {
+      // The portal's assertion itself was refused: nothing more to try.
+      if (refused(error)) onUnauthorized?.();
+      throw error;
+    }
+    try {
+      return await call();
+    } catch (error) {
+      if (!refused(error)) throw error;
+    }
+    try {
+      await portal.renew(generation);
+      return await call();
+    } catch (error) {
+      if (refused(error)) onUnauthorized?.();
+      throw error;
+    }
+  }
+
   return {
     baseURL,
 
     async request<T>(path: string, { method = 'GET', body, query, signal }: HttpRequest = {}) {
-      try {
-        return await $fetch<T>(path, { method, body, query, signal });
-      } catch (error) {
-        throw settle(error, signal);
-      }
+      return withPortalRenewal(async () => {
+        try {
+          return await $fetch<T>(path, { method, body, query, signal });
+        } catch (error) {
+          throw settle(error, signal);
+        }
+      });
     },
 
     async *stream(path, { body, signal }) {
-      let response: FetchResponse<ReadableStream<Uint8Array>>;
-      try {
-        response = await $fetch.raw<ReadableStream<Uint8Array>, 'stream'>(path, {
-          method: 'POST',
-          body,
-          signal,
-          responseType: 'stream',
-          headers: { accept: 'text/event-stream' },
-        });
-      } catch (error) {
-        throw settle(error, signal);
-      }
+      const response = await withPortalRenewal(async () => {
+        try {
+          return await $fetch.raw<ReadableStream<Uint8Array>, 'stream'>(path, {
+            method: 'POST',
+            body,
+            signal,
+            responseType: 'stream',
+            headers: { accept: 'text/event-stream' },
+          });
+        } catch (error) {
+          throw settle(error, signal);
+        }
+      });
       if (!response.body) throw networkError(undefined, 'The answer has no body.');
       try {
         for await (const message of readSse(response.body, signal)) {

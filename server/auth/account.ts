@@ -110,6 +110,13 @@ export function createAccountService(deps: Deps) {
       }
       return nonce;
     }
+    // A portal's student (token exchange) has no email of ours either: the display name confirms
+    // (the portal, not Ayah, knows who is at the keyboard).
+    if (!user.email && !user.isGoogle) {
+      if (!same(input.confirm, user.displayName))
+        throw new AppError(400, ACCOUNT_MESSAGES.confirmName);
+      return null;
+    }
     if (user.isGoogle) {
       if (!same(input.confirm, user.displayName))
         throw new AppError(400, ACCOUNT_MESSAGES.confirmName);

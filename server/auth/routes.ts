@@ -20,6 +20,7 @@ import { requireAuth } from './guard';
 import { accountRoutes } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
+import { portalRoutes } from './portal-routes';
 import { providersRoute } from './providers-route';
 import { walletRoutes } from './wallet-routes';
 import {
@@ -316,6 +317,7 @@ export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
   avatarRoutes(app, deps, apiPrefix, auth);
   googleRoutes(app, deps, service);
   walletRoutes(app, deps, service);
+  portalRoutes(app, deps, service);
   accountRoutes(app, deps, auth);
 
   return { app, service, auth };

@@ -195,6 +195,42 @@ export const siweNonces = pgTable(
   (t) => [index('siwe_nonces_expires_idx').on(t.expiresAt)],
 );
 
+/**
+ * Portal sign-in (token exchange): a student of a trusted portal, known by the portal's issuer and its
+ * subject; never by email alone, so one address at two portals is two students.
+ */
+export const portalIdentities = pgTable(
+  'portal_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address the portal named, if any: kept for the record, never used to sign in or link. */
+    email: text('email'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.issuer, t.subject] }),
+    index('portal_identities_user_idx').on(t.userId),
+  ],
+);
+
+/** Every portal assertion's `jti` once used, until the assertion would have expired anyway. */
+export const portalAssertionIds = pgTable(
+  'portal_assertion_ids',
+  {
+    issuer: text('issuer').notNull(),
+    jti: text('jti').notNull(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.issuer, t.jti] }),
+    index('portal_assertion_ids_expires_idx').on(t.expiresAt),
+  ],
+);
+
 // ---- Learning: tutor chat, learning memory, weekly goals, point conversions (issue 4) ----
 
 /** PostgreSQL `tsvector`, only ever written by a generated column. */

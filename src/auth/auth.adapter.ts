@@ -137,6 +137,17 @@ export type Web3AuthenticateRequest = {
   message: string;
 };
 
+/**
+ * `POST /token-exchange` (RFC 8693's shape): a school portal's signed assertion for an Ayah session.
+ * `createHttpApi({ getPortalAssertion })` sends it; answered with an `AuthResponse`.
+ */
+export type TokenExchangeRequest = {
+  subject_token: string;
+  /** `urn:ietf:params:oauth:token-type:jwt` (any other is refused with 401, not 422). */
+  subject_token_type: string;
+  grant_type?: 'urn:ietf:params:oauth:grant-type:token-exchange';
+};
+
 /** Sign-up, sign-in (email, Google, wallet), verification and password reset: `/api/v1/auth`. */
 export interface AuthAdapter {
   /** Creates an account and sends the verification mail. 409 when the email is taken. */

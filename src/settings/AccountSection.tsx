@@ -39,6 +39,13 @@ export function deletionConfirmation(user: User): {
       label: `Type your display name (${user.display_name}) to confirm`,
       description: 'A Google account can be deleted within 10 minutes of signing in with Google.',
     };
+  // A school portal's student has no email of Ayah's: the display name confirms.
+  if (!user.email)
+    return {
+      kind: 'type',
+      expected: user.display_name,
+      label: `Type your display name (${user.display_name}) to confirm`,
+    };
   return {
     kind: 'type',
     expected: user.email,

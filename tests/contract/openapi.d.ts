@@ -348,6 +348,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/token-exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a portal's student in with the portal's signed assertion
+         * @description Shaped after RFC 8693. The assertion is a JWT from an issuer of `AYAH_TRUSTED_ISSUERS`, signed with RS256, ES256 or EdDSA, naming this server's audience, with `sub`, `jti`, `iat` and `exp` (at most 300 s apart), used once. The student is found or created by issuer + subject (never by email); `name` and `email` are optional claims. A wrong issuer, audience, signature or algorithm, an expired or replayed assertion, a missing claim or a server without trusted issuers → 401.
+         */
+        post: operations["postAuthTokenExchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/verify-email": {
         parameters: {
             query?: never;
@@ -1246,6 +1266,20 @@ export type components = {
                 [key: string]: unknown;
             };
             text: string;
+        };
+        TokenExchangeRequest: {
+            /**
+             * @description RFC 8693's grant type; optional
+             * @enum {string}
+             */
+            grant_type?: "urn:ietf:params:oauth:grant-type:token-exchange";
+            /** @description The portal's signed JWT for its student */
+            subject_token: string;
+            /**
+             * @description Always `urn:ietf:params:oauth:token-type:jwt`
+             * @example urn:ietf:params:oauth:token-type:jwt
+             */
+            subject_token_type: string;
         };
         TokenRequest: {
             token: string;
@@ -2205,6 +2239,57 @@ export interface operations {
             };
             /** @description Too many attempts; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthTokenExchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenExchangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthResponse"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

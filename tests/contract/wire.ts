@@ -87,6 +87,7 @@ export type Contract = [
   Check<'postAuthLogout', Partial<Auth.RefreshRequest>, MessageResponse>,
   Check<'postAuthWeb3Nonce', Auth.Web3NonceRequest, Auth.Web3NonceResponse>,
   Check<'postAuthWeb3Authenticate', Auth.Web3AuthenticateRequest, Auth.AuthResponse>,
+  Check<'postAuthTokenExchange', Auth.TokenExchangeRequest, Auth.AuthResponse>,
   // settings
   Check<'putAuthProfile', Settings.UpdateProfileRequest, Auth.UserResponse>,
   Check<'postAuthChangePassword', Settings.ChangePasswordRequest, MessageResponse>,

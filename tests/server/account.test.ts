@@ -10,10 +10,10 @@ import { beforeAll, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '../../server/auth/account';
 import { signAccessToken } from '../../server/auth/tokens';
 import { authSessions, avatars } from '../../server/db/schema';
-import type { TestUser } from './learning-harness';
-import { describeServer, isFastApiError, useLearningServer } from './learning-harness';
+import type { TestUser } from './harness';
+import { describeServer, isFastApiError, useServer } from './harness';
 
-const h = useLearningServer();
+const h = useServer();
 const A = '/api/v1/auth';
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',

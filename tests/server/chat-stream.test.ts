@@ -6,11 +6,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FakeOpenAI } from './fake-openai';
-import type { LearningOptions, TestUser } from './learning-harness';
-import { describeServer, parseSse, useLearningServer } from './learning-harness';
+import type { HarnessOptions, TestUser } from './harness';
+import { describeServer, parseSse, useServer } from './harness';
 
 const fake = new FakeOpenAI();
-const options: LearningOptions = { llm: {} };
+const options: HarnessOptions = { llm: {} };
 beforeAll(async () => {
   await fake.start();
   options.llm = {
@@ -23,7 +23,7 @@ beforeAll(async () => {
   };
 });
 afterAll(() => fake.close());
-const h = useLearningServer(options);
+const h = useServer(options);
 const C = '/api/v1/chat';
 
 const say = (content: string, sessionId?: string) => ({

@@ -5,10 +5,10 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { SEARCH_COUNT_LIMIT } from '../../server/chat/service';
-import type { TestUser } from './learning-harness';
-import { describeServer, isFastApiError, parseSse, useLearningServer } from './learning-harness';
+import type { TestUser } from './harness';
+import { describeServer, isFastApiError, parseSse, useServer } from './harness';
 
-const h = useLearningServer({ chat: { rateLimit: 12 } });
+const h = useServer({ chat: { rateLimit: 12 } });
 const C = '/api/v1/chat';
 
 const say = (content: string, sessionId?: string) => ({

@@ -9,11 +9,11 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { GOAL_AWARDS_PER_WEEK } from '../../server/goals/service';
 import { POINTS } from '../../src/lib/limits';
-import type { TestUser } from './learning-harness';
-import { describeServer, useLearningServer } from './learning-harness';
+import type { TestUser } from './harness';
+import { describeServer, useServer } from './harness';
 
 const WRITES_PER_MINUTE = 40;
-const h = useLearningServer({
+const h = useServer({
   limits: { goalWrites: { limit: WRITES_PER_MINUTE, windowMs: 60_000 } },
 });
 const G = '/api/v1/goal';

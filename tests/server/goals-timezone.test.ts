@@ -3,10 +3,10 @@
  * zones on both sides of UTC around midnight and Monday, and the week of the US spring DST change.
  */
 import { afterEach, expect, it } from 'vitest';
-import { describeServer, useLearningServer, type TestUser } from './learning-harness';
+import { describeServer, useServer, type TestUser } from './harness';
 import { localDay, resolveTimeZone } from '../../server/http/timezone';
 
-const h = useLearningServer();
+const h = useServer();
 const G = '/api/v1/goal';
 const LA = 'America/Los_Angeles'; // UTC−8, UTC−7 from 8 March 2026, 02:00
 const TOKYO = 'Asia/Tokyo'; // UTC+9, no DST

@@ -1,10 +1,10 @@
 /** `/api/v1/goal` over real HTTP: weekly goals, the spec's rules, progress, streak, celebrations, award. */
 import { beforeAll, expect, it } from 'vitest';
-import type { TestUser } from './learning-harness';
-import { describeServer, isFastApiError, useLearningServer } from './learning-harness';
+import type { TestUser } from './harness';
+import { describeServer, isFastApiError, useServer } from './harness';
 import { weekStart } from '../../server/goals/service';
 
-const h = useLearningServer();
+const h = useServer();
 const G = '/api/v1/goal';
 const DAY = 86_400_000;
 

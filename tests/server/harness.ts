@@ -2,6 +2,11 @@
  * Boots the real server once per test file on 127.0.0.1 (a free port) with a fresh data dir, over
  * PGlite in memory — or, in the `server-pg` project, over a database of its own in the PostgreSQL that
  * pg-global-setup.ts started. Tests share that database and keep apart by using their own users.
+ *
+ * The options choose what a file needs: the model settings, rate limits, auth timings, extra
+ * environment. Users come two ways: through the real sign-up (`signedInUser`: the mail round trip)
+ * or made straight in the database with a signed token (`user`: no mail, no argon2), so that a file
+ * about chat, goals or points can make many users fast.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,13 +14,22 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
+import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createApp } from '../../server/app';
-import type { AuthSettings, Config, LimitSettings } from '../../server/config';
+import { signAccessToken } from '../../server/auth/tokens';
+import type {
+  AuthSettings,
+  ChatSettings,
+  Config,
+  LimitSettings,
+  LlmSettings,
+} from '../../server/config';
 import { DEFAULT_AUTH, loadConfig } from '../../server/config';
 import type { Database } from '../../server/db';
 import { openDatabase } from '../../server/db';
+import { authSessions, pointsLedger, users } from '../../server/db/schema';
 import type { Mail } from '../../server/mailer';
 import { createMailer } from '../../server/mailer';
 
@@ -74,9 +88,24 @@ export interface HarnessOptions {
   env?: () => Record<string, string>;
   /** Rate limits (sign-up mails per address and per email are off unless a test sets them). */
   limits?: Partial<LimitSettings>;
+  /** The tutor's model (none: the offline coach). */
+  llm?: Partial<LlmSettings>;
+  /** Chat settings (sends per minute are 1000 unless a test sets them). */
+  chat?: Partial<ChatSettings>;
 }
 
-type LogLine = { level: 'info' | 'warn' | 'error'; args: unknown[] };
+/** A user made straight in the database (`Harness.user`), with a live session and its token. */
+export interface TestUser {
+  id: string;
+  token: string;
+  email: string;
+}
+
+/** A log line: what was logged, and its text (errors by their message). */
+type LogLine = { level: 'info' | 'warn' | 'error'; args: unknown[]; text: string };
+
+const textOf = (args: unknown[]) =>
+  args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ');
 
 export class Harness {
   url = '';
@@ -111,10 +140,10 @@ export class Harness {
   }
 
   readonly logger = {
-    info: (...args: unknown[]) => void this.logs.push({ level: 'info', args }),
-    warn: (...args: unknown[]) => void this.logs.push({ level: 'warn', args }),
+    info: (...args: unknown[]) => void this.logs.push({ level: 'info', args, text: textOf(args) }),
+    warn: (...args: unknown[]) => void this.logs.push({ level: 'warn', args, text: textOf(args) }),
     error: (...args: unknown[]) => {
-      this.logs.push({ level: 'error', args });
+      this.logs.push({ level: 'error', args, text: textOf(args) });
       console.error(...args);
     },
   };
@@ -130,6 +159,8 @@ export class Harness {
     this.config = {
       ...base,
       smtpUrl: this.options.smtpUrl ?? null,
+      llm: { ...base.llm, ...this.options.llm },
+      chat: { ...base.chat, rateLimit: 1000, ...this.options.chat },
       allowedOrigins: ['https://portal.example.org'],
       trustProxy: this.options.trustProxy ?? false,
       // Every test comes from 127.0.0.1: only the throttle tests meet the sign-up limits.
@@ -177,6 +208,8 @@ export class Harness {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     this.closeServer = async () => {
+      // Streams a test left open must not keep the server from closing.
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await mailer.flush();
     };
@@ -187,7 +220,7 @@ export class Harness {
     if (!onPostgres) return openDatabase({ dataDir: null });
     const { url, drop } = await freshPgDatabase();
     this.dropDatabase = drop;
-    return openDatabase({ url, poolSize: 5 });
+    return openDatabase({ url, poolSize: 10 });
   }
 
   async close(): Promise<void> {
@@ -232,6 +265,59 @@ export class Harness {
     this.request<T>('POST', route, body, options);
   put = <T = Loose>(route: string, body?: unknown, options?: RequestOptions) =>
     this.request<T>('PUT', route, body, options);
+
+  /** Calls as `user` (a token string or a TestUser). */
+  as(user: TestUser | string) {
+    const token = typeof user === 'string' ? user : user.token;
+    return {
+      get: <T = Loose>(route: string) => this.request<T>('GET', route, undefined, { token }),
+      post: <T = Loose>(route: string, body?: unknown) =>
+        this.request<T>('POST', route, body, { token }),
+      put: <T = Loose>(route: string, body?: unknown) =>
+        this.request<T>('PUT', route, body, { token }),
+      patch: <T = Loose>(route: string, body?: unknown) =>
+        this.request<T>('PATCH', route, body, { token }),
+      delete: <T = Loose>(route: string) => this.request<T>('DELETE', route, undefined, { token }),
+    };
+  }
+
+  /** A verified user with a live sign-in session and its access token, made in the database. */
+  async user(name = 'Sam'): Promise<TestUser> {
+    const email = `learner-${randomUUID().slice(0, 12)}@example.com`;
+    const at = this.now();
+    const [user] = await this.database.db
+      .insert(users)
+      .values({ email, displayName: name, emailVerifiedAt: at, lastLogin: at })
+      .returning();
+    const [session] = await this.database.db
+      .insert(authSessions)
+      .values({ userId: user!.id, expiresAt: new Date(at.getTime() + 60 * 86_400_000) })
+      .returning();
+    const token = await signAccessToken(
+      { sub: user!.id, sid: session!.id, tv: user!.tokenVersion },
+      this.config.jwtSecret,
+      at,
+      // Long enough for tests that move the clock forward by days.
+      30 * 86_400,
+    );
+    return { id: user!.id, token, email };
+  }
+
+  /** Gives a user points through the ledger (as an award would). */
+  async grant(userId: string, amount: number) {
+    await this.database.db.insert(pointsLedger).values({
+      userId,
+      amount,
+      type: 'earned',
+      category: 'test',
+      description: 'Test grant',
+    });
+  }
+
+  async sql<T = Loose>(query: SQL): Promise<T[]> {
+    const result = (await this.database.db.execute(query)) as { rows?: T[] };
+    return result.rows ?? [];
+  }
 
   /** The next mail to `to` (already received, or arriving within a few seconds). */
   mailTo(to: string, subject?: RegExp, timeoutMs = 5000): Promise<Mail> {
@@ -338,4 +424,32 @@ export function isFastApiError(body: unknown): boolean {
         typeof item.type === 'string',
     )
   );
+}
+
+/** A streamed answer read whole: its events in order. */
+export interface SseEvent {
+  event: string;
+  data: Loose;
+}
+
+export function parseSse(text: string): SseEvent[] {
+  const events: SseEvent[] = [];
+  for (const block of text.split(/\n\n/)) {
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+    }
+    if (data.length === 0) continue;
+    const raw = data.join('\n');
+    let parsed: unknown = raw;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      // keep the raw text
+    }
+    events.push({ event, data: parsed });
+  }
+  return events;
 }

@@ -4,10 +4,10 @@
  */
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
-import type { TestUser } from './learning-harness';
-import { describeServer, isFastApiError, useLearningServer } from './learning-harness';
+import type { TestUser } from './harness';
+import { describeServer, isFastApiError, useServer } from './harness';
 
-const h = useLearningServer();
+const h = useServer();
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const ROUTES: { method: Method; path: string; fields: string[] }[] = [

@@ -1,22 +1,22 @@
 /** `/api/v1/vector` over real HTTP: full-text ranking without a model, embeddings with one; per user. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAI } from './fake-openai';
-import type { LearningHarness, LearningOptions } from './learning-harness';
-import { describeServer, isFastApiError, useLearningServer } from './learning-harness';
+import type { Harness, HarnessOptions } from './harness';
+import { describeServer, isFastApiError, useServer } from './harness';
 
 const V = '/api/v1/vector';
 const fake = new FakeOpenAI();
-const withModel: LearningOptions = { llm: {} };
+const withModel: HarnessOptions = { llm: {} };
 beforeAll(async () => {
   await fake.start();
   withModel.llm = { baseUrl: fake.url, model: 'tutor-test', embeddingModel: 'embed-test' };
 });
 afterAll(() => fake.close());
 
-const plain = useLearningServer();
-const embedded = useLearningServer(withModel);
+const plain = useServer();
+const embedded = useServer(withModel);
 
-function behaves(h: LearningHarness) {
+function behaves(h: Harness) {
   it('stores and finds the caller’s own data, best first', async () => {
     const user = await h.user();
     const api = h.as(user);

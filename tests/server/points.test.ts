@@ -1,10 +1,10 @@
 /** `/api/v1/web3-tokens` over real HTTP: the rule, balances, conversions (also concurrent), activity. */
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import type { TestUser } from './learning-harness';
-import { describeServer, isFastApiError, useLearningServer } from './learning-harness';
+import type { TestUser } from './harness';
+import { describeServer, isFastApiError, useServer } from './harness';
 
-const h = useLearningServer();
+const h = useServer();
 const T = '/api/v1/web3-tokens';
 
 describeServer('points and tokens', () => {

@@ -1,0 +1,60 @@
+/** `POST /token-exchange`: a school portal's signed assertion for an Ayah session (portal.ts). */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../deps';
+import { errorResponses, PUBLIC } from '../http/openapi';
+import type { AuthEnv } from './guard';
+import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
+import { body, json, signedIn } from './route-helpers';
+import { AuthResponse } from './schemas';
+import type { AuthService } from './service';
+
+const TokenExchangeBody = z
+  .strictObject({
+    subject_token: z
+      .string()
+      .min(1)
+      .max(16_384)
+      .openapi({ description: "The portal's signed JWT for its student" }),
+    subject_token_type: z.string().max(200).openapi({
+      description: 'Always `urn:ietf:params:oauth:token-type:jwt`',
+      example: JWT_TOKEN_TYPE,
+    }),
+    grant_type: z
+      .literal('urn:ietf:params:oauth:grant-type:token-exchange')
+      .optional()
+      .openapi({ description: "RFC 8693's grant type; optional" }),
+  })
+  .openapi('TokenExchangeRequest');
+
+export function portalRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: AuthService) {
+  const portal = createPortalSignIn(deps, service);
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/token-exchange',
+      operationId: 'postAuthTokenExchange',
+      security: PUBLIC,
+      summary: "Sign a portal's student in with the portal's signed assertion",
+      description:
+        'Shaped after RFC 8693. The assertion is a JWT from an issuer of `AYAH_TRUSTED_ISSUERS`, ' +
+        `signed with RS256, ES256 or EdDSA, naming this server's audience, with \`sub\`, \`jti\`, ` +
+        `\`iat\` and \`exp\` (at most ${MAX_ASSERTION_LIFETIME_SEC} s apart), used once. The student ` +
+        'is found or created by issuer + subject (never by email); `name` and `email` are optional ' +
+        'claims. A wrong issuer, audience, signature or algorithm, an expired or replayed assertion, ' +
+        'a missing claim or a server without trusted issuers → 401.',
+      request: { body: body(TokenExchangeBody) },
+      responses: {
+        200: json(AuthResponse, 'Signed in'),
+        ...errorResponses(401, 415, 422),
+      },
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      return c.json(
+        signedIn(await portal.exchange(input.subject_token, input.subject_token_type)),
+        200,
+      );
+    },
+  );
+}

@@ -1,0 +1,207 @@
+/**
+ * The example portal (examples/portal) end to end: `npm start` with AYAH_DEMO_PORTAL=1 serves a plain
+ * page with deliberately hostile global CSS that embeds `<Chat>` and `<GoalsBoard>` from the BUILT
+ * package (dist/), signed in through the token exchange against the demo's own issuer. In Chromium:
+ * the student is signed in without a form, a reply streams into the portal page, the goals wizard
+ * (a dialog) and its toast render inside Ayah's scope with the portal's theme and untouched by the
+ * portal's CSS, axe finds nothing serious, and every host element keeps every computed style.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ensureBuilt } from '../built-package';
+import { FakeOpenAI } from '../server/fake-openai';
+import { expectAccessible, launch, newPage } from './browser';
+import { startProduct, type Product } from './product';
+
+/** The portal's own elements, whose look Ayah must not change. */
+const HOST = [
+  'html',
+  'body',
+  '#portal-header',
+  '#portal-title',
+  '#portal-intro',
+  '#portal-nav',
+  '#portal-link',
+  '#portal-button',
+  '#portal-search',
+  '#portal-box',
+  '#tutor-heading',
+  '#goals-heading',
+  '#portal-footer',
+  '#ayah-chat',
+  '#ayah-goals',
+];
+/** Sizes of the boxes Ayah fills: they grow with their content, as any content would make them. */
+const CONTENT_SIZED = new Set(['#ayah-goals', 'body', 'html']);
+const SIZE_PROPERTIES = new Set(['height', 'block-size', 'perspective-origin', 'transform-origin']);
+
+const REPLY = 'Let us think about fractions together: what is $\\frac{1}{2} + \\frac{1}{4}$?';
+const pieces = (text: string, size = 4) =>
+  Array.from({ length: Math.ceil(text.length / size) }, (_, i) =>
+    text.slice(i * size, i * size + size),
+  );
+
+let product: Product;
+let browser: Browser;
+const model = new FakeOpenAI();
+
+beforeAll(async () => {
+  await Promise.all([ensureBuilt(), model.start()]);
+  [product, browser] = await Promise.all([
+    startProduct({
+      AYAH_DEMO_PORTAL: '1',
+      // The product's own app is not needed here: only the example portal and the API.
+      AYAH_SKIP_BUILD: '1',
+      AYAH_LLM_BASE_URL: model.url,
+      AYAH_LLM_MODEL: 'tutor',
+      AYAH_LLM_API_KEY: 'test',
+    }),
+    launch(),
+  ]);
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+  await model.close();
+});
+
+/** Every computed style property of each host element. */
+function hostStyles(page: Page) {
+  return page.evaluate((selectors) => {
+    const styles: Record<string, Record<string, string>> = {};
+    for (const selector of selectors) {
+      const element = document.querySelector(selector);
+      if (!element) throw new Error(`no ${selector} on the portal page`);
+      const computed = getComputedStyle(element);
+      styles[selector] = Object.fromEntries(
+        Array.from(computed, (name) => [name, computed.getPropertyValue(name)]),
+      );
+    }
+    return styles;
+  }, HOST);
+}
+
+/**
+ * Every property that differs between two snapshots, leaving out the sizes of the boxes Ayah fills and
+ * Ayah's own `--ay-*` variables: its stylesheet declares its theme tokens on `:root` (Tailwind's
+ * `@theme`, so that a portal can re-theme them there, as the README says); they are Ayah's namespace
+ * and change how nothing of the portal looks.
+ */
+function differences(
+  before: Record<string, Record<string, string>>,
+  after: Record<string, Record<string, string>>,
+) {
+  const found: string[] = [];
+  for (const [selector, properties] of Object.entries(before)) {
+    const now = after[selector]!;
+    for (const name of new Set([...Object.keys(properties), ...Object.keys(now)])) {
+      if (name.startsWith('--ay-')) continue;
+      if (CONTENT_SIZED.has(selector) && SIZE_PROPERTIES.has(name)) continue;
+      if (properties[name] !== now[name])
+        found.push(`${selector} ${name}: ${properties[name]} → ${now[name]}`);
+    }
+  }
+  return found;
+}
+
+const demo = () => `${product.url}/embed-demo`;
+const chat = (page: Page) => page.locator('#ayah-chat');
+
+describe('the example portal', () => {
+  test("Ayah leaves every computed style of the portal's own elements as it was", async () => {
+    // Before: the portal page alone (Ayah's script and stylesheet withheld).
+    const bare = await newPage(browser);
+    await bare.route(/\/embed-demo\/assets\/portal\.(js|css)$/, (route) => route.abort());
+    await bare.goto(demo());
+    const before = await hostStyles(bare);
+    await bare.context().close();
+
+    // After: the widgets mounted, signed in, a goal's dialog open.
+    const page = await newPage(browser);
+    await page.goto(demo());
+    await chat(page).getByRole('textbox', { name: 'Message Ayah' }).waitFor();
+    await page.getByRole('button', { name: 'New Goal' }).waitFor();
+    const after = await hostStyles(page);
+    // KaTeX's own stylesheet (katex.min.css, loaded with the first formula) has one global rule,
+    // `body { counter-reset: katexEqnNo mmlEqnNo }`: a known leak, left to a scoped copy of that
+    // stylesheet in src/markdown. Anything else that changes fails here.
+    expect(differences(before, after)).toEqual([
+      'body counter-reset: none → katexEqnNo 0 mmlEqnNo 0',
+    ]);
+    expect(Object.keys(before['#portal-button']!).length).toBeGreaterThan(200);
+    await page.context().close();
+  });
+
+  test('signs the student in through the token exchange and streams a reply inside the page', async () => {
+    const page = await newPage(browser);
+    const exchanges: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/v1/auth/token-exchange')) exchanges.push(response.status());
+    });
+    await page.goto(demo());
+    const input = chat(page).getByRole('textbox', { name: 'Message Ayah' });
+    await input.waitFor();
+    // Both widgets share one adapter: one exchange signed the student in for both.
+    expect(exchanges).toEqual([200]);
+
+    model.script({ kind: 'chunks', chunks: pieces(REPLY), delayMs: 15 });
+    await input.fill('Can you help me add fractions?');
+    await input.press('Enter');
+    await chat(page).locator('[data-role="assistant"][data-status="streaming"]').waitFor();
+    const reply = chat(page).locator('[data-role="assistant"][data-status="complete"]');
+    await reply.waitFor({ timeout: 20_000 });
+    await expect(reply.innerText()).resolves.toContain('Let us think about fractions together');
+    await reply.locator('.katex').first().waitFor();
+    // The completion went to the model for this portal's student, named from the portal's claims.
+    expect(JSON.stringify(model.completions().at(-1)!.body)).toContain('Demo Student');
+    await expectAccessible(page, 'embed-demo-chat');
+    await page.context().close();
+  });
+
+  test("the goals wizard and its toast stay inside Ayah's scope, in the portal's theme", async () => {
+    const page = await newPage(browser);
+    await page.goto(demo());
+    await page.getByRole('button', { name: 'New Goal' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Create a new goal' });
+    await wizard.waitFor();
+    await expectAccessible(page, 'embed-demo-wizard');
+
+    const look = await wizard.evaluate((dialog) => {
+      const style = getComputedStyle(dialog);
+      return {
+        inScope: dialog.closest('.ayah') !== null,
+        background: style.backgroundColor,
+        color: style.color,
+        boxSizing: style.boxSizing,
+        font: style.fontFamily,
+      };
+    });
+    // The portal's `[role='dialog'] { background: black; color: black }` and `* { … serif }` lose.
+    expect(look.inScope).toBe(true);
+    expect(look.background).not.toBe('rgb(0, 0, 0)');
+    expect(look.color).not.toBe(look.background);
+    expect(look.boxSizing).toBe('border-box');
+    expect(look.font).not.toMatch(/^serif$/);
+
+    await wizard.getByRole('button', { name: /Practice math problems/ }).click();
+    await wizard.getByRole('button', { name: /Problems Solved/ }).click();
+    await wizard.getByRole('spinbutton', { name: 'Weekly target (problems)' }).fill('4');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    const create = wizard.getByRole('button', { name: 'Create goal' });
+    // The portal's theme (its teal on --ay-color-primary), not its `button { all: unset; red }`.
+    await expect(create.evaluate((b) => getComputedStyle(b).backgroundColor)).resolves.toBe(
+      'rgb(15, 118, 110)',
+    );
+    await create.click();
+    const toast = page.getByText('Math goal created: 4 problems per week!');
+    await toast.waitFor();
+    await expect(toast.evaluate((t) => t.closest('.ayah') !== null)).resolves.toBe(true);
+    await expect(toast.evaluate((t) => getComputedStyle(t).fontFamily === 'serif')).resolves.toBe(
+      false,
+    );
+    await page.getByRole('article', { name: 'Math · Problems Solved' }).waitFor();
+    await expectAccessible(page, 'embed-demo-goal-created');
+    await page.context().close();
+  });
+});
