@@ -11,10 +11,10 @@ import { createHttpApi } from '../../src/http';
 import { conversionLogic } from '../../src/wallet/conversion.machine';
 import { walletLogic } from '../../src/wallet/wallet.machine';
 import type { WalletAdapter } from '../../src/wallet/wallet.adapter';
-import type { TestUser } from './learning-harness';
-import { describeServer, useLearningServer } from './learning-harness';
+import type { TestUser } from './harness';
+import { describeServer, useServer } from './harness';
 
-const h = useLearningServer();
+const h = useServer();
 
 function walletOf(user: TestUser): WalletAdapter {
   return createHttpApi({ baseURL: h.url, getToken: () => user.token }).wallet;
