@@ -13,6 +13,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../auth/guard';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 import { TutorError } from '../llm/model';
@@ -53,6 +54,7 @@ const SendBody = z
     threadId: z.string().max(200).nullable().optional(),
     dashboardData: z
       .record(z.string(), z.unknown())
+      .refine(...jsonDepthCheck)
       .refine((d) => JSON.stringify(d).length <= MAX_DASHBOARD_CHARS, {
         message: `dashboardData must be at most ${MAX_DASHBOARD_CHARS} characters as JSON`,
       })
