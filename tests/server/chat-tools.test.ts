@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_TOOL_ROUNDS } from '../../server/llm/model';
-import { TOOL_TIMEOUT_MS } from '../../server/llm/tools';
+import { TOOL_TIMEOUT_MS, mathsReady } from '../../server/llm/tools';
 import type { CompletionBody, Script, WireMessage } from './fake-openai';
 import { FakeOpenAI } from './fake-openai';
 import type { LearningOptions, TestUser } from './learning-harness';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   await fake.start();
   options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 20_000 };
   // As server/main.ts does at start (warmUpMaths): the engines load before the first tool call.
-  await import('../../server/llm/tool-runs');
+  await mathsReady();
 });
 afterAll(() => fake.close());
 const h = useLearningServer(options);
@@ -190,6 +190,53 @@ describeServer('the tutor checks its maths with tools', () => {
       const gap = seen[i]!.receivedAt - seen[i - 1]!.answeredAt;
       expect(gap).toBeLessThan(TOOL_TIMEOUT_MS);
     }
+  });
+
+  it('stops a tool call the engines would work on for seconds, and the server keeps answering', async () => {
+    const user = await h.user();
+    const before = fake.completions().length;
+    // mathsteps works on this for about 3.5 s, synchronously: it must not hold the server.
+    const slow = 'x' + Array.from({ length: 11 }, (_, i) => `/(x+${i + 1})`).join('') + ' = 1';
+    fake.script(
+      {
+        kind: 'tools',
+        calls: [{ name: 'solve_steps', arguments: JSON.stringify({ problem: slow }) }],
+      },
+      { kind: 'chunks', chunks: ['Multiply both sides by each denominator, one at a time.'] },
+    );
+    const started = Date.now();
+    const reply = stream(user, `Solve ${slow}`);
+    const latencies: number[] = [];
+    let done = false;
+    void reply.finally(() => (done = true));
+    while (!done) {
+      const t = Date.now();
+      expect((await fetch(h.url + '/api/v1/health')).status).toBe(200);
+      latencies.push(Date.now() - t);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const { events } = await reply;
+    expect(events.at(-1)!.event).toBe('done');
+    expect(Date.now() - started).toBeLessThan(TOOL_TIMEOUT_MS + 1500);
+    expect(Math.max(...latencies)).toBeLessThan(300);
+    const [answer] = toolMessages(fake.completionBodies().slice(before)[1]!);
+    expect(toolResult(answer!)).toEqual({ error: expect.stringContaining('took too long') });
+
+    // The next call runs on a fresh thread, started as soon as the stuck one was ended.
+    await mathsReady();
+    fake.script(
+      {
+        kind: 'tools',
+        calls: [
+          { name: 'check_math', arguments: JSON.stringify({ expression: '2 + 2', claimed: '4' }) },
+        ],
+      },
+      { kind: 'chunks', chunks: ['Yes, 4.'] },
+    );
+    const after = fake.completions().length;
+    await stream(user, 'Is 2 + 2 = 4?');
+    const [check] = toolMessages(fake.completionBodies().slice(after)[1]!);
+    expect(toolResult(check!)).toEqual({ correct: true, value: 4 });
   });
 
   it('answers without tools when the model refuses them, and remembers the refusal', async () => {
