@@ -12,12 +12,19 @@ import type { User } from '../db/schema';
 import type { Deps } from '../deps';
 import type { GoalsService } from '../goals/service';
 import type { LlmClient, ReplyPiece, Turn } from '../llm/model';
+import { runMaths } from '../llm/maths-pool';
 import { pieces, systemPrompt } from '../llm/prompt';
 import type { StudentContext } from '../llm/prompt';
 import { SAFE_ANSWERS, checkSafety, localCheck } from '../llm/safety';
 import { CHAT } from 'ayah-coach/rules';
 import type { MemoryService } from '../memory/service';
 import type { ChatService } from './service';
+
+/** The offline coach answers within this long once the maths engines are loaded. */
+const COACH_TIMEOUT_MS = 2000;
+/** Its answer when the maths would take longer (the engines are stopped, not waited for). */
+export const COACH_TOO_HARD =
+  'That one is too big for me to work through here. Could you split it into smaller steps, or try a simpler version first? Your teacher can help with the whole problem too.';
 
 /** The model sees at most this many earlier turns of the conversation. */
 const HISTORY_TURNS = 20;
@@ -67,6 +74,16 @@ export function createTutor(
       now: now(),
       ...(input.timeZone ? { timeZone: input.timeZone } : {}),
     };
+  }
+
+  /** The offline coach's answer, worked out in the maths thread (never blocking other requests). */
+  async function coach(student: StudentContext, question: string, history: Turn[]) {
+    const answer = await runMaths(
+      { name: 'coach', input: { student, question, history } },
+      COACH_TIMEOUT_MS,
+      { afterLoad: true },
+    );
+    return typeof answer.text === 'string' ? answer.text : COACH_TOO_HARD;
   }
 
   /**
@@ -129,10 +146,7 @@ export function createTutor(
             },
             signal,
           )
-        : fromText(
-            // The coach's maths engines are large: loaded on first use, not at start-up.
-            (await import('../llm/coach')).coachAnswer(student, question, history),
-          );
+        : fromText(await coach(student, question, history));
 
       return {
         ...ids,

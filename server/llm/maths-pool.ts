@@ -13,6 +13,8 @@ type Call = Omit<MathsJob, 'id'>;
 interface Pending {
   job: MathsJob;
   sent: boolean;
+  /** Called when the job is sent (its time limit may start then). */
+  onSend: () => void;
   resolve: (result: Result) => void;
 }
 
@@ -42,6 +44,7 @@ function createWorker(): Worker {
 
 function send(current: Thread, call: Pending) {
   call.sent = true;
+  call.onSend();
   current.worker.postMessage(call.job);
 }
 
@@ -90,13 +93,22 @@ export function warmUp(): Promise<void> {
   return startThread().ready;
 }
 
-/** Runs one tool call in the thread; answers within `timeoutMs`, an error when it could not. */
-export function runMaths(call: Call, timeoutMs: number): Promise<Result> {
+/**
+ * Runs one call in the thread; answers within `timeoutMs`, an error when it could not. With
+ * `afterLoad`, the time counts from when the thread has loaded (the offline coach's answer waits for
+ * the engines; a tool call, whose model can do without, does not).
+ */
+export function runMaths(
+  call: Call,
+  timeoutMs: number,
+  { afterLoad = false }: { afterLoad?: boolean } = {},
+): Promise<Result> {
   const current = startThread();
   const job = { ...call, id: nextId++ } as MathsJob;
   return new Promise<Result>((resolve) => {
     const { pending } = current;
-    const timer = setTimeout(() => {
+    let timer: NodeJS.Timeout | undefined;
+    const expire = () => {
       const entry = pending.get(job.id);
       if (!entry) return;
       pending.delete(job.id);
@@ -108,10 +120,14 @@ export function runMaths(call: Call, timeoutMs: number): Promise<Result> {
         // The next thread loads now, so the next calls find it ready (loading takes seconds).
         startThread();
       }
-    }, timeoutMs);
+    };
+    if (!afterLoad) timer = setTimeout(expire, timeoutMs);
     const entry: Pending = {
       job,
       sent: false,
+      onSend: () => {
+        timer ??= setTimeout(expire, timeoutMs);
+      },
       resolve: (result) => {
         clearTimeout(timer);
         resolve(result);
