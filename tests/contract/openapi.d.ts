@@ -2533,7 +2533,10 @@ export interface operations {
     postChatSend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller’s IANA time zone (e.g. America/Los_Angeles): weeks (Monday–Sunday) and days are counted in it. UTC when absent or unknown. */
+                "x-timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2620,7 +2623,10 @@ export interface operations {
     postChatSendStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller’s IANA time zone (e.g. America/Los_Angeles): weeks (Monday–Sunday) and days are counted in it. UTC when absent or unknown. */
+                "x-timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };
