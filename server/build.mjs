@@ -37,7 +37,11 @@ const rules = {
 
 rmSync(outDir, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { main: path.join(serverDir, 'main.ts') },
+  // The maths engines run in a worker thread, loaded from maths-worker.js beside main.js.
+  entryPoints: {
+    main: path.join(serverDir, 'main.ts'),
+    'maths-worker': path.join(serverDir, 'llm', 'maths-worker.ts'),
+  },
   outdir: outDir,
   bundle: true,
   format: 'esm',

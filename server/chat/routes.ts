@@ -13,7 +13,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../auth/guard';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 import { TutorError } from '../llm/model';
 import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
 import { pageFields, pageQuery } from './paging';
@@ -52,6 +54,7 @@ const SendBody = z
     threadId: z.string().max(200).nullable().optional(),
     dashboardData: z
       .record(z.string(), z.unknown())
+      .refine(...jsonDepthCheck)
       .refine((d) => JSON.stringify(d).length <= MAX_DASHBOARD_CHARS, {
         message: `dashboardData must be at most ${MAX_DASHBOARD_CHARS} characters as JSON`,
       })
@@ -162,7 +165,7 @@ export function chatRoutes(
       path: '/send',
       summary: 'Send the conversation; answers with the whole reply',
       ...signedIn,
-      request: { body: body(SendBody) },
+      request: { body: body(SendBody), headers: TimeZoneHeaders },
       responses: {
         200: json(SendResponse, 'The reply'),
         ...errorResponses(401, 404, 415, 422, 429, 502, 504),
@@ -170,7 +173,8 @@ export function chatRoutes(
     }),
     async (c) => {
       const signal = c.req.raw.signal;
-      const turn = await tutor.begin(c.var.auth.user, c.req.valid('json'), signal);
+      const input = { ...c.req.valid('json'), timeZone: requestTimeZone(c) };
+      const turn = await tutor.begin(c.var.auth.user, input, signal);
       try {
         const response = await collect(turn);
         return c.json({ response, sessionId: turn.sessionId, threadId: turn.threadId }, 200);
@@ -194,7 +198,7 @@ export function chatRoutes(
         'string such as "Checking the maths…"; not part of the reply), then `event: done` (data: `{response, sessionId, threadId}`) ' +
         'or `event: error` (data: `{detail}`).',
       ...signedIn,
-      request: { body: body(SendBody) },
+      request: { body: body(SendBody), headers: TimeZoneHeaders },
       responses: {
         200: {
           description: 'The reply as it is written',
@@ -208,7 +212,8 @@ export function chatRoutes(
       const requestSignal = c.req.raw.signal;
       const cancel = () => upstream.abort(new Error('client disconnected'));
       requestSignal.addEventListener('abort', cancel, { once: true });
-      const turn = await tutor.begin(c.var.auth.user, c.req.valid('json'), upstream.signal);
+      const input = { ...c.req.valid('json'), timeZone: requestTimeZone(c) };
+      const turn = await tutor.begin(c.var.auth.user, input, upstream.signal);
       return streamSSE(c, async (stream) => {
         stream.onAbort(cancel);
         try {

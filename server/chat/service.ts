@@ -6,7 +6,7 @@
  * message stays and nothing half-written is stored.
  */
 import type { SQL } from 'drizzle-orm';
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { transaction } from '../db';
 import { chatMessages, chatSessions, safetyEvents } from '../db/schema';
@@ -280,7 +280,8 @@ export function createChatService({ db, now, config }: Deps) {
         }
 
         let session: SessionRow;
-        if (!sessionId || isClientSessionId(sessionId)) {
+        const created = !sessionId || isClientSessionId(sessionId);
+        if (created) {
           const [row] = await tx
             .insert(chatSessions)
             .values({
@@ -293,7 +294,7 @@ export function createChatService({ db, now, config }: Deps) {
             .returning();
           session = row!;
         } else {
-          session = await ownSession(tx, userId, sessionId, true);
+          session = await ownSession(tx, userId, sessionId!, true);
         }
         const [message] = await tx
           .insert(chatMessages)
@@ -323,8 +324,28 @@ export function createChatService({ db, now, config }: Deps) {
             at,
           });
         }
-        return { session: updated!, messageId: message!.id };
+        return { session: updated!, messageId: message!.id, created, at };
       });
+    },
+
+    /**
+     * The session's last `limit` stored turns before the message `messageId` (stored at `at`), oldest
+     * first: what the model sees of the conversation, whatever the client sends.
+     */
+    async turnsBefore(sessionId: string, messageId: string, at: Date, limit: number) {
+      const rows = await db
+        .select({ role: chatMessages.role, content: chatMessages.content })
+        .from(chatMessages)
+        .where(
+          and(
+            eq(chatMessages.sessionId, sessionId),
+            ne(chatMessages.id, messageId),
+            lte(chatMessages.createdAt, at),
+          ),
+        )
+        .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+        .limit(limit);
+      return rows.reverse();
     },
 
     /** Stores the complete reply. */

@@ -2,16 +2,29 @@
  * One turn of the tutor: store the question, check it, then answer with the model, the offline coach
  * or — for a flagged message — the fixed safe answer, all as the same stream of text pieces, so the
  * streaming and the plain route share one path.
+ *
+ * What the model sees of the conversation is the session's STORED turns: the client's `messages` give
+ * only the question, except in a new session, whose earlier turns (a widget's greeting, a guest's
+ * chat) are taken from the client limited and safety-checked. A client cannot put words in Ayah's
+ * mouth in a conversation the server holds.
  */
 import type { User } from '../db/schema';
 import type { Deps } from '../deps';
 import type { GoalsService } from '../goals/service';
 import type { LlmClient, ReplyPiece, Turn } from '../llm/model';
+import { runMaths } from '../llm/maths-pool';
 import { pieces, systemPrompt } from '../llm/prompt';
 import type { StudentContext } from '../llm/prompt';
-import { SAFE_ANSWERS, checkSafety } from '../llm/safety';
+import { SAFE_ANSWERS, checkSafety, localCheck } from '../llm/safety';
+import { CHAT } from 'ayah-coach/rules';
 import type { MemoryService } from '../memory/service';
 import type { ChatService } from './service';
+
+/** The offline coach answers within this long once the maths engines are loaded. */
+const COACH_TIMEOUT_MS = 2000;
+/** Its answer when the maths would take longer (the engines are stopped, not waited for). */
+export const COACH_TOO_HARD =
+  'That one is too big for me to work through here. Could you split it into smaller steps, or try a simpler version first? Your teacher can help with the whole problem too.';
 
 /** The model sees at most this many earlier turns of the conversation. */
 const HISTORY_TURNS = 20;
@@ -20,6 +33,8 @@ export interface TurnInput {
   messages: Turn[];
   sessionId?: string | null | undefined;
   dashboardData?: Record<string, unknown> | undefined;
+  /** The student's IANA time zone (`X-Timezone`): the week of the goals in the context. */
+  timeZone?: string | undefined;
 }
 
 export interface TutorTurn {
@@ -44,7 +59,7 @@ export function createTutor(
 
   async function context(user: User, question: string, input: TurnInput): Promise<StudentContext> {
     const [current, memories] = await Promise.all([
-      goals.list(user.id, 'current'),
+      goals.list(user.id, 'current', input.timeZone),
       memory.recall(user.id, question).catch((error: unknown) => {
         logger.warn(`[chat] learning memory unavailable: ${(error as Error).message}`);
         return [];
@@ -57,22 +72,46 @@ export function createTutor(
       dashboardData: input.dashboardData ?? {},
       memories: memories.map((m) => ({ text: m.text, createdAt: m.createdAt })),
       now: now(),
+      ...(input.timeZone ? { timeZone: input.timeZone } : {}),
     };
   }
 
-  /** The session's stored turns before the question just stored (the offline coach's memory). */
-  async function storedTurns(user: User, sessionId: string): Promise<Turn[]> {
-    const { messages } = await chat.get(user.id, sessionId);
-    return messages
+  /** The offline coach's answer, worked out in the maths thread (never blocking other requests). */
+  async function coach(student: StudentContext, question: string, history: Turn[]) {
+    const answer = await runMaths(
+      { name: 'coach', input: { student, question, history } },
+      COACH_TIMEOUT_MS,
+      { afterLoad: true },
+    );
+    return typeof answer.text === 'string' ? answer.text : COACH_TOO_HARD;
+  }
+
+  /**
+   * A new session's earlier turns, as the client sent them: the last HISTORY_TURNS, each cut to the
+   * length of a message, a turn the local check flags left out, and all of them left out when the
+   * moderation endpoint flags them together (one call, not one a turn).
+   */
+  async function clientTurns(input: TurnInput, signal: AbortSignal): Promise<Turn[]> {
+    const turns = input.messages
       .slice(0, -1)
+      .map((m) => ({ role: m.role, content: m.content.trim().slice(0, CHAT.maxMessageLength) }))
+      .filter((m) => m.content !== '')
       .slice(-HISTORY_TURNS)
-      .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
+      .filter((m) => !localCheck(m.content, m.role === 'user' ? 'student' : 'reply').flagged);
+    if (turns.length === 0) return turns;
+    const joined = turns.map((m) => m.content).join('\n\n');
+    const verdict = await checkSafety(joined, 'student', config.llm, logger, signal);
+    return verdict.flagged ? [] : turns;
   }
 
   return {
     async begin(user: User, input: TurnInput, signal: AbortSignal): Promise<TutorTurn> {
       const question = input.messages.at(-1)!.content.trim();
-      const { session } = await chat.begin(user.id, input.sessionId, question);
+      const { session, messageId, created, at } = await chat.begin(
+        user.id,
+        input.sessionId,
+        question,
+      );
       const ids = { sessionId: session.id, threadId: session.threadId };
 
       const verdict = await checkSafety(question, 'student', config.llm, logger, signal);
@@ -93,11 +132,12 @@ export function createTutor(
         };
       }
 
-      const student = await context(user, question, input);
-      const history = input.messages
-        .slice(0, -1)
-        .filter((m) => m.content.trim() !== '')
-        .slice(-HISTORY_TURNS);
+      const [student, history] = await Promise.all([
+        context(user, question, input),
+        created
+          ? clientTurns(input, signal)
+          : chat.turnsBefore(session.id, messageId, at, HISTORY_TURNS),
+      ]);
       const reply = llm.stream
         ? llm.stream(
             {
@@ -106,14 +146,7 @@ export function createTutor(
             },
             signal,
           )
-        : fromText(
-            // The coach's maths engines are large: loaded on first use, not at start-up.
-            (await import('../llm/coach')).coachAnswer(
-              student,
-              question,
-              await storedTurns(user, session.id),
-            ),
-          );
+        : fromText(await coach(student, question, history));
 
       return {
         ...ids,

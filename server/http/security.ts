@@ -3,12 +3,15 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { getConnInfo } from '@hono/node-server/conninfo';
 
-// The app's pages: its own scripts only; inline styles for KaTeX and React; avatars from anywhere https.
+// The app's pages: its own scripts only; inline styles for KaTeX and React. Images: the app's own
+// (uploaded avatars are served under /api/v1), previews (blob:, data:) and Google profile pictures;
+// never any https host, which would let an injected reply send data out in an image's address.
+export const GOOGLE_AVATAR_HOSTS = 'https://*.googleusercontent.com';
 export const APP_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
+  `img-src 'self' data: blob: ${GOOGLE_AVATAR_HOSTS}`,
   "font-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",

@@ -1,5 +1,6 @@
 /** The tutor's system prompt, and the offline coach's answer, from what the server knows of the student. */
 import { GOAL_TYPE_UNITS, SUBJECT_LABELS, type GoalType, type Subject } from 'ayah-coach/rules';
+import { DEFAULT_TIMEZONE, localDay } from '../http/timezone';
 
 export interface GoalSummary {
   subject: Subject;
@@ -21,6 +22,8 @@ export interface StudentContext {
   dashboardData: Record<string, unknown>;
   memories: MemorySummary[];
   now: Date;
+  /** The student's IANA time zone (their `X-Timezone`), in which goals count the week. @default 'UTC' */
+  timeZone?: string;
 }
 
 /** One line a goal: "Math: 6 of 10 problems this week (60%)". */
@@ -63,7 +66,7 @@ export function systemPrompt(student: StudentContext): string {
     '- Never produce content that is unsafe or inappropriate for children. If the student seems upset, unsafe or mentions self-harm, be kind, encourage them to talk to a trusted adult, and do not continue the lesson as if nothing happened.',
     '- If you are not sure, say so. You can make mistakes; suggest checking important facts with a teacher or textbook.',
     '',
-    `The student's name: ${student.name}. Today is ${student.now.toISOString().slice(0, 10)} (UTC).`,
+    `The student's name: ${student.name}. Today is ${localDay(student.now, student.timeZone ?? DEFAULT_TIMEZONE)} (${student.timeZone ?? DEFAULT_TIMEZONE}).`,
   ];
   if (student.goals.length > 0) {
     lines.push(

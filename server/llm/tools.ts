@@ -1,38 +1,23 @@
 /**
  * The tutor's maths tools, run on the server through the AI SDK's tool calling: `check_math` (is this
  * answer or step right? evaluate, compare expressions, solve) and `solve_steps` (the step engine).
- * The engines load on first use (they are large), and each call is bounded by TOOL_TIMEOUT_MS.
+ * They run in a worker thread (maths-pool.ts): each call answers within TOOL_TIMEOUT_MS, and one that
+ * would run longer is stopped there instead of blocking the server.
  */
 import { tool } from 'ai';
 import { z } from 'zod';
-import type { Result } from './tool-runs';
+import { runMaths, warmUp } from './maths-pool';
 
 /** A tool call that takes longer answers an error to the model instead. */
 export const TOOL_TIMEOUT_MS = 1000;
 
-const runs = () => import('./tool-runs');
-
-/** Loads the engines in the background, so the first tool call does not pay for it. */
+/** Starts the maths thread and loads the engines in the background, before the first tool call. */
 export function warmUpMaths(): void {
-  void runs().catch(() => undefined);
+  void warmUp();
 }
 
-async function bounded(work: () => Promise<Result>): Promise<Result> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<Result>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ error: 'The check took too long; work it out carefully instead.' }),
-      TOOL_TIMEOUT_MS,
-    );
-  });
-  try {
-    return await Promise.race([work(), late]);
-  } catch (error) {
-    return { error: `The check failed: ${(error as Error).message}` };
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** Resolves once the maths thread can run calls (tests wait for it, as a started server has). */
+export const mathsReady = warmUp;
 
 export const mathTools = {
   check_math: tool({
@@ -47,7 +32,7 @@ export const mathTools = {
         .optional()
         .describe('The claimed result, e.g. "7/8", "5x - 4" or "x = 4"'),
     }),
-    execute: (input) => bounded(async () => (await runs()).checkMath(input)),
+    execute: (input) => runMaths({ name: 'check_math', input }, TOOL_TIMEOUT_MS),
   }),
   solve_steps: tool({
     description:
@@ -55,6 +40,6 @@ export const mathTools = {
     inputSchema: z.object({
       problem: z.string().describe('Plain maths, e.g. "2x + 3 = 11" or "1/2 + 1/3"'),
     }),
-    execute: (input) => bounded(async () => (await runs()).solveSteps(input)),
+    execute: (input) => runMaths({ name: 'solve_steps', input }, TOOL_TIMEOUT_MS),
   }),
 };

@@ -2,6 +2,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../auth/guard';
+import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import type { MemoryService } from './service';
 
@@ -14,6 +15,7 @@ const StoreBody = z
     text: z.string().trim().min(1).max(8000).refine(noNul, NUL),
     metadata: z
       .record(z.string().max(100), z.unknown())
+      .refine(...jsonDepthCheck)
       .refine((m) => JSON.stringify(m).length <= MAX_METADATA_CHARS, {
         message: `Metadata must be at most ${MAX_METADATA_CHARS} characters as JSON`,
       })

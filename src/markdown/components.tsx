@@ -65,8 +65,37 @@ function Link({ node: _node, href, children, ...props }: Props<'a'>) {
   );
 }
 
+/** Whether `src` loads from the page's own origin (relative, or the same scheme, host and port). */
+function ownOrigin(src: string): boolean {
+  if (typeof window === 'undefined') return false;
+  try {
+    return new URL(src, window.location.href).origin === window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
+function hostOf(src: string): string {
+  try {
+    return new URL(src, typeof window === 'undefined' ? undefined : window.location.href).host;
+  } catch {
+    return src;
+  }
+}
+
+/**
+ * An image of the page's own origin; any other is a link the student may choose to open. A reply can
+ * be steered (prompt injection) into an image whose address carries the conversation away the moment
+ * it loads, with no click; the app's CSP `img-src` refuses remote hosts too.
+ */
 function Image({ node: _node, src, alt, ...props }: Props<'img'>) {
-  if (!src) return alt ? <span>{alt}</span> : null;
+  if (!src || typeof src !== 'string') return alt ? <span>{alt}</span> : null;
+  if (!ownOrigin(src))
+    return (
+      <span data-slot="image-link">
+        <Link href={src}>{`Image: ${alt || hostOf(src)}`}</Link>
+      </span>
+    );
   return (
     <img
       {...props}

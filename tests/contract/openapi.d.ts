@@ -2627,7 +2627,10 @@ export interface operations {
     postChatSend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller’s IANA time zone (e.g. America/Los_Angeles): weeks (Monday–Sunday) and days are counted in it. UTC when absent or unknown. */
+                "x-timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2714,7 +2717,10 @@ export interface operations {
     postChatSendStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller’s IANA time zone (e.g. America/Los_Angeles): weeks (Monday–Sunday) and days are counted in it. UTC when absent or unknown. */
+                "x-timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };

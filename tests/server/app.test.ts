@@ -206,6 +206,14 @@ describeServer('the server', () => {
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // Finding #10: images from the app, previews and Google profile pictures only, not any https host.
+    const img = /img-src ([^;]*)/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+    expect(img?.split(' ')).toEqual([
+      "'self'",
+      'data:',
+      'blob:',
+      'https://*.googleusercontent.com',
+    ]);
   });
 
   it('allows CORS only for the app itself and the listed origins, never with credentials', async () => {

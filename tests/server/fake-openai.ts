@@ -3,6 +3,11 @@
  * `POST /v1/chat/completions` with `stream: true` answers SSE `data: {choices:[{delta:{content}}]}`
  * chunks and `data: [DONE]`; `/v1/embeddings` and `/v1/moderations` answer too. Each test says what
  * the next completion does (`script`), and can see the requests and whether the client hung up.
+ *
+ * Tool calls stream as real endpoints stream them: `delta.tool_calls` fragments, the first of each
+ * call carrying `index`, `id`, `type` and `function.name`, its `function.arguments` split across the
+ * following chunks, then `finish_reason: "tool_calls"`; the follow-up request carries the `tool`
+ * messages. A model without tool support answers 400 to any request that sends `tools`.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,12 +20,47 @@ export type Script =
   /** A 500 before any text. */
   | { kind: 'error'; status?: number }
   /** Some text, then the connection is destroyed mid-stream. */
-  | { kind: 'break'; chunks: string[] };
+  | { kind: 'break'; chunks: string[] }
+  /** Tool calls (arguments as raw text, so a test can send broken JSON), after optional text. */
+  | { kind: 'tools'; calls: ScriptedCall[]; chunks?: string[] }
+  /** Decides from the request itself (e.g. the tool results it carries). */
+  | { kind: 'respond'; to: (body: CompletionBody) => Script };
+
+export interface ScriptedCall {
+  name: string;
+  /** The raw `function.arguments` text, sent in pieces of `pieceSize` characters. */
+  arguments: string;
+  pieceSize?: number;
+}
+
+/** What the fake reads of a chat completion request. */
+export interface CompletionBody {
+  model?: string;
+  stream?: boolean;
+  messages: WireMessage[];
+  tools?: { type: string; function: { name: string } }[];
+  tool_choice?: unknown;
+  [key: string]: unknown;
+}
+
+export interface WireMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+/** What Ollama answers for a model without tool support (a 400, as vLLM and others answer too). */
+export const NO_TOOLS_MESSAGE =
+  'registry.ollama.ai/library/tiny-tutor:latest does not support tools';
 
 export interface SeenRequest {
   path: string;
   body: Record<string, unknown>;
   authorization: string | undefined;
+  /** When the request arrived and when its answer ended (ms since the epoch; 0 while open). */
+  receivedAt: number;
+  answeredAt: number;
 }
 
 export class FakeOpenAI {
@@ -34,6 +74,10 @@ export class FakeOpenAI {
   /** Texts the moderation endpoint flags (substring match) and the category it names. */
   flagged: { text: string; category: string }[] = [];
   moderationStatus = 200;
+  /** Set: the model has no tool support, and any request that sends `tools` gets a 400. */
+  refuseTools = false;
+  /** How many requests were refused for sending tools. */
+  toolRefusals = 0;
   private server = createServer((req, res) => void this.handle(req, res));
 
   /** Queues what the next completion does. */
@@ -56,12 +100,25 @@ export class FakeOpenAI {
     return this.requests.filter((r) => r.path.endsWith('/chat/completions'));
   }
 
+  /** The chat completion requests' bodies, typed. */
+  completionBodies(): CompletionBody[] {
+    return this.completions().map((r) => r.body as CompletionBody);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse) {
     let raw = '';
     for await (const chunk of req) raw += chunk;
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     const path = req.url ?? '';
-    this.requests.push({ path, body, authorization: req.headers.authorization });
+    const seen: SeenRequest = {
+      path,
+      body,
+      authorization: req.headers.authorization,
+      receivedAt: Date.now(),
+      answeredAt: 0,
+    };
+    this.requests.push(seen);
+    res.on('close', () => (seen.answeredAt = Date.now()));
 
     if (path.endsWith('/embeddings')) return this.embeddings(body, res);
     if (path.endsWith('/moderations')) return this.moderations(body, res);
@@ -69,7 +126,19 @@ export class FakeOpenAI {
       res.writeHead(404).end();
       return;
     }
-    const script = this.scripts.shift() ?? this.fallback;
+    const request = body as CompletionBody;
+    if (this.refuseTools && Array.isArray(request.tools) && request.tools.length > 0) {
+      this.toolRefusals++;
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: { message: NO_TOOLS_MESSAGE, type: 'api_error', param: null, code: null },
+        }),
+      );
+      return;
+    }
+    let script = this.scripts.shift() ?? this.fallback;
+    while (script.kind === 'respond') script = script.to(request);
     if (script.kind === 'error') {
       res.writeHead(script.status ?? 500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error' } }));
@@ -80,16 +149,17 @@ export class FakeOpenAI {
       if (!finished) this.aborted++;
     });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (content: string) =>
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
       res.write(
         `data: ${JSON.stringify({
           id: 'chatcmpl-test',
           object: 'chat.completion.chunk',
           created: 1,
           model: String(body.model),
-          choices: [{ index: 0, delta: { content }, finish_reason: null }],
+          choices: [{ index: 0, delta, finish_reason: finishReason }],
         })}\n\n`,
       );
+    const send = (content: string) => chunk({ content });
     const chunks = script.chunks ?? [];
     for (const chunk of chunks) {
       if (res.destroyed) return;
@@ -102,15 +172,22 @@ export class FakeOpenAI {
       res.destroy();
       return;
     }
-    res.write(
-      `data: ${JSON.stringify({
-        id: 'chatcmpl-test',
-        object: 'chat.completion.chunk',
-        created: 1,
-        model: String(body.model),
-        choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
-      })}\n\n`,
-    );
+    if (script.kind === 'tools') {
+      script.calls.forEach((call, index) => {
+        const id = `call_${this.requests.length}_${index}`;
+        chunk({
+          tool_calls: [
+            { index, id, type: 'function', function: { name: call.name, arguments: '' } },
+          ],
+        });
+        const size = call.pieceSize ?? 7;
+        for (let at = 0; at < call.arguments.length; at += size)
+          chunk({
+            tool_calls: [{ index, function: { arguments: call.arguments.slice(at, at + size) } }],
+          });
+      });
+    }
+    chunk({}, script.kind === 'tools' ? 'tool_calls' : 'stop');
     res.write('data: [DONE]\n\n');
     finished = true;
     res.end();
