@@ -5,9 +5,9 @@
 import { beforeAll, expect, it } from 'vitest';
 import { COACH_TOO_HARD } from '../../server/chat/tutor';
 import { mathsReady } from '../../server/llm/tools';
-import { describeServer, useLearningServer } from './learning-harness';
+import { describeServer, useServer } from './harness';
 
-const h = useLearningServer();
+const h = useServer();
 // As server/main.ts does at start: the engines load before the first question.
 beforeAll(() => mathsReady());
 

@@ -7,17 +7,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CompletionBody } from './fake-openai';
 import { FakeOpenAI } from './fake-openai';
-import type { LearningOptions, TestUser } from './learning-harness';
-import { describeServer, parseSse, useLearningServer } from './learning-harness';
+import type { HarnessOptions, TestUser } from './harness';
+import { describeServer, parseSse, useServer } from './harness';
 
 const fake = new FakeOpenAI();
-const options: LearningOptions = { llm: {} };
+const options: HarnessOptions = { llm: {} };
 beforeAll(async () => {
   await fake.start();
   options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 20_000 };
 });
 afterAll(() => fake.close());
-const h = useLearningServer(options);
+const h = useServer(options);
 
 type Sent = { role: 'user' | 'assistant'; content: string };
 

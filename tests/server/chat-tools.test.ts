@@ -10,11 +10,11 @@ import { MAX_TOOL_ROUNDS } from '../../server/llm/model';
 import { TOOL_TIMEOUT_MS, mathsReady } from '../../server/llm/tools';
 import type { CompletionBody, Script, WireMessage } from './fake-openai';
 import { FakeOpenAI } from './fake-openai';
-import type { LearningOptions, TestUser } from './learning-harness';
-import { describeServer, parseSse, useLearningServer } from './learning-harness';
+import type { HarnessOptions, TestUser } from './harness';
+import { describeServer, parseSse, useServer } from './harness';
 
 const fake = new FakeOpenAI();
-const options: LearningOptions = { llm: {} };
+const options: HarnessOptions = { llm: {} };
 beforeAll(async () => {
   await fake.start();
   options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 20_000 };
@@ -22,7 +22,7 @@ beforeAll(async () => {
   await mathsReady();
 });
 afterAll(() => fake.close());
-const h = useLearningServer(options);
+const h = useServer(options);
 
 async function stream(user: TestUser, content: string, sessionId?: string) {
   const response = await fetch(h.url + '/api/v1/chat/send/stream', {
