@@ -24,9 +24,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { lockFileOf } from '../../server/db/data-dir';
 import { openDatabase } from '../../server/db';
 import { learningMemories } from '../../server/db/schema';
+import { FakeOpenAI } from './fake-openai';
 import { onPostgres } from './harness';
+import { parseSse } from './learning-harness';
 import type { ServerProcess } from './server-process';
-import { seedUser, startServer, stopServer } from './server-process';
+import { seedUser, startServer } from './server-process';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-proc-'));
 const pgdata = path.join(dataDir, 'pgdata');
@@ -147,18 +149,66 @@ describe.skipIf(onPostgres)('the server process on its embedded database', () =>
     },
   );
 
-  it('takes over a stale lock whose process is gone', { timeout: 240_000 }, async () => {
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
-      encoding: 'utf8',
-    });
-    const deadPid = Number(gone.stdout);
-    writeFileSync(
-      lockFileOf(pgdata),
-      JSON.stringify({ pid: deadPid, host: os.hostname(), since: new Date().toISOString() }),
-    );
-    const server = await start();
-    expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
-    expect(JSON.parse(readFileSync(lockFileOf(pgdata), 'utf8')).pid).toBe(server.child.pid);
-    expect(await stopServer(server)).toBe(0);
-  });
+  it(
+    'takes over a stale lock whose process is gone; on SIGTERM lets a streaming reply finish',
+    { timeout: 240_000 },
+    async () => {
+      const gone = spawnSync(
+        process.execPath,
+        ['-e', 'process.stdout.write(String(process.pid))'],
+        {
+          encoding: 'utf8',
+        },
+      );
+      const deadPid = Number(gone.stdout);
+      writeFileSync(
+        lockFileOf(pgdata),
+        JSON.stringify({ pid: deadPid, host: os.hostname(), since: new Date().toISOString() }),
+      );
+      const model = await new FakeOpenAI().start();
+      try {
+        const server = await start({
+          AYAH_LLM_BASE_URL: model.url,
+          AYAH_LLM_MODEL: 'fake-tutor',
+          AYAH_SHUTDOWN_GRACE_MS: '40000',
+        });
+        expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
+        expect(JSON.parse(readFileSync(lockFileOf(pgdata), 'utf8')).pid).toBe(server.child.pid);
+
+        // A reply that streams for 12 s: longer than the old shutdown's hard 10 s exit.
+        const chunks = Array.from({ length: 24 }, (_, i) => `step ${i}. `);
+        model.script({ kind: 'chunks', chunks, delayMs: 500 });
+        const response = await fetch(`${server.url}/api/v1/chat/send/stream`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'Explain 3/4 + 1/8' }] }),
+        });
+        expect(response.status).toBe(200);
+        const reader = response.body!.getReader();
+        const decoder = new TextDecoder();
+        let text = '';
+        while (!text.includes('step 0.')) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += decoder.decode(value, { stream: true });
+        }
+        const signalled = Date.now();
+        server.child.kill('SIGTERM');
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += decoder.decode(value, { stream: true });
+        }
+        const last = parseSse(text).at(-1);
+        expect(last?.event, text.slice(-500)).toBe('done');
+        expect(last?.data.response).toContain('step 23.');
+        expect(await server.exited).toBe(0);
+        expect(Date.now() - signalled).toBeGreaterThan(10_000);
+        expect(server.output()).toContain('Stopped.');
+        await expect(fetch(`${server.url}/api/v1/health`)).rejects.toThrow();
+      } finally {
+        await model.close();
+      }
+    },
+  );
 });
