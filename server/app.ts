@@ -142,7 +142,11 @@ export function createApp(appDeps: AppDeps) {
         c.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    app.use('*', async (c, next) => (c.req.path.startsWith('/api/') ? next() : files(c, next)));
+    // Source maps (and their compressed copies) stay private: they would publish the sources.
+    const sourceMap = /\.map(\.(br|gz))?$/i;
+    app.use('*', async (c, next) =>
+      c.req.path.startsWith('/api/') || sourceMap.test(c.req.path) ? next() : files(c, next),
+    );
   }
 
   let routes: { method: string; pattern: RegExp }[] | undefined;

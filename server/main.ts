@@ -4,20 +4,33 @@
  * runs server/dist/main.js through scripts/start.mjs.
  */
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
+import { secureDataDir } from './db/data-dir';
 import { createMailer } from './mailer';
 import { loadDemoPortal } from './demo-portal';
 import { warmUpMaths } from './llm/tools';
+import { startConversionSweep } from './points/sweep';
 
 /** The built app to serve beside the API: `AYAH_APP_DIR`, else `dist-app/` in the working directory. */
 const appDir = path.resolve(process.env.AYAH_APP_DIR ?? 'dist-app');
 
+/**
+ * On SIGTERM / SIGINT, replies in progress (a streaming tutor reply above all) get this long to finish
+ * before their connections are cut: `AYAH_SHUTDOWN_GRACE_MS`, 25 s by default (inside the 30 s that
+ * Docker and Kubernetes wait before SIGKILL).
+ */
+const shutdownGraceMs = Number(process.env.AYAH_SHUTDOWN_GRACE_MS) || 25_000;
+
 async function main() {
   const config = loadConfig();
+  // The data dir holds the embedded database, the outbox (mails with links) and the JWT secret: only
+  // this user may read it (umask 077 from here on, existing files brought to 0600 / 0700).
+  secureDataDir(config.dataDir);
   // The example portal at /embed-demo, and its issuer trusted: only with AYAH_DEMO_PORTAL=1.
   const demo = process.env.AYAH_DEMO_PORTAL === '1' ? await loadDemoPortal(config) : null;
   const database = await openDatabase(
@@ -34,6 +47,12 @@ async function main() {
   });
   const staticDir = existsSync(path.join(appDir, 'index.html')) ? appDir : null;
   const app = createApp({ config, database, mailer, staticDir });
+  // Conversions interrupted by a crash are refunded at start, then checked every minute.
+  const stopSweep = startConversionSweep({
+    db: database.db,
+    now: () => new Date(),
+    logger: console,
+  });
 
   const fetch = demo ? demo.wrap(app.fetch) : app.fetch;
   const server = serve({ fetch, port: config.port }, (info) => {
@@ -58,17 +77,36 @@ async function main() {
       console.log('The app is not built (no dist-app/index.html): serving a placeholder page.');
   });
 
+  // Graceful shutdown: stop accepting, close idle keep-alive connections (again as each reply ends),
+  // give replies in progress the grace period, then cut what is left, close the database (PGlite
+  // writes its pages and releases the data dir's lock) and exit 0.
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`${signal}: shutting down`);
+    console.log(`${signal}: shutting down (replies in progress get ${shutdownGraceMs / 1000} s)`);
+    const http = server as Partial<Pick<Server, 'closeIdleConnections' | 'closeAllConnections'>>;
+    const idle = setInterval(() => http.closeIdleConnections?.(), 100);
+    const cut = setTimeout(() => {
+      console.warn('Replies still in progress after the grace period: closing their connections.');
+      http.closeAllConnections?.();
+    }, shutdownGraceMs);
     server.close(async () => {
-      await mailer.flush();
-      await database.close();
-      process.exit(0);
+      clearInterval(idle);
+      clearTimeout(cut);
+      try {
+        await stopSweep();
+        await mailer.flush();
+        await database.close();
+        console.log('Stopped.');
+        process.exit(0);
+      } catch (error) {
+        console.error('Shutdown failed:', error);
+        process.exit(1);
+      }
     });
-    setTimeout(() => process.exit(1), 10_000).unref();
+    http.closeIdleConnections?.();
+    setTimeout(() => process.exit(1), shutdownGraceMs + 15_000).unref();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

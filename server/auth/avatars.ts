@@ -2,9 +2,16 @@
  * Avatars: an image recognised by its bytes (never by its name or the client's content type), kept in
  * the database (the server is stateless apart from it, so any instance can serve any avatar) and served
  * under a URL that names the SHA-256 of the bytes, so it can be cached forever.
+ *
+ * What is stored is never the upload itself: sharp decodes it and encodes a new image of the same type
+ * (at most 1024 px a side, turned upright by its EXIF orientation), which drops every piece of metadata
+ * (EXIF with the GPS position of a phone photo, XMP, comments) and whatever was appended after the
+ * image (a polyglot: a script or a zip behind a valid JPEG). An upload that does not decode is refused
+ * like any other non-image.
  */
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { transaction } from '../db';
 import type { User } from '../db/schema';
 import { avatars, users } from '../db/schema';
@@ -41,6 +48,43 @@ export function sniffImage(bytes: Uint8Array): ImageType | null {
   return null;
 }
 
+/** The longest side of a stored avatar; larger uploads are scaled down. */
+export const AVATAR_MAX_SIDE = 1024;
+/** Refuse decompression bombs: at most this many pixels are decoded (e.g. 8000 × 6250). */
+const MAX_INPUT_PIXELS = 50_000_000;
+
+/**
+ * The image decoded and encoded anew in its own format, with no metadata and nothing after it; null
+ * when it does not decode.
+ */
+export async function reencodeImage(bytes: Buffer, type: ImageType): Promise<Buffer | null> {
+  const animated = type === 'image/gif' || type === 'image/webp';
+  try {
+    let image = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, animated });
+    // EXIF orientation is applied before the EXIF goes (multi-frame images carry none).
+    if (!animated) image = image.rotate();
+    image = image.resize({
+      width: AVATAR_MAX_SIDE,
+      height: AVATAR_MAX_SIDE,
+      fit: 'inside',
+      withoutEnlargement: true,
+    });
+    // sharp writes no metadata unless asked to (keepMetadata / withExif are never called).
+    switch (type) {
+      case 'image/png':
+        return await image.png({ compressionLevel: 9 }).toBuffer();
+      case 'image/jpeg':
+        return await image.jpeg({ quality: 85, mozjpeg: true }).toBuffer();
+      case 'image/webp':
+        return await image.webp({ quality: 85 }).toBuffer();
+      case 'image/gif':
+        return await image.gif().toBuffer();
+    }
+  } catch {
+    return null;
+  }
+}
+
 /** Where an avatar is served: under the API, named by the user and the hash of the bytes. */
 export function avatarPath(apiPrefix: string, userId: string, etag: string): string {
   return `${apiPrefix}/auth/avatars/${userId}/${etag}`;
@@ -59,9 +103,11 @@ export function createAvatarService(deps: Deps, apiPrefix: string) {
     /** Stores the image as the user's avatar (replacing any earlier one) and points the profile at it. */
     async store(userId: string, file: Blob): Promise<User> {
       if (file.size > AVATAR_MAX_BYTES) throw new AppError(413, AVATAR_MESSAGES.tooLarge);
-      const bytes = Buffer.from(await file.arrayBuffer());
-      const contentType = sniffImage(bytes);
+      const upload = Buffer.from(await file.arrayBuffer());
+      const contentType = sniffImage(upload);
       if (!contentType) throw new AppError(415, AVATAR_MESSAGES.notAnImage);
+      const bytes = await reencodeImage(upload, contentType);
+      if (!bytes) throw new AppError(415, AVATAR_MESSAGES.notAnImage);
       const etag = createHash('sha256').update(bytes).digest('hex');
       const at = now();
       return transaction(db, async (tx) => {

@@ -5,13 +5,34 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { errorResponses, PUBLIC } from '../http/openapi';
-import { GoogleSignInError, callbackUrl, createGoogleSignIn } from './google';
+import { GOOGLE_STATE_TTL_SEC, GoogleSignInError, callbackUrl, createGoogleSignIn } from './google';
 import type { AuthEnv } from './guard';
 import { GoogleCallbackQuery } from './schemas';
 import type { AuthService } from './service';
+
+/**
+ * The state is bound to the browser that started the sign-in (against login CSRF: an attacker's own
+ * callback URL, sent to a victim, would otherwise sign the victim into the attacker's account). Lax,
+ * so that it comes along on the top-level GET from Google; HttpOnly; only on these two paths.
+ */
+export const GOOGLE_STATE_COOKIE = 'ayah_google_state';
+const COOKIE_PATH = '/api/v1/auth/google';
+
+function stateCookie(c: Context, publicUrl: string, state: string | null) {
+  const options = {
+    path: COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: publicUrl.startsWith('https:'),
+  } as const;
+  if (state === null) deleteCookie(c, GOOGLE_STATE_COOKIE, options);
+  else setCookie(c, GOOGLE_STATE_COOKIE, state, { ...options, maxAge: GOOGLE_STATE_TTL_SEC });
+}
 
 const redirect = (description: string) => ({
   description,
@@ -29,11 +50,15 @@ export function googleRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
       summary: 'Start Google sign-in',
       description: "A redirect to Google's consent page (OpenID Connect with state and PKCE).",
       responses: {
-        302: redirect("To Google's consent page"),
+        302: redirect("To Google's consent page (and sets the state's cookie)"),
         ...errorResponses(503),
       },
     }),
-    async (c) => c.redirect((await google.authorizationUrl()).toString(), 302),
+    async (c) => {
+      const url = await google.authorizationUrl();
+      stateCookie(c, deps.config.publicUrl, url.searchParams.get('state'));
+      return c.redirect(url.toString(), 302);
+    },
   );
 
   app.openapi(
@@ -53,8 +78,10 @@ export function googleRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
     }),
     async (c) => {
       const { publicUrl } = deps.config;
+      const browserState = getCookie(c, GOOGLE_STATE_COOKIE) ?? null;
+      if (browserState !== null) stateCookie(c, publicUrl, null);
       try {
-        const signedIn = await google.complete(c.req.valid('query'));
+        const signedIn = await google.complete(c.req.valid('query'), browserState);
         return c.redirect(callbackUrl(publicUrl, signedIn), 302);
       } catch (error) {
         if (error instanceof GoogleSignInError) {

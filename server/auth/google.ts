@@ -4,9 +4,10 @@
  * document, so that tests can run it against a local provider. The ID token is checked with jose against
  * the provider's published keys: signature (RS256), issuer, audience (our client id) and expiry.
  *
- * There are no cookies in this API, so the state and its PKCE verifier wait in the database (10 minutes,
- * single use). Accounts are linked by Google's subject id (`sub`), never by email alone; see README.
+ * The state and its PKCE verifier wait in the database (10 minutes, single use); the state is also
+ * bound to the browser that asked for it by a cookie (google-routes.ts), which the callback must bring. Accounts are linked by Google's subject id (`sub`), never by email alone; see README.
  */
+import { timingSafeEqual } from 'node:crypto';
 import {
   CodeChallengeMethod,
   OAuth2Client,
@@ -49,6 +50,15 @@ export class GoogleSignInError extends Error {
 }
 
 const STATE_TTL_MS = 10 * 60_000;
+export const GOOGLE_STATE_TTL_SEC = STATE_TTL_MS / 1000;
+
+/** True when the callback's state is the one this browser's cookie holds. */
+function sameState(fromQuery: string, fromCookie: string | null): boolean {
+  if (fromCookie === null) return false;
+  const a = Buffer.from(fromQuery);
+  const b = Buffer.from(fromCookie);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 const DISCOVERY_TTL_MS = 60 * 60_000;
 const FETCH_TIMEOUT_MS = 5000;
 const SCOPES = ['openid', 'email', 'profile'];
@@ -256,14 +266,18 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
     },
 
     /** Finishes the sign-in Google sent the browser back from; a GoogleSignInError says why not. */
-    async complete(query: {
-      code?: string | undefined;
-      state?: string | undefined;
-      error?: string | undefined;
-    }): Promise<SignedIn> {
+    async complete(
+      query: {
+        code?: string | undefined;
+        state?: string | undefined;
+        error?: string | undefined;
+      },
+      /** The state in the browser's cookie (set at login); null when it brought none. */
+      browserState: string | null,
+    ): Promise<SignedIn> {
       settings();
       if (query.error) {
-        if (query.state) await claimState(query.state);
+        if (query.state && sameState(query.state, browserState)) await claimState(query.state);
         throw new GoogleSignInError(
           query.error === 'access_denied'
             ? GOOGLE_MESSAGES.cancelled
@@ -271,6 +285,12 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
         );
       }
       if (!query.code || !query.state) throw new GoogleSignInError(GOOGLE_MESSAGES.incomplete);
+      // Another browser's state (login CSRF) is refused before it is used up, so the real owner may
+      // still finish with it.
+      if (!sameState(query.state, browserState)) {
+        logger.warn('[google] the callback state is not the one this browser was given');
+        throw new GoogleSignInError(GOOGLE_MESSAGES.badState);
+      }
       const verifier = await claimState(query.state);
       if (!verifier) throw new GoogleSignInError(GOOGLE_MESSAGES.badState);
       let doc: Discovery;

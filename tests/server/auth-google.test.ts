@@ -37,13 +37,21 @@ function googler(overrides: Partial<FakeUser> = {}): FakeUser {
   };
 }
 
-const manual = (url: string) => fetch(url, { redirect: 'manual' });
+const manual = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, { redirect: 'manual', headers });
 
-/** GET /google/login: the provider's authorize URL it redirects to. */
+/** The browser's state cookie of each sign-in started, by its state (one browser per sign-in). */
+const cookieOf = new Map<string, string>();
+
+/** GET /google/login: the provider's authorize URL it redirects to (its cookie is kept by state). */
 async function startLogin(): Promise<URL> {
   const reply = await manual(`${h.url}${AUTH}/google/login`);
   expect(reply.status).toBe(302);
-  return new URL(reply.headers.get('location')!);
+  const url = new URL(reply.headers.get('location')!);
+  const cookie = reply.headers.get('set-cookie')!;
+  expect(cookie).toMatch(/^ayah_google_state=[^;]+;/);
+  cookieOf.set(url.searchParams.get('state')!, cookie.split(';')[0]!);
+  return url;
 }
 
 /** The provider's consent: where it sends the browser back, with a code and the state. */
@@ -55,9 +63,16 @@ async function consent(authorizeUrl: URL, user: FakeUser, spoil?: Spoil) {
   return { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! };
 }
 
-/** GET /google/callback (as the browser would): where the server sends the browser, and the reply. */
-async function callback(params: Record<string, string>) {
-  const reply = await manual(`${h.url}${AUTH}/google/callback?${new URLSearchParams(params)}`);
+/**
+ * GET /google/callback (as the browser would, with the cookie of the browser that started this
+ * state unless `cookie` says otherwise): where the server sends the browser.
+ */
+async function callback(params: Record<string, string>, cookie?: string | null) {
+  const sent = cookie === undefined ? cookieOf.get(params.state ?? '') : cookie;
+  const reply = await manual(
+    `${h.url}${AUTH}/google/callback?${new URLSearchParams(params)}`,
+    sent ? { cookie: sent } : {},
+  );
   expect(reply.status).toBe(302);
   expect(reply.headers.get('referrer-policy')).toBe('no-referrer');
   expect(reply.headers.get('cache-control')).toBe('no-store');
@@ -173,6 +188,37 @@ describeServer('Google sign-in', () => {
     expect(Object.fromEntries(await callback({ code: answer.code }))).toEqual({
       error: GOOGLE_MESSAGES.incomplete,
     });
+  });
+
+  it('binds the state to the browser: an HttpOnly, SameSite=Lax cookie the callback must bring', async () => {
+    const reply = await manual(`${h.url}${AUTH}/google/login`);
+    const state = new URL(reply.headers.get('location')!).searchParams.get('state')!;
+    const cookie = reply.headers.get('set-cookie')!;
+    expect(cookie).toContain(`ayah_google_state=${state}`);
+    expect(cookie).toMatch(/; HttpOnly/i);
+    expect(cookie).toMatch(/; SameSite=Lax/i);
+    expect(cookie).toMatch(/; Path=\/api\/v1\/auth\/google/);
+    expect(cookie).toMatch(/; Max-Age=600/);
+
+    // Login CSRF: the attacker starts a sign-in, consents as themself, and sends the victim the
+    // callback URL. The victim's browser has no cookie, or its own sign-in's: refused either way.
+    const attacker = googler();
+    const answer = await consent(await startLogin(), attacker);
+    expect(Object.fromEntries(await callback(answer, null))).toEqual({
+      error: GOOGLE_MESSAGES.badState,
+    });
+    const victimCookie = cookieOf.get((await startLogin()).searchParams.get('state')!)!;
+    expect(Object.fromEntries(await callback(answer, victimCookie))).toEqual({
+      error: GOOGLE_MESSAGES.badState,
+    });
+    // A refusal leaves the state alone: the browser that started it still finishes, once.
+    const done = await callback(answer);
+    expect(done.get('user_email')).toBe(attacker.email);
+    // The callback clears the cookie.
+    const again = await manual(`${h.url}${AUTH}/google/callback?${new URLSearchParams(answer)}`, {
+      cookie: cookieOf.get(answer.state)!,
+    });
+    expect(again.headers.get('set-cookie')).toMatch(/^ayah_google_state=;.*Max-Age=0/);
   });
 
   it('lets a state expire after 10 minutes', async () => {

@@ -2,7 +2,9 @@
  * Global setup of the `server-pg` project: a throwaway PostgreSQL cluster on a free loopback port
  * (initdb + pg_ctl, as the `postgres` user when running as root), stopped and removed afterwards.
  * With DATABASE_URL set, that server is used instead (each test file creates its own database in it).
- * Without PostgreSQL binaries the pass is skipped, and says so.
+ * Without PostgreSQL binaries the pass is skipped, and says so — except under CI (`CI` set, as every
+ * CI service does), where a skipped pass fails the run: some faults (a conversion without its user
+ * lock) only show on a real PostgreSQL, since PGlite runs one transaction at a time.
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -49,6 +51,23 @@ function userIds(name: string): { uid: number; gid: number } | null {
   }
 }
 
+/** Under CI a PostgreSQL pass that cannot run is an error, not a skip. */
+export function isCi(env: Record<string, string | undefined> = process.env): boolean {
+  const ci = env.CI?.trim().toLowerCase();
+  return !!ci && ci !== 'false' && ci !== '0';
+}
+
+/** The skip's message, or (under CI) the error that fails the run instead. */
+export function skippedPass(why: string, env: Record<string, string | undefined> = process.env) {
+  if (isCi(env)) {
+    throw new Error(
+      `PostgreSQL pass cannot run under CI: ${why} Install PostgreSQL or set DATABASE_URL; ` +
+        'a skipped pass would let faults that only PostgreSQL shows through.',
+    );
+  }
+  return `PostgreSQL pass skipped: ${why}`;
+}
+
 export default async function setup(project: TestProject) {
   if (process.env.DATABASE_URL) {
     console.log('PostgreSQL pass: using DATABASE_URL (one database per test file).');
@@ -56,9 +75,12 @@ export default async function setup(project: TestProject) {
     return;
   }
   const skip = (why: string) => {
-    console.warn(`\nPostgreSQL pass skipped: ${why}\n`);
+    console.warn(`\n${skippedPass(why)}\n`);
     project.provide('ayahPgUrl', '');
   };
+  // AYAH_TEST_NO_PG=1 plays a machine without PostgreSQL (tests/server/pg-skip.test.ts uses it).
+  if (process.env.AYAH_TEST_NO_PG === '1')
+    return skip('AYAH_TEST_NO_PG=1 (as if none were installed).');
 
   const bin = findBinDir();
   if (!bin) return skip('no initdb found (apt-get install postgresql, or set DATABASE_URL).');

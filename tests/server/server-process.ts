@@ -1,0 +1,102 @@
+/**
+ * The real server as a separate process (`node --import tsx server/main.ts`, what `npm start` runs
+ * once built) on a data dir of the test's choosing: for what only a whole process shows, such as the
+ * data dir's lock, its file modes, signals and a restart.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { openDatabase } from '../../server/db';
+import { authSessions, users } from '../../server/db/schema';
+import { signAccessToken } from '../../server/auth/tokens';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+export const JWT_SECRET = 'a-test-secret-that-is-long-enough-for-hs256';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  /** Its exit code (or 1 when a signal ended it). */
+  exited: Promise<number>;
+  url: string;
+}
+
+/** Spawns the server on `dataDir`; resolves once it answers /health (or rejects with its output). */
+export async function startServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  { waitReady = true } = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: '0',
+      AYAH_DATA_DIR: dataDir,
+      AYAH_APP_DIR: path.join(dataDir, 'no-app'),
+      AYAH_JWT_SECRET: JWT_SECRET,
+      AYAH_GOAL_WRITE_LIMIT: '100000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
+  );
+  const proc: ServerProcess = { child, output: () => output, exited, url: '' };
+  if (!waitReady) return proc;
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    const port = /listening on http:\/\/localhost:(\d+)/.exec(output)?.[1];
+    if (port) {
+      proc.url = `http://127.0.0.1:${port}`;
+      return proc;
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Stops it with SIGTERM and answers its exit code. */
+export async function stopServer(server: ServerProcess): Promise<number> {
+  if (server.child.exitCode === null) server.child.kill('SIGTERM');
+  return server.exited;
+}
+
+/** A verified user with a live session, written straight into the (not yet served) data dir. */
+export async function seedUser(pgdata: string): Promise<{ id: string; token: string }> {
+  const database = await openDatabase({ dataDir: pgdata });
+  try {
+    await database.migrate();
+    const at = new Date();
+    const [user] = await database.db
+      .insert(users)
+      .values({
+        email: `proc-${Date.now()}@example.com`,
+        displayName: 'Pat',
+        emailVerifiedAt: at,
+        lastLogin: at,
+      })
+      .returning();
+    const [session] = await database.db
+      .insert(authSessions)
+      .values({ userId: user!.id, expiresAt: new Date(at.getTime() + 86_400_000) })
+      .returning();
+    const token = await signAccessToken(
+      { sub: user!.id, sid: session!.id, tv: user!.tokenVersion },
+      new TextEncoder().encode(JWT_SECRET),
+      at,
+      3600,
+    );
+    return { id: user!.id, token };
+  } finally {
+    await database.close();
+  }
+}
