@@ -7,10 +7,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { conversions, pointsLedger } from '../../server/db/schema';
 import { STALE_CONVERSION_MS, sweepStaleConversions } from '../../server/points/sweep';
-import type { TestUser } from './learning-harness';
-import { describeServer, useLearningServer } from './learning-harness';
+import type { TestUser } from './harness';
+import { describeServer, useServer } from './harness';
 
-const h = useLearningServer();
+const h = useServer();
 const T = '/api/v1/web3-tokens';
 
 /** What the first transaction of a conversion leaves behind when the process dies right after it. */

@@ -26,7 +26,7 @@ import { openDatabase } from '../../server/db';
 import { learningMemories } from '../../server/db/schema';
 import { FakeOpenAI } from './fake-openai';
 import { onPostgres } from './harness';
-import { parseSse } from './learning-harness';
+import { parseSse } from './harness';
 import type { ServerProcess } from './server-process';
 import { seedUser, startServer } from './server-process';
 
