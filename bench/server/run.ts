@@ -17,10 +17,10 @@ import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { Hono } from 'hono';
 import pg from 'pg';
-import { signAccessToken } from '../../server/auth/tokens';
 import type { Database } from '../../server/db';
 import { openDatabase } from '../../server/db';
-import { authSessions, chatSessions, users } from '../../server/db/schema';
+import { chatSessions } from '../../server/db/schema';
+import { insertSignedInUser } from '../../tests/server/seed-user';
 import startPostgres from '../../tests/server/pg-global-setup';
 import { arg, serveApp } from '../support';
 
@@ -69,28 +69,14 @@ async function bareHono(): Promise<Figure> {
 
 /** A signed-in student with a few chat sessions, and their access token. */
 async function student(database: Database, jwtSecret: Uint8Array): Promise<string> {
-  const at = new Date();
-  const [user] = await database.db
-    .insert(users)
-    .values({
-      email: `bench-${randomUUID()}@example.com`,
-      displayName: 'Bench',
-      emailVerifiedAt: at,
-    })
-    .returning();
-  const [session] = await database.db
-    .insert(authSessions)
-    .values({ userId: user!.id, expiresAt: new Date(at.getTime() + 86_400_000) })
-    .returning();
+  const { id, token } = await insertSignedInUser(database, jwtSecret, {
+    email: `bench-${randomUUID()}@example.com`,
+    displayName: 'Bench',
+  });
   for (let i = 0; i < 20; i++) {
-    await database.db.insert(chatSessions).values({ userId: user!.id, title: `Fractions ${i}` });
+    await database.db.insert(chatSessions).values({ userId: id, title: `Fractions ${i}` });
   }
-  return signAccessToken(
-    { sub: user!.id, sid: session!.id, tv: user!.tokenVersion },
-    jwtSecret,
-    at,
-    3600,
-  );
+  return token;
 }
 
 async function routes(label: string, database: Database) {

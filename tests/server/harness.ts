@@ -18,7 +18,6 @@ import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createApp } from '../../server/app';
-import { signAccessToken } from '../../server/auth/tokens';
 import type {
   AuthSettings,
   ChatSettings,
@@ -29,8 +28,9 @@ import type {
 import { DEFAULT_AUTH, loadConfig } from '../../server/config';
 import type { Database } from '../../server/db';
 import { openDatabase } from '../../server/db';
-import { authSessions, pointsLedger, users } from '../../server/db/schema';
+import { pointsLedger } from '../../server/db/schema';
 import type { Mail } from '../../server/mailer';
+import { insertSignedInUser } from './seed-user';
 import { createMailer } from '../../server/mailer';
 
 declare module 'vitest' {
@@ -283,24 +283,18 @@ export class Harness {
 
   /** A verified user with a live sign-in session and its access token, made in the database. */
   async user(name = 'Sam'): Promise<TestUser> {
-    const email = `learner-${randomUUID().slice(0, 12)}@example.com`;
     const at = this.now();
-    const [user] = await this.database.db
-      .insert(users)
-      .values({ email, displayName: name, emailVerifiedAt: at, lastLogin: at })
-      .returning();
-    const [session] = await this.database.db
-      .insert(authSessions)
-      .values({ userId: user!.id, expiresAt: new Date(at.getTime() + 60 * 86_400_000) })
-      .returning();
-    const token = await signAccessToken(
-      { sub: user!.id, sid: session!.id, tv: user!.tokenVersion },
+    return insertSignedInUser(
+      this.database,
       this.config.jwtSecret,
-      at,
+      {
+        email: `learner-${randomUUID().slice(0, 12)}@example.com`,
+        displayName: name,
+        lastLogin: at,
+      },
       // Long enough for tests that move the clock forward by days.
-      30 * 86_400,
+      { at, sessionDays: 60, tokenSeconds: 30 * 86_400 },
     );
-    return { id: user!.id, token, email };
   }
 
   /** Gives a user points through the ledger (as an award would). */

@@ -6,8 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { openDatabase } from '../../server/db';
-import { authSessions, users } from '../../server/db/schema';
-import { signAccessToken } from '../../server/auth/tokens';
+import { insertSignedInUser } from './seed-user';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 export const JWT_SECRET = 'a-test-secret-that-is-long-enough-for-hs256';
@@ -75,27 +74,12 @@ export async function seedUser(pgdata: string): Promise<{ id: string; token: str
   const database = await openDatabase({ dataDir: pgdata });
   try {
     await database.migrate();
-    const at = new Date();
-    const [user] = await database.db
-      .insert(users)
-      .values({
-        email: `proc-${Date.now()}@example.com`,
-        displayName: 'Pat',
-        emailVerifiedAt: at,
-        lastLogin: at,
-      })
-      .returning();
-    const [session] = await database.db
-      .insert(authSessions)
-      .values({ userId: user!.id, expiresAt: new Date(at.getTime() + 86_400_000) })
-      .returning();
-    const token = await signAccessToken(
-      { sub: user!.id, sid: session!.id, tv: user!.tokenVersion },
-      new TextEncoder().encode(JWT_SECRET),
-      at,
-      3600,
-    );
-    return { id: user!.id, token };
+    const { id, token } = await insertSignedInUser(database, new TextEncoder().encode(JWT_SECRET), {
+      email: `proc-${Date.now()}@example.com`,
+      displayName: 'Pat',
+      lastLogin: new Date(),
+    });
+    return { id, token };
   } finally {
     await database.close();
   }

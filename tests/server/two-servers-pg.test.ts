@@ -10,12 +10,12 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashPassword } from '../../server/auth/passwords';
-import { signAccessToken } from '../../server/auth/tokens';
 import { DEFAULT_AUTH } from '../../server/config';
 import type { Database } from '../../server/db';
 import { openDatabase } from '../../server/db';
-import { authSessions, conversions, pointsLedger, users } from '../../server/db/schema';
+import { conversions, pointsLedger } from '../../server/db/schema';
 import { freshPgDatabase, onPostgres } from './harness';
+import { insertSignedInUser } from './seed-user';
 import type { ServerProcess } from './server-process';
 import { JWT_SECRET, startServer, stopServer } from './server-process';
 
@@ -34,28 +34,11 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
     drop = fresh.drop;
     database = await openDatabase({ url: fresh.url, poolSize: 4 });
     await database.migrate();
-    const at = new Date();
-    const email = `two-servers-${Date.now()}@example.com`;
-    const [user] = await database.db
-      .insert(users)
-      .values({
-        email,
-        displayName: 'Two',
-        passwordHash: await hashPassword(PASSWORD),
-        emailVerifiedAt: at,
-      })
-      .returning();
-    const [session] = await database.db
-      .insert(authSessions)
-      .values({ userId: user!.id, expiresAt: new Date(at.getTime() + 86_400_000) })
-      .returning();
-    const token = await signAccessToken(
-      { sub: user!.id, sid: session!.id, tv: user!.tokenVersion },
-      new TextEncoder().encode(JWT_SECRET),
-      at,
-      3600,
-    );
-    student = { id: user!.id, email, token };
+    student = await insertSignedInUser(database, new TextEncoder().encode(JWT_SECRET), {
+      email: `two-servers-${Date.now()}@example.com`,
+      displayName: 'Two',
+      passwordHash: await hashPassword(PASSWORD),
+    });
     // Both start at once, as replicas do (migrations queue on an advisory lock).
     const started = await Promise.all(
       [0, 1].map(() => {
