@@ -1,8 +1,9 @@
 /**
  * The heavy half of math rendering, loaded by `loadKatex()` only once a formula appears: KaTeX,
  * rehype-katex, and KaTeX's stylesheet. The stylesheet is imported here, so the host's bundler
- * emits it (and the fonts it references) with this chunk and loads it with it. KaTeX's rules only
- * target its own `.katex*` classes, so they leave the host page alone.
+ * emits it (and the fonts it references) with this chunk and loads it with it. The built package
+ * imports a copy instead (dist/katex.css, scripts/build-css.mjs) whose one rule outside KaTeX's own
+ * `.katex*` classes, a counter reset on `body`, is scoped to the Ayah root: a portal's page is left alone.
  */
 import 'katex/dist/katex.min.css';
 import type { Nodes } from 'hast';
