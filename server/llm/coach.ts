@@ -9,7 +9,7 @@ import { SUBJECT_LABELS } from '../../src/lib/labels';
 import type { Subject } from '../../src/lib/limits';
 import { checkAnswer, findMaths, solve } from './maths';
 import type { Worked } from './maths';
-import type { Turn } from './model';
+import type { Turn } from './turn';
 import { goalLine } from './prompt';
 import type { StudentContext } from './prompt';
 

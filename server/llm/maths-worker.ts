@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { coachAnswer } from './coach';
-import type { Turn } from './model';
+import type { Turn } from './turn';
 import type { StudentContext } from './prompt';
 import { checkMath, solveSteps } from './tool-runs';
 import type { Result } from './tool-runs';

@@ -25,10 +25,9 @@ export class TutorError extends Error {
   }
 }
 
-export interface Turn {
-  role: 'user' | 'assistant';
-  content: string;
-}
+import type { Turn } from './turn';
+
+export type { Turn };
 
 /** A piece of the reply's text, or a short status while the tutor works (not part of the reply). */
 export type ReplyPiece = string | { status: string };

@@ -1633,7 +1633,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To Google's consent page */
+            /** @description To Google's consent page (and sets the state's cookie) */
             302: {
                 headers: {
                     Location?: string;
