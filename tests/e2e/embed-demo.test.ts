@@ -143,11 +143,25 @@ describe('the example portal', () => {
     expect(exchanges).toEqual([200]);
 
     model.script({ kind: 'chunks', chunks: pieces(REPLY), delayMs: 15 });
+    // The reply must be seen streaming: a short one can finish between two looks of a locator, so
+    // the page itself notes whether a reply was ever shown while streaming.
+    await page.evaluate(() => {
+      const seen = { streaming: false };
+      (window as unknown as { ayahSeen: typeof seen }).ayahSeen = seen;
+      new MutationObserver(() => {
+        if (document.querySelector('#ayah-chat [data-role="assistant"][data-status="streaming"]'))
+          seen.streaming = true;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     await input.fill('Can you help me add fractions?');
     await input.press('Enter');
-    await chat(page).locator('[data-role="assistant"][data-status="streaming"]').waitFor();
     const reply = chat(page).locator('[data-role="assistant"][data-status="complete"]');
     await reply.waitFor({ timeout: 20_000 });
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { ayahSeen: { streaming: boolean } }).ayahSeen.streaming,
+      ),
+    ).toBe(true);
     await expect(reply.innerText()).resolves.toContain('Let us think about fractions together');
     await reply.locator('.katex').first().waitFor();
     // The completion went to the model for this portal's student, named from the portal's claims.
