@@ -44,6 +44,15 @@ const optimizeDeps = {
   ],
 };
 
+// The run goes in three groups, one after the other, so that the two cores are busy and never
+// oversubscribed. First the browser projects (stories, browser), whose Chromium takes a core, beside
+// the jsdom components on one worker; then the Node-only projects (unit, server, server-pg) on two
+// workers, each server file on its own database; last the e2e files one at a time (each runs the whole
+// product and a browser). Vitest's default here is one worker in all, which left a core idle for the
+// ten minutes the server files take.
+const browserGroup = { sequence: { groupOrder: 0 }, maxWorkers: 2 };
+const nodeGroup = { sequence: { groupOrder: 1 }, maxWorkers: 2 };
+
 export default defineConfig({
   // Tests, like the app and the stories, may import the package by its public entries.
   resolve: { alias: packageAliases },
@@ -54,6 +63,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          ...nodeGroup,
           include: ['tests/unit/**/*.test.ts'],
         },
       },
@@ -63,6 +73,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          ...nodeGroup,
           include: ['tests/server/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -75,6 +86,7 @@ export default defineConfig({
         test: {
           name: 'server-pg',
           environment: 'node',
+          ...nodeGroup,
           include: ['tests/server/**/*.test.ts'],
           globalSetup: ['tests/server/pg-global-setup.ts'],
           env: { AYAH_TEST_DB: 'postgres' },
@@ -100,6 +112,7 @@ export default defineConfig({
         test: {
           name: 'component',
           environment: 'jsdom',
+          ...nodeGroup,
           // user-event types a key at a time through jsdom: a long form takes seconds on a busy 2-core runner.
           testTimeout: 15_000,
           include: ['tests/component/**/*.test.tsx'],
@@ -113,6 +126,7 @@ export default defineConfig({
         optimizeDeps,
         test: {
           name: 'browser',
+          ...browserGroup,
           include: ['tests/browser/**/*.test.tsx'],
           browser: browser(),
         },
@@ -125,6 +139,7 @@ export default defineConfig({
         optimizeDeps,
         test: {
           name: 'stories',
+          ...browserGroup,
           browser: browser(),
         },
       },

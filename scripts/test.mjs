@@ -2,35 +2,63 @@
 // `npm test`: the API contract, typecheck, lint, format check, the dependency layers, unused code, the
 // built package (publint, attw), then every vitest project (unit, component, browser, stories, server),
 // ending with one plain summary line: `tests: N passed, N failed`.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 
-const steps = [
+// The OpenAPI document comes first (the type check and the linters read what it writes); then two lanes
+// side by side, one a core: a lane's steps run in order, each printing its output once it ends.
+const contract = [
   // The server's OpenAPI document and the types generated from it, which the type check holds the
   // client's wire types against (tests/contract/wire.ts); then Redocly's recommended rules on it.
   ['contract', 'npx', ['tsx', 'scripts/openapi.ts']],
   ['openapi lint', 'npx', ['redocly', 'lint', 'tests/contract/openapi.json', '--format=summary']],
-  ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
-  ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
-  ['format', 'npx', ['prettier', '--check', '--log-level=warn', '.']],
-  // The declared layers and no import cycle (.dependency-cruiser.cjs says which and why).
-  ['dependencies', 'npm', ['run', '--silent', 'lint:deps']],
-  // No unused file, export or dependency (knip.jsonc writes down each exception and its reason).
-  ['unused', 'npx', ['knip']],
-  // The package is built once, here: publint and attw check it as a portal's installer would, and
-  // the package tests (tests/built-package.ts) reuse dist/ while it is newer than its sources.
-  ['build', 'npx', ['tsup', '--silent']],
-  ['package', 'npm', ['run', '--silent', 'lint:package']],
+];
+const lanes = [
+  [
+    ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
+    // The declared layers and no import cycle (.dependency-cruiser.cjs says which and why).
+    ['dependencies', 'npm', ['run', '--silent', 'lint:deps']],
+    // No unused file, export or dependency (knip.jsonc writes down each exception and its reason).
+    ['unused', 'npx', ['knip']],
+  ],
+  [
+    ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+    ['format', 'npx', ['prettier', '--check', '--log-level=warn', '.']],
+    // The package is built once, here: publint and attw check it as a portal's installer would, and
+    // the package tests (tests/built-package.ts) reuse dist/ while it is newer than its sources.
+    ['build', 'npx', ['tsup', '--silent']],
+    ['package', 'npm', ['run', '--silent', 'lint:package']],
+  ],
 ];
 
-for (const [name, cmd, args] of steps) {
-  console.log(`\n== ${name}`);
-  const run = spawnSync(cmd, args, { stdio: 'inherit' });
-  if (run.status !== 0) {
-    console.error(`\n${name} failed`);
-    process.exit(run.status ?? 1);
-  }
+/** Runs one step with its output kept, and prints it under the step's name when the step ends. */
+function step([name, cmd, args]) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(`\n== ${name} (${seconds} s)${output.trim() ? `\n${output.trimEnd()}` : ''}`);
+      if (code !== 0) console.error(`\n${name} failed`);
+      resolve(code ?? 1);
+    });
+  });
 }
+
+async function lane(steps) {
+  for (const s of steps) {
+    const code = await step(s);
+    if (code !== 0) return code;
+  }
+  return 0;
+}
+
+const failure =
+  (await lane(contract)) || (await Promise.all(lanes.map(lane))).find((code) => code !== 0);
+if (failure) process.exit(failure);
 
 mkdirSync('.test-results', { recursive: true });
 const report = '.test-results/vitest.json';
