@@ -45,10 +45,9 @@ const optimizeDeps = {
 };
 
 // The run goes in three groups, one after the other, so that the two cores are busy and never
-// oversubscribed. First the browser projects (stories, browser), whose Chromium takes a core, beside
-// the jsdom components on one worker; then the Node-only projects (unit, server, server-pg) on two
-// workers, each server file on its own database; last the e2e files one at a time (each runs the whole
-// product and a browser). Vitest's default here is one worker in all, which left a core idle for the
+// oversubscribed. First the browser projects (stories, browser) on two Chromium pages; then the Node
+// projects (unit, component in jsdom, server, server-pg) on two workers, each server file on its own
+// database; last the e2e files one at a time (each runs the whole product and a browser). Vitest's default here is one worker in all, which left a core idle for the
 // ten minutes the server files take.
 const browserGroup = { sequence: { groupOrder: 0 }, maxWorkers: 2 };
 const nodeGroup = { sequence: { groupOrder: 1 }, maxWorkers: 2 };
