@@ -74,6 +74,7 @@ export default defineConfig({
           environment: 'node',
           ...nodeGroup,
           include: ['tests/server/**/*.test.ts'],
+          globalSetup: ['tests/server/pglite-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -9,7 +9,7 @@
  * about chat, goals or points can make many users fast.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +37,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Admin URL of the test PostgreSQL; empty when the PostgreSQL pass is skipped. */
     ayahPgUrl: string;
+    /** A migrated PGlite database's dump (pglite-global-setup.ts), to start each file's from. */
+    ayahPgliteImage: string;
   }
 }
 
@@ -217,7 +219,13 @@ export class Harness {
   }
 
   private async openDatabase(): Promise<Database> {
-    if (!onPostgres) return openDatabase({ dataDir: null });
+    if (!onPostgres) {
+      const image = inject('ayahPgliteImage');
+      return openDatabase({
+        dataDir: null,
+        ...(image && { image: new Blob([readFileSync(image)]) }),
+      });
+    }
     const { url, drop } = await freshPgDatabase();
     this.dropDatabase = drop;
     return openDatabase({ url, poolSize: 10 });
