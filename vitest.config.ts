@@ -101,6 +101,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/e2e/pgdata-global-setup.ts'],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 240_000,

@@ -3,7 +3,7 @@
  * loopback port with a scratch data dir, so the app is built and served exactly as a student gets it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,6 +34,10 @@ export async function freePort(): Promise<number> {
 export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ayah-e2e-'));
+  // Under vitest, the product starts on a copy of one migrated database (pgdata-global-setup.ts)
+  // rather than making its own; a benchmark run outside vitest starts on an empty data dir.
+  const template = process.env.VITEST ? (await import('vitest')).inject('ayahPgdataTemplate') : '';
+  if (template) cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
     cwd: root,
