@@ -78,7 +78,14 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** A lock is stale when its owner is a process of this host that no longer runs (or is us, reborn). */
+/** The lock files this process holds now: its own pid in one of these is a live lock, not a past life. */
+const held = new Set<string>();
+
+/**
+ * A lock is stale when its owner is a process of this host that no longer runs, or carries our pid
+ * without our holding it (a container restarted as pid 1 again). This process opening a data dir it
+ * already holds is refused like any second owner.
+ */
 function isStale(owner: LockOwner | null, file: string): boolean {
   if (!owner) {
     // Unreadable: a writer between create and write, or a torn file. Stale once it is old.
@@ -89,7 +96,8 @@ function isStale(owner: LockOwner | null, file: string): boolean {
     }
   }
   if (owner.host !== os.hostname()) return false; // another machine's process: cannot tell
-  return owner.pid === process.pid || !isRunning(owner.pid);
+  if (owner.pid === process.pid) return !held.has(file);
+  return !isRunning(owner.pid);
 }
 
 function createExclusive(file: string): boolean {
@@ -156,10 +164,12 @@ export function lockDataDir(dataDir: string): DataDirLock {
     }
   }
 
+  held.add(file);
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
+    held.delete(file);
     process.off('exit', release);
     if (readOwner(file)?.pid === process.pid) {
       try {
