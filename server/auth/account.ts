@@ -30,6 +30,7 @@ import {
   learningMemories,
   loginThrottle,
   pointsLedger,
+  portalIdentities,
   siweNonces,
   users,
   type User,
@@ -79,6 +80,18 @@ const AccountExport = z
     points_ledger: z.array(z.record(z.string(), z.unknown())),
     conversions: z.array(z.record(z.string(), z.unknown())),
     learning_memory: z.array(z.record(z.string(), z.unknown())),
+    portal_identities: z
+      .array(
+        z.object({
+          issuer: z.string(),
+          subject: z.string(),
+          email: z.string().nullable(),
+          created_at: z.string(),
+        }),
+      )
+      .openapi({
+        description: 'The school portals that sign this student in, and who they say it is',
+      }),
   })
   .openapi('AccountExport');
 
@@ -182,6 +195,11 @@ export function createAccountService(deps: Deps) {
         .from(learningMemories)
         .where(eq(learningMemories.userId, id))
         .orderBy(asc(learningMemories.createdAt));
+      const portals = await db
+        .select()
+        .from(portalIdentities)
+        .where(eq(portalIdentities.userId, id))
+        .orderBy(asc(portalIdentities.createdAt));
 
       const iso = (date: Date | null) => (date ? date.toISOString() : null);
       return {
@@ -243,6 +261,12 @@ export function createAccountService(deps: Deps) {
           created_at: iso(row.createdAt),
         })),
         learning_memory: memory.map((row) => ({ ...row, created_at: iso(row.created_at) })),
+        portal_identities: portals.map((row) => ({
+          issuer: row.issuer,
+          subject: row.subject,
+          email: row.email,
+          created_at: row.createdAt.toISOString(),
+        })),
       };
     },
 

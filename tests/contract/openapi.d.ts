@@ -973,6 +973,13 @@ export type components = {
             points_ledger: {
                 [key: string]: unknown;
             }[];
+            /** @description The school portals that sign this student in, and who they say it is */
+            portal_identities: {
+                created_at: string;
+                email: string | null;
+                issuer: string;
+                subject: string;
+            }[];
             user: {
                 [key: string]: unknown;
             };

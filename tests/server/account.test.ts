@@ -127,6 +127,7 @@ describeServer('account export and deletion', () => {
     expect(data.learning_memory.map((m: { text: string }) => m.text)).toContain(
       'Primes: 2, 3, 5, 7',
     );
+    expect(data.portal_identities).toEqual([]);
     // Nothing of another student.
     expect(JSON.stringify(data)).not.toContain(other.id);
   });

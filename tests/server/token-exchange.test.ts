@@ -195,6 +195,23 @@ describeServer('token exchange', () => {
     expect(rsa.jwksRequests - before).toBe(0);
   });
 
+  it("a portal's student's export names the portal and who it says the student is", async () => {
+    const sub = subject();
+    const signedIn = await exchange(
+      await rsa.assertion(sub, { claims: { name: 'Lina Export', email: 'lina@school.example' } }),
+    );
+    const exported = await h.get('/api/v1/auth/export', { token: signedIn.body.access_token });
+    expect(exported.status, exported.text).toBe(200);
+    expect(exported.body.portal_identities).toEqual([
+      {
+        issuer: rsa.issuer,
+        subject: sub,
+        email: 'lina@school.example',
+        created_at: expect.any(String),
+      },
+    ]);
+  });
+
   it("a portal's student deletes their account by typing their display name; the identity goes too", async () => {
     const sub = subject();
     const signedIn = await exchange(await rsa.assertion(sub, { claims: { name: 'Sami Leaving' } }));
