@@ -5,37 +5,26 @@
  * the model writes them; `done` names the session and thread; the session holds both messages; an
  * abort mid-stream rejects with an AbortError and stores no half reply.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createHttpApi } from '../../src/http';
 import { isAbortError } from '../../src/lib/http-errors';
 import type { Api } from '../../src/api';
 import type { ChatStreamEvent } from '../../src/chat/chat.adapter';
 import { FakeOpenAI } from '../server/fake-openai';
-import { startProduct, STUDENT_PASSWORD, type Product } from './product';
+import { STUDENT_PASSWORD, useProduct } from './product';
 
 const model = new FakeOpenAI();
-let product: Product;
+const e2e = useProduct({ model, browser: false });
 let api: Api;
 let token: string | null = null;
 let unauthorized = 0;
 
-beforeAll(async () => {
-  await model.start();
-  product = await startProduct({
-    AYAH_LLM_BASE_URL: model.url,
-    AYAH_LLM_MODEL: 'tutor',
-    AYAH_LLM_API_KEY: 'test',
-  });
+beforeAll(() => {
   api = createHttpApi({
-    baseURL: product.url,
+    baseURL: e2e.product.url,
     getToken: () => token,
     onUnauthorized: () => unauthorized++,
   });
-}, 240_000);
-
-afterAll(async () => {
-  await product?.stop();
-  await model.close();
 });
 
 const waitFor = async (check: () => boolean, ms = 5000) => {
@@ -61,7 +50,7 @@ describe('the HTTP adapter over the real server', () => {
     await expect(api.auth.login({ email, password: STUDENT_PASSWORD })).rejects.toMatchObject({
       status: 403,
     });
-    const link = await product.linkFrom(new RegExp(email.replace(/[.+]/g, '\\$&')));
+    const link = await e2e.product.linkFrom(new RegExp(email.replace(/[.+]/g, '\\$&')));
     const verified = await api.auth.verifyEmail({
       token: new URL(link).searchParams.get('token')!,
     });
