@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { expectAccessible, MOBILE, newPage as openPage } from './browser';
+import { completeOnboarding, expectAccessible, MOBILE, newPage as openPage } from './browser';
 import { useProduct } from './product';
 
 const PASSWORD = 'Blue-Kettle-42';
@@ -54,16 +54,7 @@ describe('a student', () => {
     await expectAccessible(page, 'onboarding-desktop');
 
     // Through the first run to the end.
-    for (let i = 0; i < 5; i++) {
-      const start = page.getByRole('button', { name: 'Start learning' });
-      if (await start.isVisible()) break;
-      const subject = page.getByRole('checkbox', { name: /Math/i });
-      if (await subject.isVisible()) await subject.check();
-      await page.getByRole('button', { name: 'Next' }).click();
-    }
-    await page.getByRole('button', { name: 'Start learning' }).click();
-    await page.waitForURL(/\/assistant$/);
-    await page.getByRole('heading', { name: 'Ready to learn together?' }).waitFor();
+    await completeOnboarding(page);
     await expectAccessible(page, 'assistant-empty-desktop');
 
     // Onboarding is done: visiting it again goes back to the assistant; /auth does too.

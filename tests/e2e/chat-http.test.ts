@@ -27,14 +27,6 @@ beforeAll(() => {
   });
 });
 
-const waitFor = async (check: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 describe('the HTTP adapter over the real server', () => {
   test('signs a student in through the auth adapter', async () => {
     const email = `lea.${Date.now()}@example.com`;
@@ -141,7 +133,7 @@ describe('the HTTP adapter over the real server', () => {
     expect(received).toEqual(['part0 ', 'part1 ']);
 
     // The server hung up on the model too, and kept the question without a reply.
-    await waitFor(() => model.aborted > abortedBefore);
+    await model.abortedMoreThan(abortedBefore);
     await new Promise((r) => setTimeout(r, 200));
     const { sessions } = await api.chat.listSessions();
     const story = sessions.find((s) => s.title === 'Tell me a long story about primes');

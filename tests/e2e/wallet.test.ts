@@ -7,7 +7,7 @@ import { getBytes, isHexString, Wallet } from 'ethers';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ALICE_KEY, BOB_KEY } from '../fakes/eip1193';
-import { expectAccessible, newPage } from './browser';
+import { completeOnboarding, expectAccessible, newPage } from './browser';
 import { useProduct } from './product';
 
 const e2e = useProduct();
@@ -103,16 +103,7 @@ describe('wallet sign-in', () => {
     expect(user.email).toBe('');
 
     // Through onboarding to the assistant, where the account is named after the wallet.
-    for (let i = 0; i < 5; i++) {
-      const start = page.getByRole('button', { name: 'Start learning' });
-      if (await start.isVisible()) break;
-      const subject = page.getByRole('checkbox', { name: /Math/i });
-      if (await subject.isVisible()) await subject.check();
-      await page.getByRole('button', { name: 'Next' }).click();
-    }
-    await page.getByRole('button', { name: 'Start learning' }).click();
-    await page.waitForURL(/\/assistant$/);
-    await page.getByRole('heading', { name: 'Ready to learn together?' }).waitFor();
+    await completeOnboarding(page);
     const short = `${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`;
     await page
       .getByRole('button', { name: /Account menu/ })
