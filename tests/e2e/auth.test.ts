@@ -3,31 +3,21 @@
  * onboarding, the assistant, sign out and in again, a password reset, the route guards, and
  * axe-core on every page of the slice. Real server on a scratch data dir, real Chromium.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { expectAccessible, launch, MOBILE, newPage as openPage } from './browser';
-import { startProduct, type Product } from './product';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { completeOnboarding, expectAccessible, MOBILE, newPage as openPage } from './browser';
+import { useProduct } from './product';
 
 const PASSWORD = 'Blue-Kettle-42';
 const NEW_PASSWORD = 'Green-Teapot-77';
 
-let product: Product;
-let browser: Browser;
+const e2e = useProduct();
 
 const newPage = (viewport?: { width: number; height: number }) =>
-  openPage(browser, viewport ? { viewport } : {});
-
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launch()]);
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+  openPage(e2e.browser, viewport ? { viewport } : {});
 
 async function signUp(page: Page, email: string, name = 'Maya') {
-  await page.goto(`${product.url}/register`);
+  await page.goto(`${e2e.product.url}/register`);
   await page.getByLabel('Full name').fill(name);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -36,7 +26,7 @@ async function signUp(page: Page, email: string, name = 'Maya') {
 }
 
 async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${product.url}/login`);
+  await page.goto(`${e2e.product.url}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -47,7 +37,7 @@ describe('a student', () => {
 
   test('signs up, verifies by the emailed link, is onboarded and reaches the assistant', async () => {
     const page = await newPage();
-    await page.goto(`${product.url}/auth`);
+    await page.goto(`${e2e.product.url}/auth`);
     await page.getByRole('button', { name: /Continue with Email/ }).waitFor();
     await expectAccessible(page, 'auth-desktop');
 
@@ -56,7 +46,7 @@ describe('a student', () => {
     await page.getByText(email).first().waitFor();
     await expectAccessible(page, 'verify-email-desktop');
 
-    const link = await product.linkFrom(/verify-email\?token=/);
+    const link = await e2e.product.linkFrom(/verify-email\?token=/);
     expect(new URL(link).pathname).toBe('/verify-email');
     await page.goto(link);
     await page.waitForURL(/\/onboarding$/, { timeout: 20_000 });
@@ -64,22 +54,13 @@ describe('a student', () => {
     await expectAccessible(page, 'onboarding-desktop');
 
     // Through the first run to the end.
-    for (let i = 0; i < 5; i++) {
-      const start = page.getByRole('button', { name: 'Start learning' });
-      if (await start.isVisible()) break;
-      const subject = page.getByRole('checkbox', { name: /Math/i });
-      if (await subject.isVisible()) await subject.check();
-      await page.getByRole('button', { name: 'Next' }).click();
-    }
-    await page.getByRole('button', { name: 'Start learning' }).click();
-    await page.waitForURL(/\/assistant$/);
-    await page.getByRole('heading', { name: 'Ready to learn together?' }).waitFor();
+    await completeOnboarding(page);
     await expectAccessible(page, 'assistant-empty-desktop');
 
     // Onboarding is done: visiting it again goes back to the assistant; /auth does too.
-    await page.goto(`${product.url}/onboarding`);
+    await page.goto(`${e2e.product.url}/onboarding`);
     await page.waitForURL(/\/assistant$/);
-    await page.goto(`${product.url}/auth`);
+    await page.goto(`${e2e.product.url}/auth`);
     await page.waitForURL(/\/assistant$/);
 
     // Sign out from the user menu, then sign in again.
@@ -96,13 +77,13 @@ describe('a student', () => {
 
   test('resets a forgotten password through the emailed link', async () => {
     const page = await newPage();
-    await page.goto(`${product.url}/login`);
+    await page.goto(`${e2e.product.url}/login`);
     await page.getByRole('button', { name: /Forgot/i }).click();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('Password reset email sent!').waitFor();
 
-    const link = await product.linkFrom(/reset-password\?token=/);
+    const link = await e2e.product.linkFrom(/reset-password\?token=/);
     await page.goto(link);
     await page.getByLabel('New password', { exact: true }).fill('weak');
     await page.getByRole('button', { name: 'Reset Password' }).click();
@@ -124,13 +105,13 @@ describe('a student', () => {
 describe('the routes', () => {
   test('send a signed-out visitor to /auth, replacing history, and unknown paths to the assistant', async () => {
     const page = await newPage();
-    await page.goto(`${product.url}/assistant`);
+    await page.goto(`${e2e.product.url}/assistant`);
     await page.waitForURL(/\/auth$/);
-    await page.goto(`${product.url}/no/such/page`);
+    await page.goto(`${e2e.product.url}/no/such/page`);
     await page.waitForURL(/\/auth$/);
-    await page.goto(`${product.url}/`);
+    await page.goto(`${e2e.product.url}/`);
     await page.waitForURL(/\/auth$/);
-    await page.goto(`${product.url}/verify-email`);
+    await page.goto(`${e2e.product.url}/verify-email`);
     await page.getByRole('heading', { name: 'Invalid Page Access' }).waitFor();
     await expectAccessible(page, 'verify-email-invalid');
     await page.context().close();
@@ -142,7 +123,7 @@ describe('the routes', () => {
     page.on('response', (res) => {
       if (res.request().resourceType() === 'script') scripts.push(res.url());
     });
-    await page.goto(`${product.url}/auth`, { waitUntil: 'networkidle' });
+    await page.goto(`${e2e.product.url}/auth`, { waitUntil: 'networkidle' });
     const bodies = await Promise.all(scripts.map(async (url) => (await fetch(url)).text()));
     const all = bodies.join('\n');
     expect(scripts.length).toBeGreaterThan(0);
@@ -154,12 +135,12 @@ describe('the routes', () => {
 
   test('work at mobile size', async () => {
     const page = await newPage(MOBILE);
-    await page.goto(`${product.url}/register`);
+    await page.goto(`${e2e.product.url}/register`);
     await page.getByLabel('Full name').waitFor();
     await expectAccessible(page, 'register-mobile');
     const email = `mobile.${Date.now()}@example.com`;
     await signUp(page, email, 'Omar');
-    const link = await product.linkFrom(new RegExp(email.replace(/[.@]/g, '.')));
+    const link = await e2e.product.linkFrom(new RegExp(email.replace(/[.@]/g, '.')));
     expect(link).toContain('/verify-email?token=');
     await page.context().close();
   }, 60_000);

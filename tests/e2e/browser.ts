@@ -89,3 +89,20 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
   expect(violations, name).toEqual([]);
   await screenshot(page, name);
 }
+
+/**
+ * From the onboarding page through the first run (a subject ticked where asked) to the assistant's
+ * empty screen.
+ */
+export async function completeOnboarding(page: Page): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    const start = page.getByRole('button', { name: 'Start learning' });
+    if (await start.isVisible()) break;
+    const subject = page.getByRole('checkbox', { name: /Math/i });
+    if (await subject.isVisible()) await subject.check();
+    await page.getByRole('button', { name: 'Next' }).click();
+  }
+  await page.getByRole('button', { name: 'Start learning' }).click();
+  await page.waitForURL(/\/assistant$/);
+  await page.getByRole('heading', { name: 'Ready to learn together?' }).waitFor();
+}

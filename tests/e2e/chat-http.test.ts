@@ -5,46 +5,27 @@
  * the model writes them; `done` names the session and thread; the session holds both messages; an
  * abort mid-stream rejects with an AbortError and stores no half reply.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createHttpApi } from '../../src/http';
 import { isAbortError } from '../../src/lib/http-errors';
 import type { Api } from '../../src/api';
 import type { ChatStreamEvent } from '../../src/chat/chat.adapter';
 import { FakeOpenAI } from '../server/fake-openai';
-import { startProduct, STUDENT_PASSWORD, type Product } from './product';
+import { STUDENT_PASSWORD, useProduct } from './product';
 
 const model = new FakeOpenAI();
-let product: Product;
+const e2e = useProduct({ model, browser: false });
 let api: Api;
 let token: string | null = null;
 let unauthorized = 0;
 
-beforeAll(async () => {
-  await model.start();
-  product = await startProduct({
-    AYAH_LLM_BASE_URL: model.url,
-    AYAH_LLM_MODEL: 'tutor',
-    AYAH_LLM_API_KEY: 'test',
-  });
+beforeAll(() => {
   api = createHttpApi({
-    baseURL: product.url,
+    baseURL: e2e.product.url,
     getToken: () => token,
     onUnauthorized: () => unauthorized++,
   });
-}, 240_000);
-
-afterAll(async () => {
-  await product?.stop();
-  await model.close();
 });
-
-const waitFor = async (check: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('the HTTP adapter over the real server', () => {
   test('signs a student in through the auth adapter', async () => {
@@ -61,7 +42,7 @@ describe('the HTTP adapter over the real server', () => {
     await expect(api.auth.login({ email, password: STUDENT_PASSWORD })).rejects.toMatchObject({
       status: 403,
     });
-    const link = await product.linkFrom(new RegExp(email.replace(/[.+]/g, '\\$&')));
+    const link = await e2e.product.linkFrom(new RegExp(email.replace(/[.+]/g, '\\$&')));
     const verified = await api.auth.verifyEmail({
       token: new URL(link).searchParams.get('token')!,
     });
@@ -152,7 +133,7 @@ describe('the HTTP adapter over the real server', () => {
     expect(received).toEqual(['part0 ', 'part1 ']);
 
     // The server hung up on the model too, and kept the question without a reply.
-    await waitFor(() => model.aborted > abortedBefore);
+    await model.abortedMoreThan(abortedBefore);
     await new Promise((r) => setTimeout(r, 200));
     const { sessions } = await api.chat.listSessions();
     const story = sessions.find((s) => s.title === 'Tell me a long story about primes');

@@ -6,18 +6,17 @@
  * conversation restored from `?sessionId=`; signing out and in again; and the same chat on a phone.
  * axe-core on every state and dialog; screenshots under .test-results/screenshots/.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { FakeOpenAI } from '../server/fake-openai';
 import {
   animationsDone,
   expectAccessible,
-  launch,
   MOBILE,
   newPage as openPage,
   screenshot,
 } from './browser';
-import { createStudent, startProduct, type Product } from './product';
+import { createStudent, useProduct } from './product';
 
 /** The tutor's reply: inline and display math in dollar and bracket notation, a GFM table, code. */
 const REPLY = [
@@ -56,39 +55,26 @@ const pieces = (text: string, size = 5) =>
 const FIRST_MESSAGE = 'Can you explain squares and square roots with an example?';
 const NEW_TITLE = 'Algebra warm-up';
 
-let product: Product;
-let browser: Browser;
+const model = new FakeOpenAI();
+const e2e = useProduct({ model });
 
 // Copy buttons are checked against the real clipboard.
 const newPage = (viewport?: { width: number; height: number }) =>
-  openPage(browser, {
+  openPage(e2e.browser, {
     ...(viewport && { viewport }),
     permissions: ['clipboard-read', 'clipboard-write'],
   });
-const model = new FakeOpenAI();
 let student: { email: string; password: string };
 
 beforeAll(async () => {
-  await model.start();
-  [product, browser] = await Promise.all([
-    startProduct({
-      AYAH_LLM_BASE_URL: model.url,
-      AYAH_LLM_MODEL: 'tutor',
-      AYAH_LLM_API_KEY: 'test',
-    }),
-    launch(),
-  ]);
-  student = await createStudent(product, { email: `sam.${Date.now()}@example.com`, name: 'Sam' });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-  await model.close();
+  student = await createStudent(e2e.product, {
+    email: `sam.${Date.now()}@example.com`,
+    name: 'Sam',
+  });
 });
 
 async function signIn(page: Page) {
-  await page.goto(`${product.url}/login`);
+  await page.goto(`${e2e.product.url}/login`);
   await page.getByLabel('Email').fill(student.email);
   await page.getByLabel('Password', { exact: true }).fill(student.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -290,7 +276,7 @@ describe('a student talks to Ayah', () => {
     await sidebar(page).getByText('No chats yet').waitFor();
 
     // Loading the page on its `sessionId` restores the conversation.
-    await page.goto(`${product.url}/assistant?sessionId=${sessionId}`);
+    await page.goto(`${e2e.product.url}/assistant?sessionId=${sessionId}`);
     await conversation(page).getByText(FIRST_MESSAGE).waitFor();
     const restored = conversation(page).locator('[data-role="assistant"]');
     await restored.locator('.katex-display').nth(1).waitFor();
@@ -317,7 +303,7 @@ describe('a student talks to Ayah', () => {
   test('chats on a phone: the header opens the chats drawer, a reply arrives', async () => {
     const page = await newPage(MOBILE);
     await signIn(page);
-    await page.goto(`${product.url}/assistant`);
+    await page.goto(`${e2e.product.url}/assistant`);
     await page.getByRole('heading', { name: 'Ready to learn together?' }).waitFor();
     // The desktop sidebar is hidden; the header's toggle opens it as a drawer.
     await expect(sidebar(page).isVisible()).resolves.toBe(false);

@@ -6,12 +6,12 @@
  * (a dialog) and its toast render inside Ayah's scope with the portal's theme and untouched by the
  * portal's CSS, axe finds nothing serious, and every host element keeps every computed style.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { ensureBuilt } from '../built-package';
 import { FakeOpenAI } from '../server/fake-openai';
-import { expectAccessible, launch, newPage } from './browser';
-import { startProduct, type Product } from './product';
+import { expectAccessible, newPage } from './browser';
+import { useProduct } from './product';
 
 /** The portal's own elements, whose look Ayah must not change. */
 const HOST = [
@@ -41,29 +41,19 @@ const pieces = (text: string, size = 4) =>
     text.slice(i * size, i * size + size),
   );
 
-let product: Product;
-let browser: Browser;
 const model = new FakeOpenAI();
 
 beforeAll(async () => {
-  await Promise.all([ensureBuilt(), model.start()]);
-  [product, browser] = await Promise.all([
-    startProduct({
-      AYAH_DEMO_PORTAL: '1',
-      // The product's own app is not needed here: only the example portal and the API.
-      AYAH_SKIP_BUILD: '1',
-      AYAH_LLM_BASE_URL: model.url,
-      AYAH_LLM_MODEL: 'tutor',
-      AYAH_LLM_API_KEY: 'test',
-    }),
-    launch(),
-  ]);
+  await ensureBuilt();
 }, 600_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-  await model.close();
+const e2e = useProduct({
+  model,
+  env: {
+    AYAH_DEMO_PORTAL: '1',
+    // The product's own app is not needed here: only the example portal and the API.
+    AYAH_SKIP_BUILD: '1',
+  },
 });
 
 /** Every computed style property of each host element. */
@@ -105,20 +95,20 @@ function differences(
   return found;
 }
 
-const demo = () => `${product.url}/embed-demo`;
+const demo = () => `${e2e.product.url}/embed-demo`;
 const chat = (page: Page) => page.locator('#ayah-chat');
 
 describe('the example portal', () => {
   test("Ayah leaves every computed style of the portal's own elements as it was", async () => {
     // Before: the portal page alone (Ayah's script and stylesheet withheld).
-    const bare = await newPage(browser);
+    const bare = await newPage(e2e.browser);
     await bare.route(/\/embed-demo\/assets\/portal\.(js|css)$/, (route) => route.abort());
     await bare.goto(demo());
     const before = await hostStyles(bare);
     await bare.context().close();
 
     // After: the widgets mounted, signed in, a goal's dialog open.
-    const page = await newPage(browser);
+    const page = await newPage(e2e.browser);
     await page.goto(demo());
     await chat(page).getByRole('textbox', { name: 'Message Ayah' }).waitFor();
     await page.getByRole('button', { name: 'New Goal' }).waitFor();
@@ -131,7 +121,7 @@ describe('the example portal', () => {
   });
 
   test('signs the student in through the token exchange and streams a reply inside the page', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(e2e.browser);
     const exchanges: number[] = [];
     page.on('response', (response) => {
       if (response.url().endsWith('/api/v1/auth/token-exchange')) exchanges.push(response.status());
@@ -171,7 +161,7 @@ describe('the example portal', () => {
   });
 
   test("the goals wizard and its toast stay inside Ayah's scope, in the portal's theme", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(e2e.browser);
     await page.goto(demo());
     await page.getByRole('button', { name: 'New Goal' }).click();
     const wizard = page.getByRole('dialog', { name: 'Create a new goal' });

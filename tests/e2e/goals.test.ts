@@ -4,26 +4,16 @@
  * change; axe-core on /goal and every goal dialog. Then the HTTP adapter against the same server:
  * create, log to 100 %, each celebration once, and +50 points.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { createHttpApi } from '../../src/http';
-import { expectAccessible, launch, MOBILE, newPage } from './browser';
-import { createStudent, startProduct, type Product } from './product';
+import { expectAccessible, MOBILE, newPage } from './browser';
+import { createStudent, useProduct } from './product';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launch()]);
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = useProduct();
 
 async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${product.url}/login`);
+  await page.goto(`${e2e.product.url}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -35,11 +25,11 @@ const stat = (page: Page, label: string) =>
 
 describe('a student sets a weekly goal', () => {
   test('creates it with the wizard, logs it to 100 % and sees each celebration', async () => {
-    const student = await createStudent(product, {
+    const student = await createStudent(e2e.product, {
       email: `gia.${Date.now()}@example.com`,
       name: 'Gia',
     });
-    const page = await newPage(browser);
+    const page = await newPage(e2e.browser);
     await signIn(page, student.email, student.password);
 
     // The sidebar's Goals link.
@@ -126,9 +116,9 @@ describe('a student sets a weekly goal', () => {
     await confirm.waitFor({ state: 'detached' });
 
     // The same board on a phone: the mobile title, and no reloaded celebration.
-    const phone = await newPage(browser, { viewport: MOBILE });
+    const phone = await newPage(e2e.browser, { viewport: MOBILE });
     await signIn(phone, student.email, student.password);
-    await phone.goto(`${product.url}/goal`);
+    await phone.goto(`${e2e.product.url}/goal`);
     await phone.getByRole('heading', { name: 'Goals', exact: true }).waitFor();
     await phone.getByRole('article', { name: 'Math · Problems Solved' }).waitFor();
     expect(await phone.locator('[data-slot="goal-celebration"]').count()).toBe(0);
@@ -138,11 +128,11 @@ describe('a student sets a weekly goal', () => {
 
 describe('the goals adapter over the real server', () => {
   test('creates, logs to 100 %, celebrates each milestone once, and awards +50 points', async () => {
-    const student = await createStudent(product, {
+    const student = await createStudent(e2e.product, {
       email: `ravi.${Date.now()}@example.com`,
       name: 'Ravi',
     });
-    const api = createHttpApi({ baseURL: product.url, getToken: () => student.token });
+    const api = createHttpApi({ baseURL: e2e.product.url, getToken: () => student.token });
     const before = (await api.wallet.balance()).points;
     const { goal } = await api.goals.create({
       subject: 'science',

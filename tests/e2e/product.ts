@@ -7,6 +7,10 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import type { FakeOpenAI } from '../server/fake-openai';
+import { launch } from './browser';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -97,6 +101,65 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
         await new Promise((r) => child.once('exit', r));
       }
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface UseProductOptions {
+  /** More environment for the product. */
+  env?: Record<string, string>;
+  /** A loopback model for the tutor: started before the product (which is pointed at it as model
+   * `tutor`) and closed after it. */
+  model?: FakeOpenAI;
+  /** Launch Chromium alongside (default true); an API-only file says false. */
+  browser?: boolean;
+}
+
+/** The product and Chromium of a test file, readable once its `beforeAll` has run. */
+export interface RunningProduct {
+  readonly product: Product;
+  readonly browser: Browser;
+}
+
+/**
+ * One product (and one Chromium) for the whole file: started together in a `beforeAll`, closed in an
+ * `afterAll` (Chromium first). Hooks registered before this call run before the start and, since
+ * vitest runs `afterAll` hooks in reverse, after the stop.
+ */
+export function useProduct(options: UseProductOptions = {}): RunningProduct {
+  let product: Product | undefined;
+  let browser: Browser | undefined;
+  const { model } = options;
+  beforeAll(async () => {
+    await model?.start();
+    const env = {
+      ...(model && {
+        AYAH_LLM_BASE_URL: model.url,
+        AYAH_LLM_MODEL: 'tutor',
+        AYAH_LLM_API_KEY: 'test',
+      }),
+      ...options.env,
+    };
+    [product, browser] = await Promise.all([
+      startProduct(env),
+      options.browser === false ? undefined : launch(),
+    ]);
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+    await model?.close();
+  });
+  return {
+    get product() {
+      if (!product)
+        throw new Error('the product is not started yet (read it inside a hook or test)');
+      return product;
+    },
+    get browser() {
+      if (!browser)
+        throw new Error('no browser: not started yet, or useProduct({ browser: false })');
+      return browser;
     },
   };
 }

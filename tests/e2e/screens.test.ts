@@ -4,22 +4,20 @@
  * and each checked by axe-core: the dark scheme's contrast is checked as the light one's is.
  * The conversation is answered by the offline coach (no model configured), as on a fresh `npm start`.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, test } from 'vitest';
 import { createHttpApi } from '../../src/http';
-import { DESKTOP, expectAccessible, launch, MOBILE, newPage } from './browser';
-import { createStudent, startProduct, type Product } from './product';
+import { DESKTOP, expectAccessible, MOBILE, newPage } from './browser';
+import { createStudent, useProduct } from './product';
 
-let product: Product;
-let browser: Browser;
+const e2e = useProduct();
 let token: string;
 let sessionId: string;
 
 beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launch()]);
-  const student = await createStudent(product, { email: 'screens@example.com', name: 'Sami' });
+  const student = await createStudent(e2e.product, { email: 'screens@example.com', name: 'Sami' });
   token = student.token;
-  const api = createHttpApi({ baseURL: product.url, getToken: () => token });
+  const api = createHttpApi({ baseURL: e2e.product.url, getToken: () => token });
   await api.goals.create({ subject: 'math', goal_type: 'problems_solved', target_value: 10 });
   const { goal } = await api.goals.create({
     subject: 'science',
@@ -32,11 +30,6 @@ beforeAll(async () => {
   });
   sessionId = reply.sessionId;
 }, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
 
 type Screen = {
   name: string;
@@ -93,13 +86,13 @@ describe.each(['light', 'dark'] as const)('the %s scheme', (colorScheme) => {
     'every main screen on %s is accessible, and kept as a screenshot',
     async (size) => {
       for (const signedIn of [false, true]) {
-        const page = await newPage(browser, { viewport: sizes[size], colorScheme });
+        const page = await newPage(e2e.browser, { viewport: sizes[size], colorScheme });
         if (signedIn) {
           await page.addInitScript((value) => localStorage.setItem('authToken', value), token);
         }
         for (const screen of screens.filter((s) => s.signedIn === signedIn)) {
           const path = screen.path.endsWith('=') ? `${screen.path}${sessionId}` : screen.path;
-          await page.goto(`${product.url}${path}`);
+          await page.goto(`${e2e.product.url}${path}`);
           await screen.ready(page);
           await expectAccessible(page, `screen-${screen.name}-${size}-${colorScheme}`);
         }

@@ -7,28 +7,18 @@
  * dialog; on a phone, the mobile titles and settings as a popup from the user menu.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { createHttpApi } from '../../src/http';
-import { expectAccessible, launch, MOBILE, newPage } from './browser';
-import { createStudent, startProduct, type Product } from './product';
+import { expectAccessible, MOBILE, newPage } from './browser';
+import { createStudent, useProduct } from './product';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launch()]);
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = useProduct();
 
 const NEW_PASSWORD = 'Green-Teapot-77';
 
 async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${product.url}/login`);
+  await page.goto(`${e2e.product.url}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -39,11 +29,11 @@ const balances = (page: Page) => page.locator('[data-slot="wallet"] [data-slot="
 
 /** A student with 100 points: onboarding (+50) and a goal at 100 % (+50), both through the API. */
 async function studentWithPoints(name: string) {
-  const student = await createStudent(product, {
+  const student = await createStudent(e2e.product, {
     email: `${name.toLowerCase()}.${Date.now()}@example.com`,
     name,
   });
-  const api = createHttpApi({ baseURL: product.url, getToken: () => student.token });
+  const api = createHttpApi({ baseURL: e2e.product.url, getToken: () => student.token });
   const { goal } = await api.goals.create({
     subject: 'math',
     goal_type: 'problems_solved',
@@ -63,7 +53,7 @@ describe('a student and their wallet and settings', () => {
     });
     const { title } = await student.api.chat.getSession(sessionId);
 
-    const page = await newPage(browser, { acceptDownloads: true });
+    const page = await newPage(e2e.browser, { acceptDownloads: true });
     await signIn(page, student.email, student.password);
     await page.waitForURL(/\/assistant/);
 
@@ -102,7 +92,7 @@ describe('a student and their wallet and settings', () => {
     expect(await student.api.wallet.balance()).toEqual({ points: 0, tokens: 10 });
 
     // Archive the chat from the sidebar, then restore it from Data Controls.
-    await page.goto(`${product.url}/assistant`);
+    await page.goto(`${e2e.product.url}/assistant`);
     await sidebar(page)
       .getByRole('button', { name: `Options for ${title}` })
       .click();
@@ -174,7 +164,7 @@ describe('a student and their wallet and settings', () => {
     await page.waitForURL(/\/assistant/);
 
     // Delete the account, typing the email.
-    await page.goto(`${product.url}/settings`);
+    await page.goto(`${e2e.product.url}/settings`);
     await page.getByRole('tab', { name: 'Data Controls' }).click();
     await page.getByRole('button', { name: 'Delete my account' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete your account?' });
@@ -193,7 +183,7 @@ describe('a student and their wallet and settings', () => {
 
   test('on a phone: the mobile titles, and settings as a popup from the user menu', async () => {
     const student = await studentWithPoints('Sami');
-    const phone = await newPage(browser, { viewport: MOBILE });
+    const phone = await newPage(e2e.browser, { viewport: MOBILE });
     await signIn(phone, student.email, student.password);
     await phone.waitForURL(/\/assistant/);
     for (const [path, title] of [
@@ -203,11 +193,11 @@ describe('a student and their wallet and settings', () => {
       ['/nutrition', 'Nutrition Tools'],
       ['/exercise', 'Exercise Tools'],
     ] as const) {
-      await phone.goto(product.url + path);
+      await phone.goto(e2e.product.url + path);
       await phone.getByRole('banner').getByRole('heading', { level: 1, name: title }).waitFor();
       expect(await phone.getByRole('heading', { level: 1 }).count(), path).toBe(1);
     }
-    await phone.goto(`${product.url}/wallet`);
+    await phone.goto(`${e2e.product.url}/wallet`);
     await expect.poll(() => balances(phone).textContent()).toContain('Points balance100 points');
     await expectAccessible(phone, 'wallet-mobile');
 

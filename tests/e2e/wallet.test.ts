@@ -4,23 +4,13 @@
  * signature. A new wallet user ends signed in (at onboarding); a refused signature says so.
  */
 import { getBytes, isHexString, Wallet } from 'ethers';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { ALICE_KEY, BOB_KEY } from '../fakes/eip1193';
-import { expectAccessible, launch, newPage } from './browser';
-import { startProduct, type Product } from './product';
+import { completeOnboarding, expectAccessible, newPage } from './browser';
+import { useProduct } from './product';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launch()]);
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = useProduct();
 
 type Injected = { address: string; rejectSign: boolean };
 
@@ -29,7 +19,7 @@ type Injected = { address: string; rejectSign: boolean };
  * Node through `__ayahSign`; the messages it was asked to sign are kept in `signed`.
  */
 async function pageWithWallet(wallet: Wallet, { rejectSign = false } = {}) {
-  const page = await newPage(browser);
+  const page = await newPage(e2e.browser);
   const signed: string[] = [];
   await page.exposeFunction('__ayahSign', async (data: string) => {
     const message = isHexString(data) ? getBytes(data) : data;
@@ -81,7 +71,7 @@ async function pageWithWallet(wallet: Wallet, { rejectSign = false } = {}) {
 }
 
 async function continueWithMetaMask(page: Page) {
-  await page.goto(`${product.url}/auth`);
+  await page.goto(`${e2e.product.url}/auth`);
   await page.getByRole('button', { name: 'Continue with MetaMask' }).click();
 }
 
@@ -94,7 +84,7 @@ describe('wallet sign-in', () => {
     await page.waitForURL(/\/onboarding$/, { timeout: 20_000 });
     expect(signed).toHaveLength(1);
     const [message] = signed;
-    const host = new URL(product.url).host;
+    const host = new URL(e2e.product.url).host;
     expect(message).toContain(`${host} wants you to sign in with your Ethereum account:`);
     expect(message).toContain(wallet.address);
     expect(message).toContain('Sign in to Ayah, your AI learning coach.');
@@ -104,7 +94,7 @@ describe('wallet sign-in', () => {
     // The session is real: the API knows this wallet's user.
     const token = await page.evaluate(() => localStorage.getItem('authToken'));
     expect(token).toBeTruthy();
-    const me = await fetch(`${product.url}/api/v1/auth/me`, {
+    const me = await fetch(`${e2e.product.url}/api/v1/auth/me`, {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(me.status).toBe(200);
@@ -113,16 +103,7 @@ describe('wallet sign-in', () => {
     expect(user.email).toBe('');
 
     // Through onboarding to the assistant, where the account is named after the wallet.
-    for (let i = 0; i < 5; i++) {
-      const start = page.getByRole('button', { name: 'Start learning' });
-      if (await start.isVisible()) break;
-      const subject = page.getByRole('checkbox', { name: /Math/i });
-      if (await subject.isVisible()) await subject.check();
-      await page.getByRole('button', { name: 'Next' }).click();
-    }
-    await page.getByRole('button', { name: 'Start learning' }).click();
-    await page.waitForURL(/\/assistant$/);
-    await page.getByRole('heading', { name: 'Ready to learn together?' }).waitFor();
+    await completeOnboarding(page);
     const short = `${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`;
     await page
       .getByRole('button', { name: /Account menu/ })

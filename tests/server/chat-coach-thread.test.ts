@@ -6,6 +6,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { COACH_TOO_HARD } from '../../server/chat/tutor';
 import { mathsReady } from '../../server/llm/tools';
 import { describeServer, useServer } from './harness';
+import { healthLatencies, SLOW_EQUATION } from './slow-maths';
 
 const h = useServer();
 // As server/main.ts does at start: the engines load before the first question.
@@ -14,21 +15,11 @@ beforeAll(() => mathsReady());
 describeServer('the offline coach in the maths thread', () => {
   it('answers a question too big to work out in time kindly, without holding the server', async () => {
     const user = await h.user();
-    // mathsteps works on this for about 3.5 s, synchronously.
-    const slow = 'x' + Array.from({ length: 11 }, (_, i) => `/(x+${i + 1})`).join('') + ' = 1';
     const started = Date.now();
     const reply = h
       .as(user)
-      .post('/api/v1/chat/send', { messages: [{ role: 'user', content: slow }] });
-    const latencies: number[] = [];
-    let done = false;
-    void reply.finally(() => (done = true));
-    while (!done) {
-      const t = Date.now();
-      expect((await fetch(h.url + '/api/v1/health')).status).toBe(200);
-      latencies.push(Date.now() - t);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      .post('/api/v1/chat/send', { messages: [{ role: 'user', content: SLOW_EQUATION }] });
+    const latencies = await healthLatencies(h.url, reply);
     const answer = await reply;
     expect(answer.status).toBe(200);
     expect(answer.body.response).toContain(COACH_TOO_HARD);

@@ -47,14 +47,6 @@ async function messagesOf(user: TestUser) {
   );
 }
 
-const waitFor = async (check: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 describeServer('the tutor over an OpenAI-compatible endpoint', () => {
   it('streams chunks as the model writes them, then done, and stores the reply', async () => {
     const user = await h.user('Lina');
@@ -121,7 +113,7 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     expect(events.map((e) => e.event)).toEqual(['chunk', 'error']);
     expect(events[1]!.data).toEqual({ detail: 'Ayah took too long to answer. Please try again.' });
     expect((await messagesOf(user)).map((m) => m.role)).toEqual(['user']);
-    await waitFor(() => fake.aborted > abortedBefore);
+    await fake.abortedMoreThan(abortedBefore);
 
     fake.script({ kind: 'stall' });
     const plain = await h.as(user).post(`${C}/send`, say('Still there?'));
@@ -170,7 +162,7 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     const { value } = await reader.read();
     expect(new TextDecoder().decode(value)).toContain('event: chunk');
     controller.abort();
-    await waitFor(() => fake.aborted > abortedBefore);
+    await fake.abortedMoreThan(abortedBefore);
     await new Promise((r) => setTimeout(r, 100));
     expect((await messagesOf(user)).map((m) => m.role)).toEqual(['user']);
   });

@@ -12,6 +12,7 @@ import type { CompletionBody, Script, WireMessage } from './fake-openai';
 import { FakeOpenAI } from './fake-openai';
 import type { HarnessOptions, TestUser } from './harness';
 import { describeServer, parseSse, useServer } from './harness';
+import { healthLatencies, SLOW_EQUATION } from './slow-maths';
 
 const fake = new FakeOpenAI();
 const options: HarnessOptions = { llm: {} };
@@ -195,26 +196,17 @@ describeServer('the tutor checks its maths with tools', () => {
   it('stops a tool call the engines would work on for seconds, and the server keeps answering', async () => {
     const user = await h.user();
     const before = fake.completions().length;
-    // mathsteps works on this for about 3.5 s, synchronously: it must not hold the server.
-    const slow = 'x' + Array.from({ length: 11 }, (_, i) => `/(x+${i + 1})`).join('') + ' = 1';
+    // mathsteps works on SLOW_EQUATION for seconds, synchronously: it must not hold the server.
     fake.script(
       {
         kind: 'tools',
-        calls: [{ name: 'solve_steps', arguments: JSON.stringify({ problem: slow }) }],
+        calls: [{ name: 'solve_steps', arguments: JSON.stringify({ problem: SLOW_EQUATION }) }],
       },
       { kind: 'chunks', chunks: ['Multiply both sides by each denominator, one at a time.'] },
     );
     const started = Date.now();
-    const reply = stream(user, `Solve ${slow}`);
-    const latencies: number[] = [];
-    let done = false;
-    void reply.finally(() => (done = true));
-    while (!done) {
-      const t = Date.now();
-      expect((await fetch(h.url + '/api/v1/health')).status).toBe(200);
-      latencies.push(Date.now() - t);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const reply = stream(user, `Solve ${SLOW_EQUATION}`);
+    const latencies = await healthLatencies(h.url, reply);
     const { events } = await reply;
     expect(events.at(-1)!.event).toBe('done');
     expect(Date.now() - started).toBeLessThan(TOOL_TIMEOUT_MS + 1500);

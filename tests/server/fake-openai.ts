@@ -96,6 +96,15 @@ export class FakeOpenAI {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /** Waits (up to `timeoutMs`) until more than `count` completions have been aborted by their client. */
+  async abortedMoreThan(count: number, timeoutMs = 5000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (this.aborted <= count) {
+      if (Date.now() > end) throw new Error(`no completion aborted within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
   completions() {
     return this.requests.filter((r) => r.path.endsWith('/chat/completions'));
   }

@@ -15,8 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import type { SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { afterAll, beforeAll, describe, inject, onTestFinished } from 'vitest';
 import { createApp } from '../../server/app';
 import type {
   AuthSettings,
@@ -319,6 +320,40 @@ export class Harness {
   async sql<T = Loose>(query: SQL): Promise<T[]> {
     const result = (await this.database.db.execute(query)) as { rows?: T[] };
     return result.rows ?? [];
+  }
+
+  /**
+   * Fault injection in the database: from now until the test ends, recording the points
+   * distribution of a conversion of exactly `points` fails (a trigger on `conversions` raises
+   * 'distribution down' when such a row turns 'success'). Cleaned up when the test finishes; the
+   * returned function removes it sooner (calling it twice is harmless).
+   */
+  async failDistribution(points: number): Promise<() => Promise<void>> {
+    if (!Number.isSafeInteger(points))
+      throw new Error(`failDistribution: ${points} is not an integer`);
+    const name = `fail_distribution_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await this.sql(
+      sql.raw(`
+      create function ${name}() returns trigger language plpgsql as $$
+      begin
+        if new.status = 'success' and new.points = ${points} then raise exception 'distribution down'; end if;
+        return new;
+      end $$`),
+    );
+    await this.sql(
+      sql.raw(
+        `create trigger ${name} before update on conversions for each row execute function ${name}()`,
+      ),
+    );
+    let restored = false;
+    const restore = async () => {
+      if (restored) return;
+      restored = true;
+      await this.sql(sql.raw(`drop trigger if exists ${name} on conversions`));
+      await this.sql(sql.raw(`drop function if exists ${name}()`));
+    };
+    onTestFinished(restore);
+    return restore;
   }
 
   /** The next mail to `to` (already received, or arriving within a few seconds). */

@@ -135,34 +135,22 @@ describeServer('points and tokens', () => {
   it('marks a failed distribution failed and gives the points back', async () => {
     const user = await h.user();
     await h.grant(user.id, 990);
-    // Fault injection in the database: the step that records the distribution fails for 990 points.
-    await h.sql(
-      sql.raw(`
-      create or replace function fail_990() returns trigger language plpgsql as $$
-      begin
-        if new.status = 'success' and new.points = 990 then raise exception 'distribution down'; end if;
-        return new;
-      end $$`),
-    );
-    await h.sql(
-      sql.raw(
-        'create trigger fail_990 before update on conversions for each row execute function fail_990()',
-      ),
-    );
-    try {
-      const reply = await h.as(user).post(`${T}/convert-points-to-finu`, { points: 990 });
-      expect(reply.status).toBe(201);
-      expect(reply.body.transaction).toMatchObject({ status: 'failed', points: 990, tokens: 99 });
-      expect((await h.as(user).get(`${T}/finu-balance`)).body).toEqual({ points: 990, tokens: 0 });
-      const activity = (await h.as(user).get(`${T}/activity`)).body.data;
-      expect(activity.map((a: { type: string }) => a.type)).toEqual([
-        'earned',
-        'converted',
-        'earned',
-      ]);
-      expect(h.logs.some((l) => l.level === 'error' && l.text.includes('conversion'))).toBe(true);
-    } finally {
-      await h.sql(sql.raw('drop trigger fail_990 on conversions'));
-    }
+    const restore = await h.failDistribution(990);
+    const reply = await h.as(user).post(`${T}/convert-points-to-finu`, { points: 990 });
+    expect(reply.status).toBe(201);
+    expect(reply.body.transaction).toMatchObject({ status: 'failed', points: 990, tokens: 99 });
+    expect((await h.as(user).get(`${T}/finu-balance`)).body).toEqual({ points: 990, tokens: 0 });
+    const activity = (await h.as(user).get(`${T}/activity`)).body.data;
+    expect(activity.map((a: { type: string }) => a.type)).toEqual([
+      'earned',
+      'converted',
+      'earned',
+    ]);
+    expect(h.logs.some((l) => l.level === 'error' && l.text.includes('conversion'))).toBe(true);
+    // Once the fault is lifted, the same conversion goes through.
+    await restore();
+    const again = await h.as(user).post(`${T}/convert-points-to-finu`, { points: 990 });
+    expect(again.body.transaction).toMatchObject({ status: 'success', points: 990, tokens: 99 });
+    expect((await h.as(user).get(`${T}/finu-balance`)).body).toEqual({ points: 0, tokens: 99 });
   });
 });

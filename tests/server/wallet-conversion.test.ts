@@ -4,7 +4,6 @@
  * in `server-pg`. The machine converts, follows the transaction, and the wallet shows both balances;
  * a conversion that fails in the database keeps the points.
  */
-import { sql } from 'drizzle-orm';
 import { createActor, waitFor } from 'xstate';
 import { beforeAll, expect, it } from 'vitest';
 import { createHttpApi } from '../../src/http';
@@ -101,29 +100,12 @@ describeServer('a conversion through the wallet adapter and machines', () => {
   it('a conversion that fails keeps the points, and says so', async () => {
     const user = await h.user();
     await h.grant(user.id, 990);
-    // Fault injection in the database: recording the distribution fails for 990 points.
-    await h.sql(
-      sql.raw(`
-      create or replace function fail_990_wallet() returns trigger language plpgsql as $$
-      begin
-        if new.status = 'success' and new.points = 990 then raise exception 'distribution down'; end if;
-        return new;
-      end $$`),
-    );
-    await h.sql(
-      sql.raw(
-        'create trigger fail_990_wallet before update on conversions for each row execute function fail_990_wallet()',
-      ),
-    );
-    try {
-      const adapter = walletOf(user);
-      const { settled } = await convert(adapter, 990, 990);
-      expect(settled.value).toBe('failed');
-      expect(settled.context.transaction).toMatchObject({ status: 'failed', points: 990 });
-      const after = await walletSnapshot(adapter);
-      expect(after.balance).toEqual({ points: 990, tokens: 0 });
-    } finally {
-      await h.sql(sql.raw('drop trigger fail_990_wallet on conversions'));
-    }
+    await h.failDistribution(990);
+    const adapter = walletOf(user);
+    const { settled } = await convert(adapter, 990, 990);
+    expect(settled.value).toBe('failed');
+    expect(settled.context.transaction).toMatchObject({ status: 'failed', points: 990 });
+    const after = await walletSnapshot(adapter);
+    expect(after.balance).toEqual({ points: 990, tokens: 0 });
   });
 });
