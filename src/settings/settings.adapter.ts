@@ -41,6 +41,13 @@ export type AccountExport = {
   points_ledger: Record<string, unknown>[];
   conversions: Record<string, unknown>[];
   learning_memory: Record<string, unknown>[];
+  /** The school portals that sign the student in, and who each says the student is. */
+  portal_identities: {
+    issuer: string;
+    subject: string;
+    email: string | null;
+    created_at: string;
+  }[];
 };
 
 /**

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { FakeOpenAI } from '../server/fake-openai';
 import { launch } from './browser';
 
@@ -40,7 +40,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ayah-e2e-'));
   // Under vitest, the product starts on a copy of one migrated database (pgdata-global-setup.ts)
   // rather than making its own; a benchmark run outside vitest starts on an empty data dir.
-  const template = process.env.VITEST ? (await import('vitest')).inject('ayahPgdataTemplate') : '';
+  const template = process.env.VITEST ? inject('ayahPgdataTemplate') : '';
   if (template) cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {

@@ -57,6 +57,7 @@ export const sampleExport: AccountExport = {
   points_ledger: [],
   conversions: [],
   learning_memory: [],
+  portal_identities: [],
 };
 
 export type SettingsCall = { method: keyof SettingsAdapter; args: unknown[] };
