@@ -39,13 +39,34 @@ export async function signAccessToken(
 export type AccessTokenResult =
   { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
+/**
+ * The secret as a WebCrypto key, imported once per secret: given the raw bytes, jose imports them
+ * again on every verification.
+ */
+const verifyKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+function verifyKey(secret: Uint8Array): Promise<CryptoKey> {
+  let key = verifyKeys.get(secret);
+  if (!key) {
+    // A copy: WebCrypto takes bytes over an ArrayBuffer, never a SharedArrayBuffer.
+    key = crypto.subtle.importKey(
+      'raw',
+      new Uint8Array(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['verify'],
+    );
+    verifyKeys.set(secret, key);
+  }
+  return key;
+}
+
 export async function verifyAccessToken(
   token: string,
   secret: Uint8Array,
   now: Date,
 ): Promise<AccessTokenResult> {
   try {
-    const { payload } = await jwtVerify(token, secret, {
+    const { payload } = await jwtVerify(token, await verifyKey(secret), {
       algorithms: ALGORITHMS,
       issuer: JWT_ISSUER,
       audience: JWT_AUDIENCE,
