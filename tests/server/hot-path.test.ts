@@ -2,11 +2,15 @@
  * What the speed work on the signed-in hot path (GET /auth/me, GET /chat/sessions) must keep: the
  * session lookup is a prepared statement read afresh on every request, so a revoked session, a bumped
  * token version or a deleted user is refused on the very next request, however warm the statement
- * (PostgreSQL switches a prepared statement to a generic plan after five runs); the session list
- * counts every page right, past the end too; and CORS and security headers still reach GET answers.
+ * (PostgreSQL switches a prepared statement to a generic plan after five runs); a token whose
+ * signature was checked once is still held to its expiry and to the secret it is presented with;
+ * the session list counts every page right, past the end too; and CORS and security headers still
+ * reach GET answers.
  */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import { signAccessToken, verifyAccessToken } from '../../server/auth/tokens';
 import { describeServer, useServer } from './harness';
 
 const h = useServer();
@@ -71,6 +75,36 @@ describeServer('the session lookup is never cached', () => {
       expect(reply.body.user.id).toBe(users[i % 3]!.id);
       expect(reply.body.user.display_name).toBe(['Ada', 'Ben', 'Cy'][i % 3]);
     });
+  });
+});
+
+describeServer('a token verified once', () => {
+  it('is still refused once it expires, and accepted again only inside its time', async () => {
+    const user = await h.user();
+    const exp = JSON.parse(Buffer.from(user.token.split('.')[1]!, 'base64url').toString()).exp;
+    await warm(user.token);
+    h.advanceClock(exp * 1000 - h.now().getTime() + 6_000); // past exp and its 5 s tolerance
+    try {
+      const late = await h.get(`${AUTH}/me`, { token: user.token });
+      expect(late.status).toBe(401);
+      expect(late.body).toEqual({ detail: 'Token has expired' });
+    } finally {
+      h.resetClock();
+    }
+    expect((await h.get(`${AUTH}/me`, { token: user.token })).status).toBe(200);
+  });
+
+  it('is checked against the secret it is presented with', async () => {
+    const secret = new TextEncoder().encode('a'.repeat(40));
+    const other = new TextEncoder().encode('b'.repeat(40));
+    const now = new Date();
+    const claims = { sub: randomUUID(), sid: randomUUID(), tv: 3 };
+    const token = await signAccessToken(claims, secret, now, 600);
+    expect(await verifyAccessToken(token, secret, now)).toEqual({ ok: true, claims });
+    expect(await verifyAccessToken(token, secret, now)).toEqual({ ok: true, claims });
+    expect(await verifyAccessToken(token, other, now)).toEqual({ ok: false, reason: 'invalid' });
+    const later = new Date(now.getTime() + 606_000);
+    expect(await verifyAccessToken(token, secret, later)).toEqual({ ok: false, reason: 'expired' });
   });
 });
 
