@@ -29,13 +29,14 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import startPostgres from '../../tests/server/pg-global-setup';
 import { arg } from '../support';
+import { serveChild } from './serve';
 
 const SECONDS = arg('seconds', 5);
 const CONNECTIONS = arg('connections', 10);
 const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR =
   profileAt === -1 ? null : path.resolve(process.argv[profileAt + 1] ?? 'profiles');
-const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
 
 interface Figure {
   label: string;
@@ -76,12 +77,15 @@ interface Served {
   stop(): Promise<void>;
 }
 
-/** Starts serve.ts in a child process (`--profile dir`: under `--cpu-prof`) and reads its address. */
+/**
+ * Starts this file with `--serve` (serve.ts) in a child process (`--profile dir`: under
+ * `node --cpu-prof`) and reads its address.
+ */
 async function child(args: string[]): Promise<Served> {
   const profile = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
   const proc: ChildProcess = spawn(
     process.execPath,
-    [...profile, '--import', 'tsx', SERVE, ...args],
+    [...profile, '--import', 'tsx', SELF, '--serve', ...args],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
@@ -205,7 +209,8 @@ async function main() {
   );
 }
 
-main().catch((error: unknown) => {
-  console.error('bench:server failed:', error);
+const serveAt = process.argv.indexOf('--serve');
+(serveAt === -1 ? main() : serveChild(process.argv.slice(serveAt + 1))).catch((error: unknown) => {
+  console.error(serveAt === -1 ? 'bench:server failed:' : 'bench server failed:', error);
   process.exit(1);
 });

@@ -1,12 +1,12 @@
 /**
- * The server under test for `npm run bench:server`, in its own process: `bare` (a bare Hono app with
- * one JSON route, the baseline) or `app` (the real app over PGlite in `--data-dir`, or PostgreSQL at
- * `--url`, with a signed-in student and 20 chat sessions). Prints one JSON line `{url, token?}` once
- * it listens, and closes (database too) and exits 0 when its stdin ends or on SIGTERM, so that
- * `node --cpu-prof` writes its profile.
+ * The server under test for `npm run bench:server`, in a process of its own (run.ts starts itself
+ * with `--serve`): `bare` (a bare Hono app with one JSON route, the baseline) or `app` (the real app
+ * over PGlite in `--data-dir`, or PostgreSQL at `--url`, with a signed-in student and 20 chat
+ * sessions). Prints one JSON line `{url, token?}` once it listens, and closes (database too) and
+ * exits 0 when its stdin ends or on SIGTERM, so that `node --cpu-prof` writes its profile.
  *
- *   node --import tsx bench/server/serve.ts bare
- *   node --import tsx bench/server/serve.ts app --data-dir /tmp/x | --url postgres://…
+ *   node --import tsx bench/server/run.ts --serve bare
+ *   node --import tsx bench/server/run.ts --serve app --data-dir /tmp/x | --url postgres://…
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,9 +21,10 @@ import { chatSessions } from '../../server/db/schema';
 import { insertSignedInUser } from '../../tests/server/seed-user';
 import { serveApp } from '../support';
 
+let args: string[] = [];
 function option(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? undefined : process.argv[i + 1];
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? undefined : args[i + 1];
 }
 
 /** A signed-in student with a few chat sessions, and their access token. */
@@ -70,8 +71,10 @@ async function real(): Promise<{ url: string; token: string; close(): Promise<vo
   };
 }
 
-async function main() {
-  const server = process.argv[2] === 'bare' ? await bare() : await real();
+/** Serves `argv` (`bare`, or `app` and its options) until stdin ends; see the header. */
+export async function serveChild(argv: string[]): Promise<void> {
+  args = argv;
+  const server = argv[0] === 'bare' ? await bare() : await real();
   let closing = false;
   const stop = () => {
     if (closing) return;
@@ -89,8 +92,3 @@ async function main() {
   const { close: _close, ...shown } = server;
   process.stdout.write(`${JSON.stringify(shown)}\n`);
 }
-
-main().catch((error: unknown) => {
-  console.error('bench server failed:', error);
-  process.exit(1);
-});
