@@ -20,8 +20,15 @@ import { corsPolicy, securityHeaders } from './http/security';
 
 export const API_PREFIX = '/api/v1';
 
+/**
+ * GET and HEAD requests carry no body (the Node adapter gives them none): the body middlewares below
+ * skip them without asking, since asking (`c.req.raw.body`) builds a whole fetch Request per call.
+ */
+const hasNoBody = (method: string) => method === 'GET' || method === 'HEAD';
+
 /** FastAPI treats an empty body as no body; so do we (a bare `Content-Type: application/json` is fine). */
 const emptyBodyIsNoBody: MiddlewareHandler = async (c, next) => {
+  if (hasNoBody(c.req.method)) return next();
   if (c.req.raw.body && c.req.header('content-length') === '0') {
     const headers = new Headers(c.req.raw.headers);
     headers.delete('content-type');
@@ -83,7 +90,8 @@ export function createApp(appDeps: AppDeps) {
   // or the client's next request on it fails.
   app.use('/api/*', async (c, next) => {
     await next();
-    if (c.req.raw.body && !c.req.raw.bodyUsed) c.header('Connection', 'close');
+    if (hasNoBody(c.req.method)) return;
+    if (c.req.raw.body && !c.req.raw.bodyUsed) c.res.headers.set('Connection', 'close');
   });
   const limit = (maxSize: number, detail = 'Request body too large') =>
     bodyLimit({
@@ -98,7 +106,9 @@ export function createApp(appDeps: AppDeps) {
     ],
   ]);
   const defaultLimit = limit(config.maxBodyBytes);
-  app.use('/api/*', (c, next) => (bodyLimits.get(c.req.path) ?? defaultLimit)(c, next));
+  app.use('/api/*', (c, next) =>
+    hasNoBody(c.req.method) ? next() : (bodyLimits.get(c.req.path) ?? defaultLimit)(c, next),
+  );
 
   const auth = authRoutes(deps, API_PREFIX);
   app.route(

@@ -81,6 +81,27 @@ export function createAuthService(deps: Deps) {
     return user;
   }
 
+  /**
+   * The session an access token names, with its user: asked on every signed-in request, so it is
+   * built once and (on PostgreSQL) prepared once per connection. Read afresh each time, never cached:
+   * a revoked session or a bumped token version is refused on the very next request. Built on first
+   * use, so that making the service asks nothing of the database.
+   */
+  let sessionOfTokenQuery: ReturnType<typeof prepareSessionOfToken> | undefined;
+  const prepareSessionOfToken = () =>
+    db
+      .select({
+        user: users,
+        revokedAt: authSessions.revokedAt,
+        expiresAt: authSessions.expiresAt,
+      })
+      .from(authSessions)
+      .innerJoin(users, eq(users.id, authSessions.userId))
+      .where(and(eq(authSessions.id, sql.placeholder('sid')), eq(users.id, sql.placeholder('sub'))))
+      .limit(1)
+      .prepare('auth_session_of_token');
+  const sessionOfToken = () => (sessionOfTokenQuery ??= prepareSessionOfToken());
+
   async function findById(q: Queryable, id: string): Promise<User> {
     const [user] = await q.select().from(users).where(eq(users.id, id)).limit(1);
     if (!user) throw unauthorized(MESSAGES.invalidToken);
@@ -381,16 +402,7 @@ export function createAuthService(deps: Deps) {
         );
       }
       const { sub, sid, tv } = result.claims;
-      const [row] = await db
-        .select({
-          user: users,
-          revokedAt: authSessions.revokedAt,
-          expiresAt: authSessions.expiresAt,
-        })
-        .from(authSessions)
-        .innerJoin(users, eq(users.id, authSessions.userId))
-        .where(and(eq(authSessions.id, sid), eq(users.id, sub)))
-        .limit(1);
+      const [row] = await sessionOfToken().execute({ sid, sub });
       if (!row || row.revokedAt || row.expiresAt <= now() || row.user.tokenVersion !== tv) {
         throw unauthorized(MESSAGES.invalidToken);
       }

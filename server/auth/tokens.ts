@@ -39,26 +39,87 @@ export async function signAccessToken(
 export type AccessTokenResult =
   { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
+/**
+ * The secret as a WebCrypto key, imported once per secret: given the raw bytes, jose imports them
+ * again on every verification.
+ */
+const verifyKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+function verifyKey(secret: Uint8Array): Promise<CryptoKey> {
+  let key = verifyKeys.get(secret);
+  if (!key) {
+    // A copy: WebCrypto takes bytes over an ArrayBuffer, never a SharedArrayBuffer.
+    key = crypto.subtle.importKey(
+      'raw',
+      new Uint8Array(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['verify'],
+    );
+    verifyKeys.set(secret, key);
+  }
+  return key;
+}
+
+const CLOCK_TOLERANCE_SEC = 5;
+
+/**
+ * Tokens whose signature and claims jose has checked, per secret, with the times that bound their
+ * life. A client sends one access token with every request for as long as it lives: checking its
+ * HMAC once is enough, while its times are checked afresh on every use. Nothing about the session is
+ * kept here: whether it is revoked, expired or its user's token version moved on is read from the
+ * database on every request (AuthService.authenticate). Bounded: the oldest entry goes first.
+ */
+interface Verified {
+  claims: AccessClaims;
+  exp: number;
+  nbf: number | undefined;
+}
+const verifiedTokens = new WeakMap<Uint8Array, Map<string, Verified>>();
+const VERIFIED_TOKENS_MAX = 10_000;
+
+/** The claims of a token verified before, if its times still hold at `now` (jose's own test). */
+function alreadyVerified(token: string, secret: Uint8Array, now: Date): AccessClaims | undefined {
+  const seen = verifiedTokens.get(secret)?.get(token);
+  if (!seen) return undefined;
+  const at = Math.floor(now.getTime() / 1000);
+  const inTime =
+    seen.exp > at - CLOCK_TOLERANCE_SEC &&
+    (seen.nbf === undefined || seen.nbf <= at + CLOCK_TOLERANCE_SEC);
+  // Out of its time, the token goes through jose again, which says why it is refused.
+  return inTime ? seen.claims : undefined;
+}
+
+function rememberVerified(token: string, secret: Uint8Array, entry: Verified): void {
+  let seen = verifiedTokens.get(secret);
+  if (!seen) verifiedTokens.set(secret, (seen = new Map()));
+  if (seen.size >= VERIFIED_TOKENS_MAX) seen.delete(seen.keys().next().value!);
+  seen.set(token, entry);
+}
+
 export async function verifyAccessToken(
   token: string,
   secret: Uint8Array,
   now: Date,
 ): Promise<AccessTokenResult> {
+  const claims = alreadyVerified(token, secret, now);
+  if (claims) return { ok: true, claims };
   try {
-    const { payload } = await jwtVerify(token, secret, {
+    const { payload } = await jwtVerify(token, await verifyKey(secret), {
       algorithms: ALGORITHMS,
       issuer: JWT_ISSUER,
       audience: JWT_AUDIENCE,
       requiredClaims: ['exp', 'iat', 'sub'],
       currentDate: now,
-      clockTolerance: 5,
+      clockTolerance: CLOCK_TOLERANCE_SEC,
     });
     const { sub, sid, tv } = payload;
     if (typeof sub !== 'string' || typeof sid !== 'string' || !Number.isInteger(tv)) {
       return { ok: false, reason: 'invalid' };
     }
     if (!UUID.test(sub) || !UUID.test(sid)) return { ok: false, reason: 'invalid' };
-    return { ok: true, claims: { sub, sid, tv: tv as number } };
+    const verified = { sub, sid, tv: tv as number };
+    rememberVerified(token, secret, { claims: verified, exp: payload.exp!, nbf: payload.nbf });
+    return { ok: true, claims: verified };
   } catch (error) {
     return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
   }

@@ -125,23 +125,45 @@ export function createChatService({ db, now, config }: Deps) {
     return publicSession(row);
   }
 
-  async function list(userId: string, archived: boolean, page: Page) {
+  /**
+   * A page of the caller's active or archived sessions with the count of all of them, in one
+   * statement (`count(*) over ()`), built once and prepared on PostgreSQL: the session list is read
+   * on every screen of the app. A page past the end has no row to carry the count, so only then is
+   * the count asked on its own.
+   */
+  function listing(archived: boolean) {
     const scope = and(
-      eq(chatSessions.userId, userId),
+      eq(chatSessions.userId, sql.placeholder('userId')),
       archived ? isNotNull(chatSessions.archivedAt) : isNull(chatSessions.archivedAt),
     );
     const order = archived
       ? [desc(chatSessions.archivedAt), desc(chatSessions.id)]
       : [desc(chatSessions.lastMessageAt), desc(chatSessions.id)];
-    const rows = await db
-      .select(sessionFields)
-      .from(chatSessions)
-      .where(scope)
-      .orderBy(...order)
-      .limit(page.limit)
-      .offset(offsetOf(page));
-    const [total] = await db.select({ n: count() }).from(chatSessions).where(scope);
-    return paged('sessions', rows.map(publicSession), total?.n ?? 0, page);
+    const name = archived ? 'chat_sessions_archived' : 'chat_sessions_active';
+    return {
+      page: db
+        .select({ ...sessionFields, total: sql<number>`count(*) over ()`.mapWith(Number) })
+        .from(chatSessions)
+        .where(scope)
+        .orderBy(...order)
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .prepare(`${name}_page`),
+      total: db.select({ n: count() }).from(chatSessions).where(scope).prepare(`${name}_total`),
+    };
+  }
+  // Built on first use, so that making the service asks nothing of the database.
+  let listings: { active: ReturnType<typeof listing>; archived: ReturnType<typeof listing> };
+
+  async function list(userId: string, archived: boolean, page: Page) {
+    listings ??= { active: listing(false), archived: listing(true) };
+    const listed = archived ? listings.archived : listings.active;
+    const rows = await listed.page.execute({ userId, limit: page.limit, offset: offsetOf(page) });
+    let total = rows[0]?.total;
+    if (total === undefined) {
+      total = page.page === 1 ? 0 : ((await listed.total.execute({ userId }))[0]?.n ?? 0);
+    }
+    return paged('sessions', rows.map(publicSession), total, page);
   }
 
   return {

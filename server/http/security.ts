@@ -39,17 +39,34 @@ export function securityHeaders(options: { https: boolean }): MiddlewareHandler 
   };
 }
 
-/** CORS for the app's own origin and AYAH_ALLOWED_ORIGINS only; never with credentials. */
+/**
+ * CORS for the app's own origin and AYAH_ALLOWED_ORIGINS only; never with credentials. Preflights
+ * (OPTIONS) go through Hono's `cors`; every other request gets the same headers set here on the
+ * answer once it exists. (Hono's `cors` touches `c.res` before the route answers and appends `Vary`
+ * through `c.header` after it: each makes the Node adapter rebuild the answer as a stream, which cost
+ * more than the rest of a GET /auth/me.)
+ */
 export function corsPolicy(publicUrl: string, allowed: readonly string[]): MiddlewareHandler {
   const origins = new Set([new URL(publicUrl).origin, ...allowed]);
-  return cors({
+  const exposeHeaders = ['Retry-After'];
+  const preflight = cors({
     origin: (origin) => (origins.has(origin) ? origin : null),
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowHeaders: ['Authorization', 'Content-Type', 'X-Timezone'],
-    exposeHeaders: ['Retry-After'],
+    exposeHeaders,
     credentials: false,
     maxAge: 600,
   });
+  const expose = exposeHeaders.join(',');
+  return async (c, next) => {
+    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    const origin = c.req.header('origin') ?? '';
+    await next();
+    const h = c.res.headers;
+    if (origins.has(origin)) h.set('Access-Control-Allow-Origin', origin);
+    h.set('Access-Control-Expose-Headers', expose);
+    h.append('Vary', 'Origin');
+  };
 }
 
 /** The caller's address: the socket's, or the last X-Forwarded-For hop behind a trusted proxy. */
