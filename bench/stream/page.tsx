@@ -12,6 +12,7 @@ import { Markdown } from '../../src/markdown/Markdown';
 import { plainKatexPlugins } from '../../src/markdown/katex';
 import { loadKatex } from '../../src/markdown/math';
 import { MarkdownBlock, markdownRootClass } from '../../src/markdown/render';
+import { StreamView } from '../../src/markdown/stream';
 import { normalizeMath } from '../../src/lib/math';
 import { AyahRoot } from '../../src/ui/root';
 import { tutoringReply } from './reply';
@@ -161,10 +162,56 @@ async function renderOnce(renderer: Renderer, units: number): Promise<Record<str
   return dom;
 }
 
+/** What each update of a streamed reply asks of ours (see updates.mjs). */
+export interface UpdateLabel {
+  /** The kind of the unfinished block, by its first line (or 'none'). */
+  kind: string;
+  /** Its length. */
+  tail: number;
+  /** Whether it was parsed again, not just given more plain text at its end. */
+  reparsed: boolean;
+  /** The characters the update added. */
+  chunk: string;
+}
+
+function labels(units: number): UpdateLabel[] {
+  const text = tutoringReply(units);
+  const view = new StreamView();
+  const out: UpdateLabel[] = [];
+  let base: string | null = null;
+  for (let end = STEP; end < text.length + STEP; end += STEP) {
+    const { tail } = view.update(text.slice(0, end), true);
+    const reparsed = tail !== null && tail.base !== base;
+    base = tail?.base ?? null;
+    out.push({
+      kind: tail ? blockKind(tail.base) : 'none',
+      tail: tail ? tail.base.length + tail.suffix.length : 0,
+      reparsed,
+      chunk: text.slice(end - STEP, end),
+    });
+  }
+  return out;
+}
+
+function blockKind(source: string): string {
+  if (/^#/.test(source)) return 'heading';
+  if (/^\|/.test(source)) return 'table';
+  if (/^```/.test(source)) return 'code';
+  if (/^(\$\$|\\\[)/.test(source)) return 'display';
+  if (/^(\d+\.|-) /.test(source)) return 'list';
+  if (/^>/.test(source)) return 'quote';
+  return 'paragraph';
+}
+
 declare global {
   interface Window {
-    bench: { ready: Promise<void>; run: typeof run; renderOnce: typeof renderOnce };
+    bench: {
+      ready: Promise<void>;
+      run: typeof run;
+      renderOnce: typeof renderOnce;
+      labels: typeof labels;
+    };
   }
 }
 
-window.bench = { ready: loadKatex().then(() => undefined), run, renderOnce };
+window.bench = { ready: loadKatex().then(() => undefined), run, renderOnce, labels };

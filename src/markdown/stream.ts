@@ -30,22 +30,38 @@ export class StreamView {
     if (!streaming || tail === '') return { blocks, tail: null };
     const healed = healTail(tail);
     if (healed.text === '') return { blocks, tail: null };
-    if (!appendable(this.base, healed.text, healed.code)) this.base = healed.text;
+    if (!appendable(this.base, healed.text, healed.code))
+      this.base = newBase(healed.text, healed.code);
     return { blocks, tail: { base: this.base, suffix: healed.text.slice(this.base.length) } };
   }
 }
 
-// What a chunk may hold to be shown as plain text: in prose, letters, digits, spaces, commas and
-// apostrophes (nothing markdown, GFM, math or an autolink reads); in code, anything but a line end.
-const PLAIN = /^[A-Za-z0-9 ,']*$/;
+/**
+ * Where to parse the unfinished block from: all of it, less the spaces it ends in when they can be
+ * shown as a suffix (markdown drops a paragraph's trailing spaces, so text appended to them later
+ * would need parsing again: a reply would be parsed twice per sentence, not once).
+ */
+function newBase(text: string, code: boolean): string {
+  const trimmed = code ? text : text.replace(/ +$/, '');
+  return trimmed !== text && appendable(trimmed, text, code) ? trimmed : text;
+}
+
+// What a chunk may hold to be shown as plain text: in prose, letters, digits, spaces, commas,
+// apostrophes and full stops after a letter (nothing markdown, GFM, math or an autolink reads: a
+// list marker is digits and a full stop, a domain autolinks only after `www.`); in code, anything
+// but a line end.
+const PLAIN = /^[A-Za-z0-9 ,'.]*$/;
+const STOP_AFTER_NON_LETTER = /[^A-Za-z]\./;
 const PLAIN_CODE = /^[^\n\r]*$/;
 // What prose must end in for text to be appended to it: a letter, digit or closing punctuation
-// that ends no link, code span, formula or emphasis, and no backslash (which could escape).
-const PROSE_END = /[A-Za-z0-9,;!?'"]$/;
-// A last line where letters could still extend an autolink (`www.`, `https:`, an email address).
-const AUTOLINK = /www\.|[A-Za-z]:\S|@/i;
+// that ends no link, code span, formula or emphasis, and no backslash (which could escape); or a
+// full stop after a letter (after digits it could be a list marker).
+const PROSE_END = /(?:[A-Za-z0-9,;!?'"]|[A-Za-z]\.)$/;
+// A last line where letters could still extend an autolink (`www.`, `https:`, an email address;
+// GFM autolinks no other scheme, so `**Tip:**` is not one).
+const AUTOLINK = /www\.|(?:https?|mailto|xmpp):|@/i;
 /** Past this, the text is parsed again anyway: if the suffix ever found no home, not for long. */
-const MAX_SUFFIX = 80;
+const MAX_SUFFIX = 160;
 
 /**
  * Whether `text` is `base` followed by text that renders, appended to the last text of `base`'s
@@ -59,5 +75,10 @@ export function appendable(base: string, text: string, code: boolean): boolean {
   const suffix = text.slice(base.length);
   if (code) return PLAIN_CODE.test(suffix) && !/[\n\r]$/.test(base);
   const lastLine = base.slice(base.lastIndexOf('\n') + 1);
-  return PLAIN.test(suffix) && PROSE_END.test(base) && !AUTOLINK.test(lastLine);
+  return (
+    PLAIN.test(suffix) &&
+    PROSE_END.test(base) &&
+    !STOP_AFTER_NON_LETTER.test(base.slice(-1) + suffix) &&
+    !AUTOLINK.test(lastLine + suffix)
+  );
 }
