@@ -1,4 +1,4 @@
-import { StrictMode, createRef } from 'react';
+import { StrictMode, createRef, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createHttpApi } from 'ayah-coach';
 import { AuthProvider, type AuthHandle } from 'ayah-coach/auth';
@@ -21,16 +21,21 @@ const api = withAwardRefresh(
   }),
 );
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ErrorBoundary>
-      <ApiProvider api={api}>
-        <AuthProvider adapter={api.auth} ref={auth}>
-          <AppShell>
-            <AppRoutes />
-          </AppShell>
-        </AuthProvider>
-      </ApiProvider>
-    </ErrorBoundary>
-  </StrictMode>,
+// The first render as a transition: React renders it in small slices between which the browser stays
+// responsive (one long task otherwise, the first load's biggest).
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <ErrorBoundary>
+        <ApiProvider api={api}>
+          <AuthProvider adapter={api.auth} ref={auth}>
+            <AppShell>
+              <AppRoutes />
+            </AppShell>
+          </AuthProvider>
+        </ApiProvider>
+      </ErrorBoundary>
+    </StrictMode>,
+  ),
 );

@@ -2,15 +2,18 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { PublicOnly, RequireSignedIn } from './guards';
 import { PageSkeleton } from './layout/PageSkeleton';
+import { firstPage, hasStoredSession, type FirstPage } from './first-load';
 
 /** Each page is its own chunk, so the first load of /auth carries no chat, markdown, KaTeX or ethers. */
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
-const AuthPage = page(() => import('./pages/AuthPage'));
+const loadAuthPage = () => import('./pages/AuthPage');
+const loadAssistantPage = () => import('./pages/AssistantPage');
+const AuthPage = page(loadAuthPage);
 const OAuthCallbackPage = page(() => import('./pages/OAuthCallbackPage'));
 const VerifyEmailPage = page(() => import('./pages/VerifyEmailPage'));
 const ResetPasswordPage = page(() => import('./pages/ResetPasswordPage'));
 const OnboardingPage = page(() => import('./pages/OnboardingPage'));
-const AssistantPage = page(() => import('./pages/AssistantPage'));
+const AssistantPage = page(loadAssistantPage);
 const GoalPage = page(() => import('./pages/GoalPage'));
 const WalletPage = page(() => import('./pages/WalletPage'));
 const SettingsPage = page(() => import('./pages/SettingsPage'));
@@ -25,6 +28,15 @@ const ExercisePage = page(() =>
 );
 
 const LegalPage = page(() => import('./pages/LegalPage'));
+
+// The first page starts loading as this module runs (its files were preloaded from the HTML): signed
+// in, it is ready by the time the session's /me answers, instead of being fetched after it.
+const FIRST: Record<FirstPage, () => Promise<unknown>> = {
+  AuthPage: loadAuthPage,
+  AssistantPage: loadAssistantPage,
+};
+const first = firstPage(location.pathname, hasStoredSession());
+if (first) FIRST[first]().catch(() => {});
 
 /** The routes of spec section 2 and DECISIONS.md for this slice. */
 export function AppRoutes() {
