@@ -18,11 +18,16 @@ export function firstPage(pathname: string, signedIn: boolean): FirstPage | null
   return signedIn ? 'AssistantPage' : 'AuthPage';
 }
 
-/** Whether this browser holds a session (the access token the auth session stores). */
-export function hasStoredSession(): boolean {
+/** The access token the auth session stores, if this browser holds one. */
+export function storedToken(): string | null {
   try {
-    return Boolean(globalThis.localStorage?.getItem('authToken'));
+    return globalThis.localStorage?.getItem('authToken') ?? null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Whether this browser holds a session. */
+export function hasStoredSession(): boolean {
+  return Boolean(storedToken());
 }

@@ -4,6 +4,8 @@ import { createHttpApi } from 'ayah-coach';
 import { AuthProvider, type AuthHandle } from 'ayah-coach/auth';
 import { ApiProvider } from './api';
 import { withAwardRefresh } from './award-refresh';
+import { withEarlyMe } from './early-me';
+import { storedToken } from './first-load';
 import { ErrorBoundary } from './layout/ErrorBoundary';
 import { AppShell } from './layout/AppShell';
 import { AppRoutes } from './router';
@@ -15,11 +17,13 @@ const auth = createRef<AuthHandle>();
 const api = withAwardRefresh(
   createHttpApi({
     baseURL: '',
-    getToken: () => auth.current?.getToken(),
+    // Before the session has mounted (the early /me below), the token it is about to load.
+    getToken: () => (auth.current ? auth.current.getToken() : storedToken()),
     onUnauthorized: () => auth.current?.unauthorized(),
     onTrialExpired: () => auth.current?.trialExpired(),
   }),
 );
+const sessionAdapter = withEarlyMe(api.auth);
 
 // The first render as a transition: React renders it in small slices between which the browser stays
 // responsive (one long task otherwise, the first load's biggest).
@@ -29,7 +33,7 @@ startTransition(() =>
     <StrictMode>
       <ErrorBoundary>
         <ApiProvider api={api}>
-          <AuthProvider adapter={api.auth} ref={auth}>
+          <AuthProvider adapter={sessionAdapter} ref={auth}>
             <AppShell>
               <AppRoutes />
             </AppShell>
