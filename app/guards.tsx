@@ -10,9 +10,11 @@ import { PageSkeleton } from './layout/PageSkeleton';
 export function RequireSignedIn({ children }: { children: ReactNode }) {
   const { state, user } = useAuth();
   const [location] = useLocation();
-  if (state.matches('start') || state.matches('loading')) return <PageSkeleton />;
-  if (!user) return <Redirect to="/auth" replace />;
   const onboarding = location === '/onboarding';
+  // Every signed-in page but onboarding has the phone header (SidebarLayout).
+  if (state.matches('start') || state.matches('loading'))
+    return <PageSkeleton header={!onboarding} />;
+  if (!user) return <Redirect to="/auth" replace />;
   if (!user.onboarding_completed && !onboarding) return <Redirect to="/onboarding" replace />;
   if (user.onboarding_completed && onboarding) return <Redirect to="/assistant" replace />;
   return children;

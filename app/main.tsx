@@ -1,9 +1,11 @@
-import { StrictMode, createRef } from 'react';
+import { StrictMode, createRef, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createHttpApi } from 'ayah-coach';
 import { AuthProvider, type AuthHandle } from 'ayah-coach/auth';
 import { ApiProvider } from './api';
 import { withAwardRefresh } from './award-refresh';
+import { withEarlyMe } from './early-me';
+import { storedToken } from './first-load';
 import { ErrorBoundary } from './layout/ErrorBoundary';
 import { AppShell } from './layout/AppShell';
 import { AppRoutes } from './router';
@@ -15,22 +17,29 @@ const auth = createRef<AuthHandle>();
 const api = withAwardRefresh(
   createHttpApi({
     baseURL: '',
-    getToken: () => auth.current?.getToken(),
+    // Before the session has mounted (the early /me below), the token it is about to load.
+    getToken: () => (auth.current ? auth.current.getToken() : storedToken()),
     onUnauthorized: () => auth.current?.unauthorized(),
     onTrialExpired: () => auth.current?.trialExpired(),
   }),
 );
+const sessionAdapter = withEarlyMe(api.auth);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ErrorBoundary>
-      <ApiProvider api={api}>
-        <AuthProvider adapter={api.auth} ref={auth}>
-          <AppShell>
-            <AppRoutes />
-          </AppShell>
-        </AuthProvider>
-      </ApiProvider>
-    </ErrorBoundary>
-  </StrictMode>,
+// The first render as a transition: React renders it in small slices between which the browser stays
+// responsive (one long task otherwise, the first load's biggest).
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <ErrorBoundary>
+        <ApiProvider api={api}>
+          <AuthProvider adapter={sessionAdapter} ref={auth}>
+            <AppShell>
+              <AppRoutes />
+            </AppShell>
+          </AuthProvider>
+        </ApiProvider>
+      </ErrorBoundary>
+    </StrictMode>,
+  ),
 );

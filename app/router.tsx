@@ -1,10 +1,31 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { PublicOnly, RequireSignedIn } from './guards';
 import { PageSkeleton } from './layout/PageSkeleton';
+import { firstPage, hasStoredSession, type FirstPage } from './first-load';
 
-/** Each page is its own chunk, so the first load of /auth carries no chat, markdown, KaTeX or ethers. */
-const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+type Loader = () => Promise<{ default: ComponentType }>;
+type Page = ComponentType & { load: Loader };
+
+/**
+ * Each page is its own chunk, so the first load of /auth carries no chat, markdown, KaTeX or ethers.
+ * A page whose chunk has already loaded (the first page, below) renders at once, without a turn of
+ * the Suspense fallback; one mounted before that stays the lazy one, so it is never remounted.
+ */
+function page(load: Loader): Page {
+  let loaded: ComponentType | null = null;
+  const loadOnce = () =>
+    load().then((module) => {
+      loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(loadOnce);
+  function Page() {
+    const [Ready] = useState(() => loaded);
+    return Ready ? <Ready /> : <Lazy />;
+  }
+  return Object.assign(Page, { load: loadOnce });
+}
 const AuthPage = page(() => import('./pages/AuthPage'));
 const OAuthCallbackPage = page(() => import('./pages/OAuthCallbackPage'));
 const VerifyEmailPage = page(() => import('./pages/VerifyEmailPage'));
@@ -25,6 +46,12 @@ const ExercisePage = page(() =>
 );
 
 const LegalPage = page(() => import('./pages/LegalPage'));
+
+// The first page starts loading as this module runs (its files were preloaded from the HTML): signed
+// in, it is ready by the time the session's /me answers, instead of being fetched after it.
+const FIRST: Record<FirstPage, Page> = { AuthPage, AssistantPage };
+const first = firstPage(location.pathname, hasStoredSession());
+if (first) FIRST[first].load().catch(() => {});
 
 /** The routes of spec section 2 and DECISIONS.md for this slice. */
 export function AppRoutes() {

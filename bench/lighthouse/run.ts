@@ -1,10 +1,11 @@
 // bench:lighthouse — Lighthouse (the npm package, mobile preset: a mid-range phone on slow 4G,
 // simulated) against the production product as `npm start` serves it, with Debian's Chromium:
 // /auth signed out, and /assistant signed in, each on a cold cache. Medians of BENCH_ROUNDS runs
-// (3 by default). Ends with one line:
+// (3 by default). `--dump` writes each run's full report (LHR JSON) to .test-results/lighthouse/.
+// Ends with one line:
 //   auth_perf=<n> auth_a11y=<n> assistant_perf=<n> assistant_a11y=<n> auth_lcp_ms=<n> assistant_lcp_ms=<n>
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
@@ -13,6 +14,9 @@ import { CHROMIUM_PATH, chromiumLaunchOptions } from '../../tests/chromium.ts';
 import { createStudent, freePort, startProduct } from '../../tests/e2e/product.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DUMP_DIR = process.argv.includes('--dump')
+  ? path.join(process.cwd(), '.test-results', 'lighthouse')
+  : null;
 
 type Result = {
   perf: number;
@@ -58,6 +62,11 @@ try {
       undefined,
     );
     if (!run) throw new Error(`Lighthouse gave no result for ${route}`);
+    if (DUMP_DIR) {
+      mkdirSync(DUMP_DIR, { recursive: true });
+      const name = `${route.slice(1) || 'root'}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+      writeFileSync(path.join(DUMP_DIR, name), JSON.stringify(run.lhr, null, 2));
+    }
     const { categories, audits } = run.lhr;
     const error = run.lhr.runtimeError;
     if (error) throw new Error(`${route}: ${error.code} ${error.message}`);
