@@ -8,6 +8,7 @@
  *   src/lib, src/ui the shared layers under every feature: they import no feature
  *   app/, stories/  the host app and the stories use the package's public entries (`ayah-coach/…`,
  *                   resolved by tsconfig paths), never a src/ path
+ *   server/         its own package: the spec's rules through 'ayah-coach/rules', never a src/ path
  * and nowhere an import cycle, type-only imports included.
  */
 const FEATURES = '(auth|chat|goals|wallet|settings|markdown)';
@@ -67,6 +68,14 @@ module.exports = {
       comment:
         "app/ and stories/ import the package as a portal would: 'ayah-coach' or 'ayah-coach/<entry>' (tsconfig paths), never a src/ path.",
       from: { path: '^(app|stories|\\.storybook)/' },
+      to: { path: '^src/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'server-uses-the-rules-entry',
+      severity: 'error',
+      comment:
+        "The server is its own package: it takes the spec's rules through 'ayah-coach/rules', as an installed server would, never a src/ path.",
+      from: { path: '^server/' },
       to: { path: '^src/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
     },
     {

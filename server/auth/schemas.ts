@@ -4,7 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { User } from '../db/schema';
-import { GOALS, type Subject } from '../../src/lib/limits';
+import { GOALS, type Subject } from 'ayah-coach/rules';
 import { PASSWORD_MAX_LENGTH, newPasswordProblem } from './passwords';
 
 // PostgreSQL text cannot hold NUL; refuse it at the door rather than fail in the database.

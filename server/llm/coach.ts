@@ -5,8 +5,7 @@
  * its reason each time the student asks, until the answer — checks the student's own answers, and
  * answers everything else honestly with what it can do and a plan from the student's goals.
  */
-import { SUBJECT_LABELS } from '../../src/lib/labels';
-import type { Subject } from '../../src/lib/limits';
+import { SUBJECT_LABELS, type Subject } from 'ayah-coach/rules';
 import { checkAnswer, findMaths, solve } from './maths';
 import type { Worked } from './maths';
 import type { Turn } from './turn';
