@@ -11,8 +11,8 @@ import type { GoalsAdapter, Subject } from './goals.adapter';
 import { goalsLogic } from './board.machine';
 import { wizardLogic } from './wizard.machine';
 import {
-  BoardActorContext,
-  WizardActorContext,
+  BoardActorProvider,
+  WizardActorProvider,
   useBoardActor,
   useWizardActor,
   type BoardActorRef,
@@ -91,8 +91,8 @@ function Board({ adapter, interests = [], reducedMotion, title = 'Weekly Goals' 
   useGoalsEffects(board, wizard);
 
   return (
-    <BoardActorContext value={board}>
-      <WizardActorContext value={wizard}>
+    <BoardActorProvider value={board}>
+      <WizardActorProvider value={wizard}>
         <section aria-labelledby={headingId} className="ay:flex ay:flex-col ay:gap-4">
           <header className="ay:flex ay:flex-wrap ay:items-center ay:justify-between ay:gap-2">
             <h2 id={headingId} className="ay:text-xl ay:font-semibold">
@@ -113,8 +113,8 @@ function Board({ adapter, interests = [], reducedMotion, title = 'Weekly Goals' 
         <DeleteGoalDialog />
         <LogProgressDialog />
         <ProgressHistoryDialog />
-      </WizardActorContext>
-    </BoardActorContext>
+      </WizardActorProvider>
+    </BoardActorProvider>
   );
 }
 

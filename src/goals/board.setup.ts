@@ -12,7 +12,8 @@ import type {
   GoalResponse,
   LogProgressRequest,
 } from './goals.adapter';
-import { isStatus, refusalMessage, stubActor } from './goals.setup';
+import { stubActor } from '../lib/stub-actor';
+import { isStatus, refusalMessage } from './goals.setup';
 
 /*
  * What the board machine can do: its actors, guards and actions, by name. The statechart in
@@ -85,13 +86,34 @@ export const boardSetup = setup({
     tags: {} as 'loading' | 'busy',
   },
   actors: {
-    listCurrent: stubActor<GoalListResponse, void>('listCurrent', 'goalsLogic'),
-    activities: stubActor<Paged<'data', GoalActivity>, void>('activities', 'goalsLogic'),
-    completedInWeek: stubActor<{ count: number }, void>('completedInWeek', 'goalsLogic'),
-    streak: stubActor<{ streak: number }, void>('streak', 'goalsLogic'),
-    celebrations: stubActor<Celebration[], void>('celebrations', 'goalsLogic'),
-    update: stubActor<GoalResponse, { id: string; target: number }>('update', 'goalsLogic'),
-    remove: stubActor<MessageResponse, { id: string }>('remove', 'goalsLogic'),
+    listCurrent: stubActor<GoalListResponse, void>(
+      'listCurrent',
+      'create the machine with goalsLogic(adapter)',
+    ),
+    activities: stubActor<Paged<'data', GoalActivity>, void>(
+      'activities',
+      'create the machine with goalsLogic(adapter)',
+    ),
+    completedInWeek: stubActor<{ count: number }, void>(
+      'completedInWeek',
+      'create the machine with goalsLogic(adapter)',
+    ),
+    streak: stubActor<{ streak: number }, void>(
+      'streak',
+      'create the machine with goalsLogic(adapter)',
+    ),
+    celebrations: stubActor<Celebration[], void>(
+      'celebrations',
+      'create the machine with goalsLogic(adapter)',
+    ),
+    update: stubActor<GoalResponse, { id: string; target: number }>(
+      'update',
+      'create the machine with goalsLogic(adapter)',
+    ),
+    remove: stubActor<MessageResponse, { id: string }>(
+      'remove',
+      'create the machine with goalsLogic(adapter)',
+    ),
     logProgress: stubActor<GoalResponse, { id: string; body: LogProgressRequest }>(
       'logProgress',
       'goalsLogic',

@@ -1,12 +1,4 @@
-import { fromPromise } from 'xstate';
 import { ApiError } from '../lib/http-errors';
-
-/** A stub actor that fails loudly: `<f>Logic(adapter)` provides the real one. */
-export function stubActor<TOutput, TInput>(name: string, logic: string) {
-  return fromPromise<TOutput, TInput>(async () => {
-    throw new Error(`${name} must be provided: create the machine with ${logic}(adapter)`);
-  });
-}
 
 /**
  * The server's words for a refusal (a 4xx other than 401/403, e.g. the 3-subject limit or the 50 %

@@ -9,7 +9,8 @@ import type {
   GoalsAdapter,
   Subject,
 } from './goals.adapter';
-import { serverMessage, stubActor } from './goals.setup';
+import { stubActor } from '../lib/stub-actor';
+import { serverMessage } from './goals.setup';
 
 export type WizardContext = {
   subject: Subject | null;
@@ -67,7 +68,10 @@ export const wizardMachine = setup({
     tags: {} as 'busy' | 'error',
   },
   actors: {
-    createGoal: stubActor<GoalResponse, CreateGoalRequest>('createGoal', 'wizardLogic'),
+    createGoal: stubActor<GoalResponse, CreateGoalRequest>(
+      'createGoal',
+      'create the machine with wizardLogic(adapter)',
+    ),
   },
   guards: {
     hasSubject: ({ context }) => context.subject !== null,

@@ -3,7 +3,8 @@ import { ApiError } from '../lib/http-errors';
 import { SETTINGS_MESSAGES } from '../lib/messages';
 import type { MessageResponse } from '../wire';
 import type { AccountExport, DeleteAccountRequest, SettingsAdapter } from './settings.adapter';
-import { stub, type SettingsNotice } from './settings.notices';
+import { stubActor } from '../lib/stub-actor';
+import type { SettingsNotice } from './settings.notices';
 
 export type AccountContext = { error: string | null };
 
@@ -38,8 +39,14 @@ export const accountMachine = setup({
     tags: {} as 'busy',
   },
   actors: {
-    exportData: stub<AccountExport, void>('exportData', 'accountLogic'),
-    deleteAccount: stub<MessageResponse, DeleteAccountRequest>('deleteAccount', 'accountLogic'),
+    exportData: stubActor<AccountExport, void>(
+      'exportData',
+      'create the machine with accountLogic(adapter)',
+    ),
+    deleteAccount: stubActor<MessageResponse, DeleteAccountRequest>(
+      'deleteAccount',
+      'create the machine with accountLogic(adapter)',
+    ),
   },
 }).createMachine({
   id: 'account',

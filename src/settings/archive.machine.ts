@@ -4,7 +4,8 @@ import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
 import type { MessageResponse, PageQuery } from '../wire';
 import type { SettingsAdapter } from './settings.adapter';
-import { stub, type SettingsNotice } from './settings.notices';
+import { stubActor } from '../lib/stub-actor';
+import type { SettingsNotice } from './settings.notices';
 
 export type ArchiveContext = {
   sessions: ChatSession[];
@@ -78,14 +79,26 @@ export const archiveMachine = setup({
     tags: {} as 'loading' | 'busy',
   },
   actors: {
-    listArchived: stub<ChatSessionPage, PageQuery>('listArchived', 'archiveLogic'),
-    unarchiveSession: stub<ChatSession, { sessionId: string }>('unarchiveSession', 'archiveLogic'),
-    deleteArchivedSession: stub<MessageResponse, { sessionId: string }>(
+    listArchived: stubActor<ChatSessionPage, PageQuery>(
+      'listArchived',
+      'create the machine with archiveLogic(adapter)',
+    ),
+    unarchiveSession: stubActor<ChatSession, { sessionId: string }>(
+      'unarchiveSession',
+      'create the machine with archiveLogic(adapter)',
+    ),
+    deleteArchivedSession: stubActor<MessageResponse, { sessionId: string }>(
       'deleteArchivedSession',
       'archiveLogic',
     ),
-    archiveAll: stub<MessageResponse, { sessionId: string }>('archiveAll', 'archiveLogic'),
-    deleteAll: stub<MessageResponse, { sessionId: string }>('deleteAll', 'archiveLogic'),
+    archiveAll: stubActor<MessageResponse, { sessionId: string }>(
+      'archiveAll',
+      'create the machine with archiveLogic(adapter)',
+    ),
+    deleteAll: stubActor<MessageResponse, { sessionId: string }>(
+      'deleteAll',
+      'create the machine with archiveLogic(adapter)',
+    ),
   },
   actions: {
     notify: emit((_, params: { tone: Tone; message: string }) => ({

@@ -4,7 +4,8 @@ import { PROFILE_MESSAGES, SETTINGS_MESSAGES } from '../lib/messages';
 import { validateChangePassword, type ChangePasswordFields } from '../lib/validation';
 import type { MessageResponse } from '../wire';
 import type { ChangePasswordRequest, SettingsAdapter } from './settings.adapter';
-import { stub, type SettingsNotice } from './settings.notices';
+import { stubActor } from '../lib/stub-actor';
+import type { SettingsNotice } from './settings.notices';
 
 export type PasswordContext = {
   /** Why the last attempt was refused: a rule of section 5 or a server error of section 8. */
@@ -34,7 +35,10 @@ export const passwordMachine = setup({
     tags: {} as 'busy',
   },
   actors: {
-    changePassword: stub<MessageResponse, ChangePasswordRequest>('changePassword', 'passwordLogic'),
+    changePassword: stubActor<MessageResponse, ChangePasswordRequest>(
+      'changePassword',
+      'create the machine with passwordLogic(adapter)',
+    ),
   },
 }).createMachine({
   id: 'password',

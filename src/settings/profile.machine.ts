@@ -4,7 +4,8 @@ import type { Subject } from '../lib/limits';
 import { PROFILE_MESSAGES, SETTINGS_MESSAGES, VALIDATION_MESSAGES } from '../lib/messages';
 import { validateAvatar, validateProfile } from '../lib/validation';
 import type { SettingsAdapter, UpdateProfileRequest } from './settings.adapter';
-import { stub, type SettingsNotice } from './settings.notices';
+import { stubActor } from '../lib/stub-actor';
+import type { SettingsNotice } from './settings.notices';
 
 export type ProfileForm = { displayName: string; bio: string; interests: Subject[] };
 
@@ -69,8 +70,14 @@ export const profileMachine = setup({
     tags: {} as 'busy' | 'uploading',
   },
   actors: {
-    updateProfile: stub<UserResponse, UpdateProfileRequest>('updateProfile', 'profileLogic'),
-    uploadAvatar: stub<UserResponse, Blob>('uploadAvatar', 'profileLogic'),
+    updateProfile: stubActor<UserResponse, UpdateProfileRequest>(
+      'updateProfile',
+      'create the machine with profileLogic(adapter)',
+    ),
+    uploadAvatar: stubActor<UserResponse, Blob>(
+      'uploadAvatar',
+      'create the machine with profileLogic(adapter)',
+    ),
   },
   actions: {
     adopt: assign((_, user: User) => ({

@@ -9,6 +9,9 @@ import type {
   TransactionResponse,
   WalletAdapter,
 } from './wallet.adapter';
+import { stubActor } from '../lib/stub-actor';
+
+const HOW = 'create the machine with conversionLogic(adapter)';
 
 /** The rule when `/conversion-info` cannot be read: DECISIONS.md's 10 points = 1 token. */
 export const DEFAULT_CONVERSION_INFO: ConversionInfo = {
@@ -69,12 +72,6 @@ export function tokensToReceive(amount: string, info: ConversionInfo): number {
     : Math.floor(points / info.points_per_token);
 }
 
-function stub<TOutput, TInput>(name: string) {
-  return fromPromise<TOutput, TInput>(async () => {
-    throw new Error(`${name} must be provided: create the machine with conversionLogic(adapter)`);
-  });
-}
-
 function refusal(error: unknown): string {
   if (error instanceof ApiError && typeof error.detail === 'string' && error.detail.trim())
     return `${error.detail.trim()} ${WALLET_UI_MESSAGES.failedText}`;
@@ -97,9 +94,9 @@ export const conversionMachine = setup({
     tags: {} as 'busy',
   },
   actors: {
-    conversionInfo: stub<ConversionInfo, void>('conversionInfo'),
-    convert: stub<TransactionResponse, { points: number }>('convert'),
-    transaction: stub<TransactionResponse, { id: string }>('transaction'),
+    conversionInfo: stubActor<ConversionInfo, void>('conversionInfo', HOW),
+    convert: stubActor<TransactionResponse, { points: number }>('convert', HOW),
+    transaction: stubActor<TransactionResponse, { id: string }>('transaction', HOW),
   },
   guards: {
     validAmount: ({ context }) => amountError(context.amount, context.balance) === null,

@@ -1,6 +1,9 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Paged, PageQuery } from '../wire';
 import type { Balance, WalletActivity, WalletAdapter } from './wallet.adapter';
+import { stubActor } from '../lib/stub-actor';
+
+const HOW = 'create the machine with walletLogic(adapter)';
 
 /** Activity rows a page. */
 export const ACTIVITY_PAGE_SIZE = 10;
@@ -19,12 +22,6 @@ export type WalletEvent =
 
 type ActivityPage = Paged<'data', WalletActivity>;
 
-function stub<TOutput, TInput>(name: string) {
-  return fromPromise<TOutput, TInput>(async () => {
-    throw new Error(`${name} must be provided: create the machine with walletLogic(adapter)`);
-  });
-}
-
 /**
  * The wallet page (spec section 2, "Wallet page"): the balances and a page of recent activity.
  * `loading` reads the balance then the activity; `ready` pages through it; `failed` offers a retry.
@@ -37,8 +34,8 @@ export const walletMachine = setup({
     tags: {} as 'loading' | 'busy',
   },
   actors: {
-    balance: stub<Balance, void>('balance'),
-    activity: stub<ActivityPage, PageQuery>('activity'),
+    balance: stubActor<Balance, void>('balance', HOW),
+    activity: stubActor<ActivityPage, PageQuery>('activity', HOW),
   },
   actions: {
     showPage: assign((_, output: ActivityPage) => ({
