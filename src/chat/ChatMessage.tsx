@@ -49,11 +49,17 @@ export const ChatMessage = memo(function ChatMessage({ entry, onRetry }: ChatMes
       <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col ay:gap-1 ay:pt-1">
         <VisuallyHidden>Ayah said: </VisuallyHidden>
         {pending ? (
-          <TypingIndicator />
+          <TypingIndicator activity={entry.activity} />
         ) : (
           entry.content !== '' && (
             <ReplyMarkdown content={entry.content} streaming={entry.status === 'streaming'} />
           )
+        )}
+        {!pending && entry.activity && (
+          <p className="ay:inline-flex ay:items-center ay:gap-2 ay:text-sm ay:text-muted-foreground">
+            <Dots />
+            <ReplyActivity text={entry.activity} />
+          </p>
         )}
         {stopped && (
           <p className="ay:text-xs ay:text-muted-foreground ay:italic">
@@ -66,19 +72,45 @@ export const ChatMessage = memo(function ChatMessage({ entry, onRetry }: ChatMes
   );
 });
 
-/** The three dots shown while a reply is awaited. */
-export function TypingIndicator() {
+/**
+ * The three dots shown while a reply is awaited, with what the tutor is doing meanwhile when the
+ * server says ('Checking the maths…').
+ */
+export function TypingIndicator({ activity }: { activity?: string }) {
   return (
-    <span data-slot="typing-indicator" className="ay:inline-flex ay:h-6 ay:items-center ay:gap-1">
+    <span
+      data-slot="typing-indicator"
+      className="ay:inline-flex ay:h-6 ay:items-center ay:gap-2 ay:text-sm ay:text-muted-foreground"
+    >
+      <Dots />
+      {activity ? (
+        <ReplyActivity text={activity} />
+      ) : (
+        <VisuallyHidden>Ayah is typing…</VisuallyHidden>
+      )}
+    </span>
+  );
+}
+
+function Dots() {
+  return (
+    <span aria-hidden="true" className="ay:inline-flex ay:items-center ay:gap-1">
       {[0, 160, 320].map((delay) => (
         <span
           key={delay}
-          aria-hidden="true"
           className="ay:size-2 ay:rounded-full ay:bg-muted-foreground ay:animate-bounce-dot"
           style={{ animationDelay: `${delay}ms` }}
         />
       ))}
-      <VisuallyHidden>Ayah is typing…</VisuallyHidden>
+    </span>
+  );
+}
+
+/** What the tutor is doing, spoken politely once (the log itself is silent while a reply streams). */
+function ReplyActivity({ text }: { text: string }) {
+  return (
+    <span data-slot="reply-activity" role="status">
+      {text}
     </span>
   );
 }

@@ -25,9 +25,15 @@ export type ChatSendResponse = {
   threadId: string;
 };
 
-/** One step of a streamed reply: text chunks in order, then one `done` with the whole reply. */
+/**
+ * One step of a streamed reply: text chunks in order, then one `done` with the whole reply. A
+ * `status` says what the tutor is doing meanwhile ('Checking the maths…' while it checks its maths
+ * with the server's tools); it is shown beside the reply and is never part of it.
+ */
 export type ChatStreamEvent =
-  { type: 'chunk'; text: string } | ({ type: 'done' } & ChatSendResponse);
+  | { type: 'chunk'; text: string }
+  | { type: 'status'; text: string }
+  | ({ type: 'done' } & ChatSendResponse);
 
 /** A stored message. */
 export type ChatMessage = {

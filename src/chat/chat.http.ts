@@ -16,6 +16,7 @@ export function chatHttp(client: HttpClient): ChatAdapter {
       const events = client.stream(`${CHAT_PATH}/send/stream`, { body, signal });
       for await (const { event, data } of events) {
         if (event === 'chunk') yield { type: 'chunk', text: String(data) };
+        if (event === 'status') yield { type: 'status', text: String(data) };
         if (event === 'done') {
           yield { ...(data as ChatSendResponse), type: 'done' };
           return;

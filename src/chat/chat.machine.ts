@@ -134,6 +134,7 @@ export const chatMachine = chatSetup.createMachine({
             input: ({ context, self }) => ({
               body: requestBody(context),
               onChunk: (text: string) => self.send({ type: 'stream.chunk', text }),
+              onStatus: (text: string) => self.send({ type: 'stream.status', text }),
             }),
             onDone: {
               target: 'received',
@@ -149,12 +150,18 @@ export const chatMachine = chatSetup.createMachine({
             /** The three-dot typing indicator. */
             waiting: {
               tags: ['waiting'],
-              on: { 'stream.chunk': { target: 'streaming', actions: 'growReply' } },
+              on: {
+                'stream.chunk': { target: 'streaming', actions: 'growReply' },
+                'stream.status': { actions: 'noteActivity' },
+              },
             },
             /** Chunks grow the last assistant message. */
             streaming: {
               tags: ['streaming'],
-              on: { 'stream.chunk': { actions: 'growReply' } },
+              on: {
+                'stream.chunk': { actions: 'growReply' },
+                'stream.status': { actions: 'noteActivity' },
+              },
             },
           },
         },
@@ -235,6 +242,7 @@ export function chatLogic(adapter: ChatAdapter, store: ChatStore = browserChatSt
         for await (const event of adapter.sendStream(input.body, { signal })) {
           if (signal.aborted) break;
           if (event.type === 'chunk') input.onChunk(event.text);
+          else if (event.type === 'status') input.onStatus(event.text);
           else
             return {
               response: event.response,

@@ -14,6 +14,7 @@ import {
   dropFailedTurn,
   fromServer,
   growReply,
+  noteActivity,
   lastReply,
   lastUserText,
   pendingReply,
@@ -169,12 +170,23 @@ export const chatSetup = setup({
       messages: ({ context, event }) =>
         event.type === 'stream.chunk' ? growReply(context.messages, event.text) : context.messages,
     }),
+    noteActivity: assign({
+      messages: ({ context, event }) =>
+        event.type === 'stream.status'
+          ? noteActivity(context.messages, event.text)
+          : context.messages,
+    }),
     restartReply: assign({
       messages: ({ context }) =>
-        updateReply(context.messages, () => ({ content: '', status: 'pending' })),
+        updateReply(context.messages, () => ({
+          content: '',
+          status: 'pending',
+          activity: undefined,
+        })),
     }),
     stopReply: assign({
-      messages: ({ context }) => updateReply(context.messages, () => ({ status: 'stopped' })),
+      messages: ({ context }) =>
+        updateReply(context.messages, () => ({ status: 'stopped', activity: undefined })),
       reveal: null,
     }),
     removeFailedTurn: assign(({ context }) => ({
@@ -191,6 +203,7 @@ export const chatSetup = setup({
       messages: updateReply(context.messages, () => ({
         content: reply.response,
         status: 'complete',
+        activity: undefined,
       })),
       reveal: null,
     })),

@@ -15,6 +15,11 @@ export type ChatEntry = {
   role: ChatRole;
   content: string;
   status: ChatEntryStatus;
+  /**
+   * What the tutor is doing while the reply is written, from the stream's `status` events (e.g.
+   * 'Checking the maths…'); shown beside the reply, never part of it, and gone with the next text.
+   */
+  activity?: string;
   /** ISO time; only for messages loaded from the server. */
   createdAt?: string;
 };
@@ -58,12 +63,18 @@ export function updateReply(
   return [...entries.slice(0, -1), { ...reply, ...update(reply) }];
 }
 
-/** Appends a streamed chunk to the reply. */
+/** Appends a streamed chunk to the reply; what the tutor was doing is over. */
 export function growReply(entries: ChatEntry[], text: string): ChatEntry[] {
   return updateReply(entries, (reply) => ({
     content: reply.content + text,
     status: 'streaming',
+    activity: undefined,
   }));
+}
+
+/** Notes what the tutor is doing on the reply being written (a stream's `status`). */
+export function noteActivity(entries: ChatEntry[], activity: string): ChatEntry[] {
+  return updateReply(entries, () => ({ activity }));
 }
 
 /**

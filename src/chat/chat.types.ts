@@ -38,7 +38,8 @@ export type ChatEvent =
   | { type: 'session.new' }
   | { type: 'session.open'; sessionId: string }
   | { type: 'dashboard.change'; dashboardData: Record<string, unknown> }
-  | { type: 'stream.chunk'; text: string };
+  | { type: 'stream.chunk'; text: string }
+  | { type: 'stream.status'; text: string };
 
 /** What the chat asks of the page around it: toasts, the URL, the chat list, announcements. */
 export type ChatEmitted =
@@ -54,4 +55,6 @@ export type SendStreamInput = {
   body: ChatSendRequest;
   /** Receives each chunk of text as it arrives. */
   onChunk: (text: string) => void;
+  /** Receives what the tutor is doing meanwhile ('Checking the maths…'). */
+  onStatus: (text: string) => void;
 };

@@ -7,6 +7,7 @@ import { welcomeBack } from 'ayah-coach/rules';
 import {
   apiError,
   brokenStream,
+  checkingStream,
   fakeChatAdapter,
   pending,
   sessionDetail,
@@ -122,6 +123,35 @@ export const Streaming: Story = {
     await expect(await within(log).findByText(/using/)).toBeVisible();
     await expect(log).toHaveAttribute('aria-busy', 'true');
     await expect(log).toHaveAttribute('aria-live', 'off');
+  },
+};
+
+/** The tutor checks its maths before it answers: 'Checking the maths…' beside the typing dots. */
+export const CheckingTheMaths: Story = {
+  args: { adapter: fakeChatAdapter({ sendStream: checkingStream('Checking the maths…') }) },
+  play: async ({ canvasElement }) => {
+    await send('Is 3/4 + 1/8 = 7/8?');
+    const log = within(canvasElement).getByRole('log');
+    // Said once to screen readers too: the log itself is silent while a reply is awaited.
+    const status = await within(log).findByText('Checking the maths…');
+    await expect(status).toBeVisible();
+    await expect(status).toHaveAttribute('role', 'status');
+    await expect(within(log).queryByText('Ayah is typing…')).toBeNull();
+  },
+};
+
+/** Mid-reply the tutor checks a number again: the text so far stays, the status shows under it. */
+export const CheckingTheMathsMidReply: Story = {
+  args: {
+    adapter: fakeChatAdapter({
+      sendStream: checkingStream('Checking the maths…', ['Let us add the fractions: ']),
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    await send('Is 3/4 + 1/8 = 7/8?');
+    const log = within(canvasElement).getByRole('log');
+    await expect(await within(log).findByText(/Let us add the fractions/)).toBeVisible();
+    await expect(await within(log).findByText('Checking the maths…')).toBeVisible();
   },
 };
 

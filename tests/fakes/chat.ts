@@ -133,6 +133,18 @@ export function brokenStream(chunks: string[], error: unknown = apiError()) {
   };
 }
 
+/** A reply that says what the tutor is doing (`status`) after `chunks`, and then waits. */
+export function checkingStream(status: string, chunks: string[] = []) {
+  return async function* (
+    _body: ChatSendRequest,
+    options?: CallOptions,
+  ): AsyncGenerator<ChatStreamEvent> {
+    for (const text of chunks) yield { type: 'chunk', text };
+    yield { type: 'status', text: status };
+    await pending(options);
+  };
+}
+
 /** A stream driven step by step: `push` a chunk, then `finish` or `fail`. */
 export function controlledStream() {
   type Step = { event: ChatStreamEvent } | { error: unknown };
@@ -171,6 +183,8 @@ export function controlledStream() {
     requests,
     signals,
     push: (text: string) => add({ event: { type: 'chunk', text } }),
+    /** What the tutor is doing meanwhile, as the server's `status` event says it. */
+    status: (text: string) => add({ event: { type: 'status', text } }),
     finish: (answer: Partial<ChatSendResponse> = {}) =>
       add({ event: { type: 'done', ...sampleAnswer, ...answer } }),
     fail: (error: unknown = apiError()) => add({ error }),

@@ -321,6 +321,42 @@ describe('chat machine: sending and streaming', () => {
     expect(emitted).toContainEqual({ type: 'reply.completed', content: 'Hello!' });
   });
 
+  it('shows what the tutor is doing beside the reply, never in it, until its next text', async () => {
+    const stream = controlledStream();
+    const { actor } = start({ sendStream: stream.stream });
+    const reply = () => actor.getSnapshot().context.messages.at(-1);
+    send(actor, 'Is 3/4 + 1/8 = 7/8?');
+    stream.status('Checking the maths…');
+    await waitFor(actor, () => reply()?.activity === 'Checking the maths…');
+    // Still the typing indicator: a status is no text of the reply.
+    expect(actor.getSnapshot().hasTag('waiting')).toBe(true);
+    expect(reply()).toMatchObject({ content: '', status: 'pending' });
+
+    stream.push('Yes: ');
+    await waitFor(actor, (s) => s.matches({ replying: { stream: 'streaming' } }));
+    expect(reply()).toMatchObject({ content: 'Yes: ', activity: undefined });
+
+    // A second round of checking in the middle of the reply, then the rest of it.
+    stream.status('Checking the maths…');
+    await waitFor(actor, () => reply()?.activity === 'Checking the maths…');
+    expect(reply()?.content).toBe('Yes: ');
+    stream.finish({ response: 'Yes: $\\frac{7}{8}$.' });
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(reply()).toMatchObject({ content: 'Yes: $\\frac{7}{8}$.', status: 'complete' });
+    expect(reply()?.activity).toBeUndefined();
+  });
+
+  it('a stopped reply no longer says what the tutor was doing', async () => {
+    const stream = controlledStream();
+    const { actor } = start({ sendStream: stream.stream });
+    send(actor, 'Is 2 + 2 = 5?');
+    stream.status('Checking the maths…');
+    await waitFor(actor, (s) => s.context.messages.at(-1)?.activity !== undefined);
+    actor.send({ type: 'message.stop' });
+    expect(actor.getSnapshot().context.messages.at(-1)).toMatchObject({ status: 'stopped' });
+    expect(actor.getSnapshot().context.messages.at(-1)?.activity).toBeUndefined();
+  });
+
   it('sends the adopted ids and the dashboard data with the next message', async () => {
     const stream = controlledStream();
     const { actor } = start({ sendStream: stream.stream });

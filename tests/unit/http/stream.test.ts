@@ -78,6 +78,22 @@ describe('chat.sendStream', () => {
     }
   });
 
+  it("yields the tutor's status events between chunks, never as text of the reply", async () => {
+    server.handle((_req, res) => {
+      startEventStream(res);
+      res.end(
+        'event: status\ndata: "Checking the maths…"\n\n' +
+          'event: chunk\ndata: "Yes"\n\n' +
+          `event: done\ndata: ${JSON.stringify({ ...done, response: 'Yes' })}\n\n`,
+      );
+    });
+    expect(await collect(chat().sendStream(request))).toEqual([
+      { type: 'status', text: 'Checking the maths…' },
+      { type: 'chunk', text: 'Yes' },
+      { type: 'done', ...done, response: 'Yes' },
+    ]);
+  });
+
   it('reads the same events sent one byte at a time', async () => {
     server.handle(async (_req, res) => {
       startEventStream(res);
