@@ -178,11 +178,14 @@ export const markdownComponents: Components = {
   div: Div,
   span: Span,
   p: textElement('p', 'ay:my-3'),
-  h1: textElement('h1', `${heading} ay:text-xl`),
-  h2: textElement('h2', `${heading} ay:text-lg`),
-  h3: textElement('h3', `${heading} ay:text-base`),
-  h4: textElement('h4', `${heading} ay:text-base`),
-  h5: textElement('h5', `${heading} ay:text-sm`),
+  // A reply's headings sit one level under the page's own, so a page keeps its one h1 (and a
+  // reply's `#` does not outrank the page's title): `#` is an h2, `##` an h3, …, `#####` and
+  // `######` both h6. Each keeps the size of its markdown level.
+  h1: textElement('h2', `${heading} ay:text-xl`),
+  h2: textElement('h3', `${heading} ay:text-lg`),
+  h3: textElement('h4', `${heading} ay:text-base`),
+  h4: textElement('h5', `${heading} ay:text-base`),
+  h5: textElement('h6', `${heading} ay:text-sm`),
   h6: textElement('h6', `${heading} ay:text-sm ay:text-muted-foreground`),
   ul: element('ul', 'ay:my-3 ay:list-disc ay:ps-6 ay:[&>li+li]:mt-1 ay:[&_ul,&_ol]:my-1'),
   ol: element('ol', 'ay:my-3 ay:list-decimal ay:ps-6 ay:[&>li+li]:mt-1 ay:[&_ul,&_ol]:my-1'),

@@ -150,6 +150,7 @@ export const Currency: Story = {
 };
 
 const TYPOGRAPHY = [
+  '# Quadratic equations',
   '## Working through it',
   'Start with **what you know**, then _what you need_. Inline `code` reads as code.',
   '### Steps',
@@ -164,7 +165,12 @@ export const Typography: Story = {
   args: { content: TYPOGRAPHY },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await expect(canvas.getByRole('heading', { level: 2 })).toHaveTextContent('Working through it');
+    // A reply's headings sit under the page's one h1: `#` is an h2, `##` an h3.
+    await expect(canvas.queryByRole('heading', { level: 1 })).toBeNull();
+    await expect(canvas.getByRole('heading', { level: 2 })).toHaveTextContent(
+      'Quadratic equations',
+    );
+    await expect(canvas.getByRole('heading', { level: 3 })).toHaveTextContent('Working through it');
     const lists = canvas.getAllByRole('list');
     await expect(getComputedStyle(lists[0]!).listStyleType).toBe('decimal');
     await expect(getComputedStyle(lists[1]!).listStyleType).toBe('disc');
