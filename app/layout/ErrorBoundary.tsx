@@ -23,9 +23,12 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
         theme="system"
         className="ay:flex ay:min-h-dvh ay:flex-col ay:items-center ay:justify-center ay:p-6 ay:text-center"
       >
-        <main className="ay:flex ay:max-w-md ay:flex-col ay:items-center ay:gap-4" role="alert">
-          <h1 className="ay:text-2xl ay:font-semibold">Something went wrong</h1>
-          <p className="ay:break-words ay:text-muted-foreground">{error.message}</p>
+        {/* The page's one main landmark; the alert inside it is what a screen reader says at once. */}
+        <main className="ay:flex ay:max-w-md ay:flex-col ay:items-center ay:gap-4">
+          <div role="alert" className="ay:flex ay:flex-col ay:items-center ay:gap-4">
+            <h1 className="ay:text-2xl ay:font-semibold">Something went wrong</h1>
+            <p className="ay:break-words ay:text-muted-foreground">{error.message}</p>
+          </div>
           <Button onClick={() => window.location.reload()}>Reload Page</Button>
         </main>
       </AyahRoot>
