@@ -4,6 +4,7 @@ import { SUBJECT_LABELS } from '../lib/labels';
 import { GOALS, POINTS, type Subject } from '../lib/limits';
 import { Button } from '../ui/button';
 import type { Theme } from '../ui/root';
+import { SubjectIcon } from '../ui/subject-icons';
 import type { AuthAdapter, User } from './auth.adapter';
 import { AuthLayout, headingClass, useFocusOnChange } from './AuthLayout';
 import { onboardingLogic } from './onboarding.machine';
@@ -90,6 +91,7 @@ export function Onboarding({ adapter, onDone, name, theme, className }: Onboardi
                   checked={state.context.subjects.includes(subject)}
                   onChange={() => actorRef.send({ type: 'subject.toggle', subject })}
                 />
+                <SubjectIcon subject={subject} className="ay:size-5 ay:text-primary" />
                 {SUBJECT_LABELS[subject]}
               </label>
             ))}
