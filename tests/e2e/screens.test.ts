@@ -1,22 +1,32 @@
 /**
  * Every main screen at 1280×800 and 390×844, light and dark (the app follows the system's scheme),
  * kept as screenshots (.test-results/screenshots/screen-*.png) so each change to the look can be seen,
- * and each checked by axe-core: the dark scheme's contrast is checked as the light one's is.
+ * and each checked by axe-core: the dark scheme's contrast is checked as the light one's is. Each has
+ * one `main` landmark and one h1 (axe rates a missing one only moderate, so it is counted here).
  * The conversation is answered by the offline coach (no model configured), as on a fresh `npm start`.
  */
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createHttpApi } from '../../src/http';
 import { DESKTOP, expectAccessible, MOBILE, newPage } from './browser';
 import { createStudent, useProduct } from './product';
 
 const e2e = useProduct();
+/** Who looks at a screen: a visitor, a student, or a student who has just verified (onboarding). */
+type Who = 'guest' | 'student' | 'newcomer';
+const tokens: Partial<Record<Who, string>> = {};
 let token: string;
 let sessionId: string;
 
 beforeAll(async () => {
   const student = await createStudent(e2e.product, { email: 'screens@example.com', name: 'Sami' });
-  token = student.token;
+  token = tokens.student = student.token;
+  const newcomer = await createStudent(e2e.product, {
+    email: 'screens-new@example.com',
+    name: 'Nia',
+    onboarded: false,
+  });
+  tokens.newcomer = newcomer.token;
   const api = createHttpApi({ baseURL: e2e.product.url, getToken: () => token });
   await api.goals.create({ subject: 'math', goal_type: 'problems_solved', target_value: 10 });
   const { goal } = await api.goals.create({
@@ -34,50 +44,90 @@ beforeAll(async () => {
 type Screen = {
   name: string;
   path: string;
-  signedIn: boolean;
+  who: Who;
   ready: (page: Page) => Promise<unknown>;
 };
+
+const heading = (page: Page, name: string) => page.getByRole('heading', { name }).waitFor();
 
 const screens: Screen[] = [
   {
     name: 'auth',
     path: '/auth',
-    signedIn: false,
-    ready: (page) =>
-      page.getByRole('heading', { name: 'Welcome! How would you like to continue?' }).waitFor(),
+    who: 'guest',
+    ready: (page) => heading(page, 'Welcome! How would you like to continue?'),
+  },
+  {
+    name: 'verify-email',
+    path: '/verify-email?email=new-student%40example.com',
+    who: 'guest',
+    ready: (page) => heading(page, 'Check Your Email'),
+  },
+  {
+    name: 'reset-password',
+    path: '/reset-password?token=from-the-email',
+    who: 'guest',
+    ready: (page) => heading(page, 'Set a new password'),
+  },
+  {
+    name: 'terms',
+    path: '/terms',
+    who: 'guest',
+    ready: (page) => heading(page, 'Terms of use'),
+  },
+  {
+    name: 'onboarding',
+    path: '/onboarding',
+    who: 'newcomer',
+    ready: (page) => heading(page, 'Welcome to Ayah, Nia!'),
   },
   {
     name: 'assistant-empty',
     path: '/assistant',
-    signedIn: true,
+    who: 'student',
     ready: (page) => page.getByRole('heading', { name: 'Ready to learn together?' }).waitFor(),
   },
   {
     name: 'assistant-conversation',
     path: '/assistant?sessionId=',
-    signedIn: true,
+    who: 'student',
     ready: (page) =>
       page.locator('[data-role="assistant"][data-status="complete"]').first().waitFor(),
   },
   {
     name: 'goals',
     path: '/goal',
-    signedIn: true,
+    who: 'student',
     ready: (page) => page.getByText('Photosynthesis').first().waitFor(),
   },
   {
     name: 'wallet',
     path: '/wallet',
-    signedIn: true,
+    who: 'student',
     ready: (page) => page.getByText('Points balance').waitFor(),
   },
   {
     name: 'settings',
     path: '/settings',
-    signedIn: true,
+    who: 'student',
     ready: (page) => page.getByRole('heading', { name: 'Profile Information' }).waitFor(),
   },
+  {
+    name: 'wellness',
+    path: '/wellness',
+    who: 'student',
+    ready: (page) => heading(page, 'Wellness Tools'),
+  },
 ];
+
+/**
+ * One `main` landmark and one h1 as assistive technology finds them (by role: what the layout hides
+ * at this size, such as the phone header on a desktop, is not counted); a reply's headings start at h2.
+ */
+async function expectOnePageStructure(page: Page, name: string) {
+  expect(await page.getByRole('main').count(), `${name}: main landmarks`).toBe(1);
+  expect(await page.getByRole('heading', { level: 1 }).count(), `${name}: h1 headings`).toBe(1);
+}
 
 const sizes = { desktop: DESKTOP, mobile: MOBILE } as const;
 
@@ -85,16 +135,19 @@ describe.each(['light', 'dark'] as const)('the %s scheme', (colorScheme) => {
   test.each(Object.keys(sizes) as (keyof typeof sizes)[])(
     'every main screen on %s is accessible, and kept as a screenshot',
     async (size) => {
-      for (const signedIn of [false, true]) {
+      for (const who of ['guest', 'student', 'newcomer'] as const) {
         const page = await newPage(e2e.browser, { viewport: sizes[size], colorScheme });
+        const signedIn = tokens[who];
         if (signedIn) {
-          await page.addInitScript((value) => localStorage.setItem('authToken', value), token);
+          await page.addInitScript((value) => localStorage.setItem('authToken', value), signedIn);
         }
-        for (const screen of screens.filter((s) => s.signedIn === signedIn)) {
+        for (const screen of screens.filter((s) => s.who === who)) {
           const path = screen.path.endsWith('=') ? `${screen.path}${sessionId}` : screen.path;
+          const name = `screen-${screen.name}-${size}-${colorScheme}`;
           await page.goto(`${e2e.product.url}${path}`);
           await screen.ready(page);
-          await expectAccessible(page, `screen-${screen.name}-${size}-${colorScheme}`);
+          await expectOnePageStructure(page, name);
+          await expectAccessible(page, name);
         }
         await page.context().close();
       }
