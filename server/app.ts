@@ -190,5 +190,3 @@ export function createApp(appDeps: AppDeps) {
 
   return app;
 }
-
-export type App = ReturnType<typeof createApp>;

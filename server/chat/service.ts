@@ -47,8 +47,6 @@ export function publicSession(row: Pick<SessionRow, keyof typeof sessionFields>)
   };
 }
 
-export type PublicSession = ReturnType<typeof publicSession>;
-
 /** `%text%` for LIKE, with the pattern characters (`%`, `_`, `\`) of the text escaped. */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

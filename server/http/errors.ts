@@ -25,11 +25,6 @@ export class AppError extends Error {
   }
 }
 
-/** A 422 about one field, for rules checked after schema validation. */
-export function fieldError(loc: (string | number)[], msg: string, type = 'value_error'): AppError {
-  return new AppError(422, [{ loc, msg, type }]);
-}
-
 export type Target = 'json' | 'form' | 'query' | 'param' | 'header' | 'cookie';
 const LOC_ROOT: Record<Target, string> = {
   json: 'body',

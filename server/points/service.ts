@@ -180,5 +180,3 @@ export function createPointsService({ db, now, logger }: Deps) {
     },
   };
 }
-
-export type PointsService = ReturnType<typeof createPointsService>;
