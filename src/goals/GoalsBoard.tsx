@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { cn } from '../lib/cn';
 import { AUTH } from '../lib/limits';
@@ -22,11 +22,10 @@ import { PlusIcon, TargetIcon } from './goals-icons';
 import { GoalCard } from './GoalCard';
 import { GoalStats, RecentActivity } from './GoalsSummary';
 import { GoalCelebration } from './GoalCelebration';
-import { GoalWizardDialog } from './GoalWizardDialog';
 import { SuggestionCards } from './WizardSteps';
-import { DeleteGoalDialog, EditGoalDialog } from './EditGoalDialog';
-import { LogProgressDialog } from './LogProgressDialog';
-import { ProgressHistoryDialog } from './ProgressHistoryDialog';
+
+const loadDialogs = () => import('./GoalDialogs');
+const GoalDialogs = lazy(loadDialogs);
 
 export interface GoalsBoardProps {
   /** The backend: `createHttpApi(…).goals`, or a fake in stories and tests. Read once, on mount. */
@@ -108,13 +107,34 @@ function Board({ adapter, interests = [], reducedMotion, title = 'Weekly Goals' 
           <GoalList interests={interests} />
           <RecentActivity />
         </section>
-        <GoalWizardDialog interests={interests} />
-        <EditGoalDialog />
-        <DeleteGoalDialog />
-        <LogProgressDialog />
-        <ProgressHistoryDialog />
+        <Dialogs interests={interests} />
       </WizardActorProvider>
     </BoardActorProvider>
+  );
+}
+
+/**
+ * The dialogs load once the board has drawn (when the browser is idle), so the first open is
+ * instant, or at once if one opens before that; once loaded they stay mounted, each open or closed
+ * as the board says.
+ */
+function Dialogs({ interests }: { interests: Subject[] }) {
+  const board = useBoardActor('GoalDialogs');
+  const opened = useSelector(board, (s) => !s.matches({ dialog: 'closed' }));
+  const [wanted, setWanted] = useState(false);
+  if (opened && !wanted) setWanted(true);
+  useEffect(() => {
+    if (wanted) return;
+    const load = () => void loadDialogs().then(() => setWanted(true));
+    if (typeof requestIdleCallback !== 'function') return load();
+    const id = requestIdleCallback(load, { timeout: 2000 });
+    return () => cancelIdleCallback(id);
+  }, [wanted]);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <GoalDialogs interests={interests} />
+    </Suspense>
   );
 }
 
