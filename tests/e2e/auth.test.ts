@@ -95,9 +95,13 @@ describe('a student', () => {
     await page.waitForURL(/\/auth$/);
 
     await signIn(page, email, PASSWORD);
-    await page.getByText('Invalid email or password. Please check your credentials.').waitFor();
+    const refused = page.getByText('Invalid email or password. Please check your credentials.');
+    await refused.waitFor();
     await signIn(page, email, NEW_PASSWORD);
     await page.waitForURL(/\/assistant$/);
+    // Signing in dismisses the refusal: it does not stay beside 'Signed in successfully!'.
+    await page.getByText('Signed in successfully!').waitFor();
+    await refused.waitFor({ state: 'hidden', timeout: 5_000 });
     await page.context().close();
   }, 120_000);
 });
