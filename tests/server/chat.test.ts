@@ -88,6 +88,29 @@ describeServer('chat with the offline coach', () => {
     );
   });
 
+  it('tutors an equation step by step across turns, from the stored conversation', async () => {
+    const api = h.as(await h.user('Lina'));
+    const first = await api.post(`${C}/send`, say('Can you help me solve 2x + 3 = 11?'));
+    expect(first.status).toBe(200);
+    const { sessionId } = first.body;
+    // A hint and a question first, not the answer.
+    expect(first.body.response).toMatch(/\*\*Hint:\*\* subtract \$3\$ from both sides/);
+    expect(first.body.response).not.toContain('**Answer:**');
+
+    // Each 'next step' carries only the new turn: the coach reads the rest from the session.
+    const replies: string[] = [];
+    for (let turn = 0; turn < 8 && !replies.at(-1)?.includes('**Answer:**'); turn++) {
+      const next = await api.post(`${C}/send`, say('next step', sessionId));
+      expect(next.status).toBe(200);
+      expect(next.body.sessionId).toBe(sessionId);
+      replies.push(next.body.response);
+    }
+    expect(replies[0]).toContain('**Step 1 of 6**: Subtract $3$ from both sides.');
+    expect(replies.at(-1)).toContain('**Answer:** $x = 4$');
+    const stored = (await api.get(`${C}/sessions/${sessionId}`)).body;
+    expect(stored.messageCount).toBe(2 + 2 * replies.length);
+  });
+
   it('titles sessions from the first message, at most 60 characters', async () => {
     const api = h.as(await h.user());
     const long = 'Could you please explain how the water cycle works, step by step, with examples?';
