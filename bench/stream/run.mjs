@@ -8,6 +8,7 @@
 //   naive/ours=<x> streamdown/ours=<y> growth=<z> dom=identical|DIFFERENT
 // then the same reply streamed at 4× CPU throttle (ours and streamdown), and one more line:
 //   throttled_p95_ms=<n> throttled_max_ms=<n> throttled_long_tasks=<n>
+// where p95 and long tasks are medians of the runs and max is the slowest update of any run.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt, median, percentile, throttle, withBenchPage } from '../browser.mjs';
@@ -114,7 +115,7 @@ async function main(page, cdp) {
   const t = summary['ours 4×'];
   if (t) {
     console.log(
-      `throttled_p95_ms=${t.p95.toFixed(2)} throttled_max_ms=${t.max.toFixed(1)} ` +
+      `throttled_p95_ms=${t.p95.toFixed(2)} throttled_max_ms=${t.worstMax.toFixed(1)} ` +
         `throttled_long_tasks=${t.longTasks}`,
     );
   }
@@ -132,6 +133,8 @@ function summarise(runs) {
     renderMs: median(runs.map((r) => r.renderMs)),
     p95: median(runs.map((r) => percentile(r.updateMs, 95))),
     max: median(runs.map((r) => Math.max(...r.updateMs))),
+    // The aim is no update over 50 ms at all: the slowest update of every run, not a median of them.
+    worstMax: Math.max(...runs.map((r) => Math.max(...r.updateMs))),
     longTasks: median(runs.map((r) => r.longTasks)),
   };
 }
