@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { GoalsBoard, type GoalType } from 'ayah-coach/goals';
+import { useState } from 'react';
+import { GoalsBoard, type GoalsBoardProps, type GoalType } from 'ayah-coach/goals';
 import { toast } from 'ayah-coach';
 import {
   apiError,
@@ -11,15 +12,25 @@ import {
   pending,
 } from '../../tests/fakes/goals';
 
+/** The stories' default backend; each story's mount gets a fresh copy, so none sees another's goals. */
+const defaultAdapter = fakeGoalsAdapter();
+
+function Board(args: GoalsBoardProps) {
+  const [adapter] = useState(() =>
+    args.adapter === defaultAdapter ? fakeGoalsAdapter() : args.adapter,
+  );
+  return (
+    <div style={{ maxWidth: 960 }}>
+      <GoalsBoard {...args} adapter={adapter} />
+    </div>
+  );
+}
+
 const meta = {
   title: 'Goals/GoalsBoard',
   component: GoalsBoard,
-  args: { adapter: fakeGoalsAdapter(), reducedMotion: true },
-  render: (args) => (
-    <div style={{ maxWidth: 960 }}>
-      <GoalsBoard {...args} />
-    </div>
-  ),
+  args: { adapter: defaultAdapter, reducedMotion: true },
+  render: (args) => <Board {...args} />,
   beforeEach: () => () => toast.remove(),
 } satisfies Meta<typeof GoalsBoard>;
 
@@ -155,23 +166,37 @@ export const WizardTargetTopics = targetStory(
   'Recommended: 3–7 topics per week',
 );
 
+/** Step 3's quick picks for one goal type; the one picked is pressed. */
+function quickPicksStory(goalType: GoalType, picks: string[]): Story {
+  return {
+    play: async ({ canvasElement }) => {
+      const wizard = await toTarget(canvasElement, goalType);
+      const group = within(wizard).getByRole('group', { name: 'Quick picks' });
+      await expect(
+        within(group)
+          .getAllByRole('button')
+          .map((b) => b.textContent),
+      ).toEqual(picks);
+      await userEvent.click(within(group).getByRole('button', { name: picks[2] }));
+      await expect(within(group).getByRole('button', { name: picks[2] })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+    },
+  };
+}
+
+/** Quick picks 10/15/20/25 for problems. */
+export const WizardQuickPicksProblems = quickPicksStory('problems_solved', [
+  '10',
+  '15',
+  '20',
+  '25',
+]);
 /** Quick picks 30/45/60/90 for study time. */
-export const WizardQuickPicks: Story = {
-  play: async ({ canvasElement }) => {
-    const wizard = await toTarget(canvasElement, 'study_time');
-    const picks = within(wizard).getByRole('group', { name: 'Quick picks' });
-    await expect(
-      within(picks)
-        .getAllByRole('button')
-        .map((b) => b.textContent),
-    ).toEqual(['30', '45', '60', '90']);
-    await userEvent.click(within(picks).getByRole('button', { name: '60' }));
-    await expect(within(picks).getByRole('button', { name: '60' })).toHaveAttribute(
-      'aria-pressed',
-      'true',
-    );
-  },
-};
+export const WizardQuickPicks = quickPicksStory('study_time', ['30', '45', '60', '90']);
+/** Quick picks 3/5/7/10 for topics. */
+export const WizardQuickPicksTopics = quickPicksStory('topics_learned', ['3', '5', '7', '10']);
 
 /** A target outside 1–999: the field says so and Next waits. */
 export const WizardTargetOutOfRange: Story = {
@@ -187,15 +212,24 @@ export const WizardTargetOutOfRange: Story = {
   },
 };
 
-/** Step 4: the review. */
-export const WizardReview: Story = {
-  play: async ({ canvasElement }) => {
-    const wizard = await toTarget(canvasElement, 'topics_learned');
-    await userEvent.click(within(wizard).getByRole('button', { name: 'Next' }));
-    await expect(wizard).toHaveAccessibleDescription('Step 4 of 4: Review');
-    await expect(within(wizard).getByText('3 topics per week')).toBeVisible();
-  },
-};
+/** Step 4, the review, of a goal of `goalType` at its default target. */
+function reviewStory(goalType: GoalType, target: string): Story {
+  return {
+    play: async ({ canvasElement }) => {
+      const wizard = await toTarget(canvasElement, goalType);
+      await userEvent.click(within(wizard).getByRole('button', { name: 'Next' }));
+      await expect(wizard).toHaveAccessibleDescription('Step 4 of 4: Review');
+      await expect(within(wizard).getByText(target)).toBeVisible();
+    },
+  };
+}
+
+/** Step 4: the review of a problems goal. */
+export const WizardReviewProblems = reviewStory('problems_solved', '10 problems per week');
+/** Step 4: the review of a study-time goal. */
+export const WizardReviewMinutes = reviewStory('study_time', '30 minutes per week');
+/** Step 4: the review of a topics goal. */
+export const WizardReview = reviewStory('topics_learned', '3 topics per week');
 
 /** Creating: the button is busy, Cancel waits. */
 export const WizardCreating: Story = {
@@ -229,15 +263,30 @@ export const WizardSubjectLimit: Story = {
 };
 
 /** Created: the toast names subject, type and target per week; the card joins the board. */
-export const WizardCreated: Story = {
-  play: async ({ canvasElement }) => {
-    const wizard = await toTarget(canvasElement, 'study_time');
-    await userEvent.click(within(wizard).getByRole('button', { name: 'Next' }));
-    await userEvent.click(within(wizard).getByRole('button', { name: 'Create goal' }));
-    await expect(await screen.findByText('Math goal created: 30 minutes per week!')).toBeVisible();
-    await waitFor(() => expect(within(canvasElement).getAllByRole('article')).toHaveLength(4));
-  },
-};
+function createdStory(goalType: GoalType, message: string): Story {
+  return {
+    play: async ({ canvasElement }) => {
+      const wizard = await toTarget(canvasElement, goalType);
+      await userEvent.click(within(wizard).getByRole('button', { name: 'Next' }));
+      await userEvent.click(within(wizard).getByRole('button', { name: 'Create goal' }));
+      await expect(await screen.findByText(message)).toBeVisible();
+      await waitFor(() => expect(within(canvasElement).getAllByRole('article')).toHaveLength(4));
+    },
+  };
+}
+
+/** Created: a problems goal. */
+export const WizardCreatedProblems = createdStory(
+  'problems_solved',
+  'Math goal created: 10 problems per week!',
+);
+/** Created: a study-time goal. */
+export const WizardCreated = createdStory('study_time', 'Math goal created: 30 minutes per week!');
+/** Created: a topics goal. */
+export const WizardCreatedTopics = createdStory(
+  'topics_learned',
+  'Math goal created: 3 topics per week!',
+);
 
 /** Edit: a goal at 24 % may change its target. */
 export const EditAllowed: Story = {
