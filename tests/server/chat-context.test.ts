@@ -129,6 +129,35 @@ describeServer("the model's context is the server's", () => {
     expect(seen[0]!.content).toBe('turn 10');
   });
 
+  it('tells the model the subjects the student picked at onboarding, and their changes', async () => {
+    const user = await h.user();
+    const onboarded = await h.request(
+      'POST',
+      '/api/v1/auth/onboarding/complete',
+      { interests: ['science', 'history'] },
+      { token: user.token },
+    );
+    expect(onboarded.status).toBe(200);
+    fake.script({ kind: 'chunks', chunks: ['Plants are amazing!'] });
+    const first = await send(user, [{ role: 'user', content: 'Give me an example' }]);
+    expect(systemOf(first.model)).toContain(
+      'Subjects the student said they like: Science, History.',
+    );
+
+    // Changed later in Settings: the next reply knows.
+    const changed = await h.request(
+      'PUT',
+      '/api/v1/auth/profile',
+      { interests: ['math'] },
+      { token: user.token },
+    );
+    expect(changed.status).toBe(200);
+    fake.script({ kind: 'chunks', chunks: ['Numbers it is!'] });
+    const next = await send(user, [{ role: 'user', content: 'Another one' }], first.sessionId);
+    expect(systemOf(next.model)).toContain('Subjects the student said they like: Math.');
+    expect(systemOf(next.model)).not.toContain('Science');
+  });
+
   it("counts this week's goals in the student's time zone, as the Goals page does", async () => {
     // Sunday 22:00 UTC, the goal is set; four hours later it is Monday in UTC (a new week) but still
     // Sunday evening in Los Angeles, where the student lives.
