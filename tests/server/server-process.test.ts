@@ -9,7 +9,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -74,6 +76,11 @@ describe.skipIf(onPostgres)('the server process on its embedded database', () =>
     { timeout: 240_000 },
     async () => {
       user = await seedUser(pgdata);
+      // A data dir left open by hand or by an older version: the server closes it as it starts.
+      chmodSync(dataDir, 0o755);
+      mkdirSync(path.join(dataDir, 'outbox'), { mode: 0o755 });
+      writeFileSync(path.join(dataDir, 'outbox', 'old.eml'), 'Subject: hello\n', { mode: 0o644 });
+      expect(tooOpen(dataDir)).not.toEqual([]);
       first = await start();
       for (let i = 0; i < 20; i++) {
         expect((await store(first, user.token, `fractions ${i}`)).status).toBe(201);
@@ -90,7 +97,12 @@ describe.skipIf(onPostgres)('the server process on its embedded database', () =>
     { timeout: 120_000 },
     async () => {
       const second = await start({}, { waitReady: false });
-      expect(await second.exited).not.toBe(0);
+      const waited = new Promise<'still running'>((resolve) =>
+        setTimeout(() => resolve('still running'), 60_000).unref(),
+      );
+      const exit = await Promise.race([second.exited, waited]);
+      expect(exit, 'the second server refuses to start').not.toBe('still running');
+      expect(exit).not.toBe(0);
       expect(second.output()).toContain(
         `The data directory ${pgdata} is in use by another Ayah process (pid ${first.child.pid}`,
       );
