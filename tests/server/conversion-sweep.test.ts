@@ -3,6 +3,7 @@
  * is refunded by the sweep exactly once, however many sweeps race (on PostgreSQL they really run at
  * once), and a young pending conversion is left to finish.
  */
+import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { conversions, pointsLedger } from '../../server/db/schema';
@@ -85,6 +86,43 @@ describeServer('the sweep of interrupted conversions', () => {
     expect(await ledgerSum(user.id)).toBe(100);
     const [row] = await h.database.db.select().from(conversions).where(eq(conversions.id, id));
     expect(row!.status).toBe('pending');
+  });
+
+  it('a conversion the sweep refunded stays failed when its second transaction comes late', async () => {
+    // The sweep claims a conversion between its two transactions (a process stalled past the
+    // threshold, then resumed): a trigger on the conversion's debit does what that sweep does
+    // (marks it failed, gives the points back) before the first transaction commits.
+    const user = await h.user();
+    await h.grant(user.id, 400);
+    const name = `sweep_between_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await h.sql(
+      sql.raw(`
+      create function ${name}() returns trigger language plpgsql as $$
+      begin
+        if new.user_id = '${user.id}' and new.amount < 0 then
+          update conversions set status = 'failed' where id = substring(new.award_key from 12)::uuid;
+          insert into points_ledger (user_id, amount, type, category, description, award_key)
+            values (new.user_id, -new.amount, 'earned', 'conversion', 'Refund', new.award_key || ':refund');
+        end if;
+        return new;
+      end $$`),
+    );
+    await h.sql(
+      sql.raw(
+        `create trigger ${name} after insert on points_ledger for each row execute function ${name}()`,
+      ),
+    );
+    try {
+      const converted = await h.as(user).post(`${T}/convert-points-to-finu`, { points: 300 });
+      expect(converted.status).toBe(201);
+      // Settling found it no longer pending: no tokens on top of the refund.
+      expect(converted.body.transaction).toMatchObject({ status: 'failed', points: 300 });
+    } finally {
+      await h.sql(sql.raw(`drop trigger if exists ${name} on points_ledger`));
+      await h.sql(sql.raw(`drop function if exists ${name}()`));
+    }
+    expect((await h.as(user).get(`${T}/finu-balance`)).body).toEqual({ points: 400, tokens: 0 });
+    expect(await ledgerSum(user.id)).toBe(400);
   });
 
   it('does not touch finished conversions', async () => {
