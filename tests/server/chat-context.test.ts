@@ -14,7 +14,13 @@ const fake = new FakeOpenAI();
 const options: HarnessOptions = { llm: {} };
 beforeAll(async () => {
   await fake.start();
-  options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 20_000 };
+  options.llm = {
+    baseUrl: fake.url,
+    model: 'tutor-test',
+    stallMs: 5000,
+    timeoutMs: 20_000,
+    moderationUrl: `${fake.url}/moderations`,
+  };
 });
 afterAll(() => fake.close());
 const h = useServer(options);
@@ -127,6 +133,23 @@ describeServer("the model's context is the server's", () => {
     const seen = conversation(next.model);
     expect(seen).toHaveLength(21);
     expect(seen[0]!.content).toBe('turn 10');
+  });
+
+  it("leaves out a new session's earlier turns when the moderation endpoint flags them", async () => {
+    // Nothing the local check knows: only the provider's moderation, which reads them together.
+    fake.flagged.push({ text: 'the gruesome part', category: 'violence/graphic' });
+    try {
+      const user = await h.user();
+      fake.script({ kind: 'chunks', chunks: ['Let us read something else.'] });
+      const { model } = await send(user, [
+        { role: 'user', content: 'Tell me a story' },
+        { role: 'assistant', content: 'Here is the gruesome part of the battle, in detail.' },
+        { role: 'user', content: 'What happens next?' },
+      ]);
+      expect(conversation(model)).toEqual([{ role: 'user', content: 'What happens next?' }]);
+    } finally {
+      fake.flagged.length = 0;
+    }
   });
 
   it('tells the model the subjects the student picked at onboarding, and their changes', async () => {
