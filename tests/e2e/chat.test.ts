@@ -300,6 +300,56 @@ describe('a student talks to Ayah', () => {
     await page.context().close();
   }, 90_000);
 
+  test("sees 'Checking the maths…' while the tutor checks a claim, then only the corrected reply", async () => {
+    const page = await newPage();
+    await signIn(page);
+    const corrected =
+      'Not quite: $\\frac{3}{4} = \\frac{6}{8}$, so $\\frac{3}{4} + \\frac{1}{8} = \\frac{7}{8}$.';
+    model.script(
+      {
+        kind: 'tools',
+        calls: [
+          {
+            name: 'check_math',
+            arguments: JSON.stringify({ expression: '3/4 + 1/8', claimed: '5/8' }),
+          },
+        ],
+      },
+      // The model takes a moment to begin once it has the check's answer.
+      { kind: 'chunks', chunks: pieces(corrected), delayMs: 10, startDelayMs: 1500 },
+    );
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __activity: string[] }).__activity = seen;
+      new MutationObserver(() => {
+        const status = document.querySelector('[data-slot="reply-activity"]');
+        if (status?.textContent && status.getAttribute('role') === 'status')
+          seen.push(status.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await page.getByRole('textbox', { name: 'Message Ayah' }).fill('Is 3/4 + 1/8 = 5/8?');
+    await page.getByRole('textbox', { name: 'Message Ayah' }).press('Enter');
+    const checking = page.locator('[data-slot="reply-activity"]', {
+      hasText: 'Checking the maths…',
+    });
+    await checking.waitFor();
+    await expectAccessible(page, 'assistant-checking-maths-desktop');
+
+    // The student's last chat was restored on sign-in: the reply is its newest message.
+    const reply = page
+      .locator('[data-role="assistant"][data-status="complete"]')
+      .filter({ hasText: 'Not quite' });
+    await reply.locator('.katex').nth(1).waitFor({ timeout: 20_000 });
+    await checking.waitFor({ state: 'detached' });
+    const seen = await page.evaluate(
+      () => (window as unknown as { __activity: string[] }).__activity,
+    );
+    expect(seen).toContain('Checking the maths…');
+    expect(await reply.innerText()).toContain('Not quite');
+    expect(await reply.innerText()).not.toContain('Checking the maths');
+    await page.context().close();
+  }, 90_000);
+
   test('chats on a phone: the header opens the chats drawer, a reply arrives', async () => {
     const page = await newPage(MOBILE);
     await signIn(page);

@@ -14,7 +14,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Script =
-  | { kind: 'chunks'; chunks: string[]; delayMs?: number }
+  /** Text in these chunks, `delayMs` after each; `startDelayMs` first (a model slow to begin). */
+  | { kind: 'chunks'; chunks: string[]; delayMs?: number; startDelayMs?: number }
   /** Sends these chunks, then answers nothing more until the client gives up. */
   | { kind: 'stall'; chunks?: string[] }
   /** A 500 before any text. */
@@ -170,6 +171,8 @@ export class FakeOpenAI {
       );
     const send = (content: string) => chunk({ content });
     const chunks = script.chunks ?? [];
+    if (script.kind === 'chunks' && script.startDelayMs)
+      await new Promise((r) => setTimeout(r, script.startDelayMs));
     for (const chunk of chunks) {
       if (res.destroyed) return;
       send(chunk);
