@@ -84,8 +84,11 @@ function Conversation({
   const [logic] = useState(() => chatLogic(adapter, store ?? browserChatStore()));
   const actor = useActorRef(logic, { input: { userId, sessionId, dashboardData } });
   useChatEffects(actor, { sessionId, onSessionChange, onTitleChange, dashboardData });
-  // Fetched now, so the renderer is there before the first reply (a failure shows replies as text).
-  useEffect(() => void loadMarkdown().catch(() => {}), []);
+  // Fetched a second after the chat shows, when the browser is idle: still long before the first
+  // reply (the student has to type first), and the first render keeps the network to itself (on slow
+  // 4G the renderer's 51 kB take a quarter of a second). A restored reply asks for it at once; a
+  // failure shows replies as text.
+  useEffect(() => later(() => void loadMarkdown().catch(() => {})), []);
 
   return (
     <ChatActorProvider value={actor}>
@@ -158,4 +161,18 @@ function GuestNotice({ onSignIn }: { onSignIn: (() => void) | undefined }) {
       {onSignIn && <Button onClick={onSignIn}>Sign in</Button>}
     </div>
   );
+}
+
+/** Runs `task` a second from now, once the browser is idle (or a few seconds on); returns a cancel. */
+function later(task: () => void): () => void {
+  let idle: number | undefined;
+  const timer = setTimeout(() => {
+    if (typeof requestIdleCallback === 'function')
+      idle = requestIdleCallback(task, { timeout: 2000 });
+    else task();
+  }, 1000);
+  return () => {
+    clearTimeout(timer);
+    if (idle !== undefined) cancelIdleCallback(idle);
+  };
 }
