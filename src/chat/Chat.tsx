@@ -13,7 +13,7 @@ import { browserChatStore, type ChatStore } from './chat.store';
 import { AyahMark } from './AyahMark';
 import { ChatComposer } from './ChatComposer';
 import { ChatThread } from './ChatThread';
-import { loadMarkdown } from './ReplyMarkdown';
+import { preloadMarkdown } from './ReplyMarkdown';
 import { useChatEffects } from './use-chat-effects';
 
 export interface ChatProps {
@@ -84,11 +84,15 @@ function Conversation({
   const [logic] = useState(() => chatLogic(adapter, store ?? browserChatStore()));
   const actor = useActorRef(logic, { input: { userId, sessionId, dashboardData } });
   useChatEffects(actor, { sessionId, onSessionChange, onTitleChange, dashboardData });
-  // Fetched a second after the chat shows, when the browser is idle: still long before the first
-  // reply (the student has to type first), and the first render keeps the network to itself (on slow
-  // 4G the renderer's 51 kB take a quarter of a second). A restored reply asks for it at once; a
-  // failure shows replies as text.
-  useEffect(() => later(() => void loadMarkdown().catch(() => {})), []);
+  // The markdown renderer, before a reply can arrive but not during the first render (on slow 4G its
+  // 51 kB would take a quarter of a second from it): as the student is about to write (the composer
+  // focused), as a message goes, or a second after the chat shows once the browser is idle, whichever
+  // comes first. A restored reply asks for it at once.
+  const replying = useSelector(actor, (s) => s.hasTag('waiting') || s.hasTag('streaming'));
+  useEffect(() => later(preloadMarkdown), []);
+  useEffect(() => {
+    if (replying) preloadMarkdown();
+  }, [replying]);
 
   return (
     <ChatActorProvider value={actor}>
