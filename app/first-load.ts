@@ -31,3 +31,17 @@ export function storedToken(): string | null {
 export function hasStoredSession(): boolean {
   return Boolean(storedToken());
 }
+
+/** The session's first request, which the HTML's first-load script sends ahead (route-preload.ts). */
+export const ME_PATH = '/api/v1/auth/me';
+
+/** The global the first-load script leaves its GET /me in: a fetch promise, for `takeSentMe`. */
+export const SENT_ME = '__ayahSentMe';
+
+/** The GET /me the first-load script sent with the stored token, if it did; taken once. */
+export function takeSentMe(): Promise<Response> | null {
+  const holder = globalThis as { [SENT_ME]?: Promise<Response> };
+  const sent = holder[SENT_ME] ?? null;
+  delete holder[SENT_ME];
+  return sent;
+}

@@ -4,7 +4,7 @@ import { createHttpApi } from 'ayah-coach';
 import { AuthProvider, type AuthHandle } from 'ayah-coach/auth';
 import { ApiProvider } from './api';
 import { withAwardRefresh } from './award-refresh';
-import { withEarlyMe } from './early-me';
+import { withEarlyMe, withSentMe } from './early-me';
 import { storedToken } from './first-load';
 import { ErrorBoundary } from './layout/ErrorBoundary';
 import { AppShell } from './layout/AppShell';
@@ -21,6 +21,8 @@ const api = withAwardRefresh(
     getToken: () => (auth.current ? auth.current.getToken() : storedToken()),
     onUnauthorized: () => auth.current?.unauthorized(),
     onTrialExpired: () => auth.current?.trialExpired(),
+    // The first GET /me may already be on its way, sent by the HTML's first-load script.
+    fetch: withSentMe(globalThis.fetch.bind(globalThis)),
   }),
 );
 const sessionAdapter = withEarlyMe(api.auth);

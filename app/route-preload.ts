@@ -1,10 +1,11 @@
 import type { Plugin, Rollup } from 'vite';
-import { FIRST_LOAD_PATHS, firstPage } from './first-load.ts';
+import { FIRST_LOAD_PATHS, firstPage, ME_PATH, SENT_ME } from './first-load.ts';
 
 /**
  * The build's `first-load-[hash].js`, loaded `async` from index.html's head: it adds a modulepreload
  * for each chunk of the page the visitor's path shows (app/first-load.ts), so those download beside the
- * entry instead of after it has run; and it warms the time zone lookup meanwhile. A plain file rather than an inline script: the app's CSP allows
+ * entry instead of after it has run; signed in, it sends the session's first GET /me; and it warms the
+ * time zone lookup meanwhile. A plain file rather than an inline script: the app's CSP allows
  * only its own scripts.
  */
 export function routePreload(): Plugin {
@@ -39,9 +40,16 @@ export function routePreload(): Plugin {
       const source =
         `(function(){var p=${JSON.stringify(pages)},r=${JSON.stringify(routes)}` +
         `[location.pathname.replace(/(.)\\/+$/,'$1')];` +
-        `if(!r)return;var s=false;try{s=!!localStorage.getItem('authToken')}catch(e){}` +
-        `p[r[s?1:0]].forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';` +
-        `l.crossOrigin='';l.href=f;document.head.appendChild(l)})})();\n` +
+        `if(!r)return;var t=null;try{t=localStorage.getItem('authToken')}catch(e){}` +
+        `p[r[t?1:0]].forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';` +
+        `l.crossOrigin='';l.href=f;document.head.appendChild(l)});` +
+        // Signed in, the session's first GET /me goes now, as src/http.ts would send it (the token,
+        // the time zone), rather than once the entry has downloaded and run; app/early-me.ts's
+        // withSentMe hands its answer to the HTTP layer.
+        `if(!t||typeof fetch!=='function')return;var h={accept:'application/json',authorization:'Bearer '+t};` +
+        `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z)h['x-timezone']=z}catch(e){}` +
+        `var m=fetch(${JSON.stringify(ME_PATH)},{credentials:'omit',headers:h});m.catch(function(){});` +
+        `window[${JSON.stringify(SENT_ME)}]=m})();\n` +
         // The time zone every API call sends (src/http.ts): Chromium's first Intl date lookup loads
         // its zone data, ~70 ms; done here, it fills the wait for the entry's download rather than
         // blocking the first render's requests.

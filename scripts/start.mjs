@@ -53,6 +53,11 @@ function buildApp() {
   const sources = [appDir, path.join(root, 'src'), config];
   if (existsSync(built) && statSync(built).mtimeMs >= newest(sources)) {
     console.log('[start] dist-app/ is up to date.');
+    // A plain `vite build` (bench:bundle's) leaves it fresh but uncompressed: the server would then
+    // send every asset as it is, several times the bytes.
+    if (!existsSync(`${built}.br`)) {
+      console.log(`[start] ${compressDir(outDir)} assets precompressed (br, gz).`);
+    }
     return;
   }
   console.log('[start] building the app into dist-app/ …');

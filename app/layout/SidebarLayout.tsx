@@ -1,7 +1,7 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { lazy, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { useAuth } from 'ayah-coach/auth';
-import { ChatSidebar, SearchChatsDialog, type ChatSidebarProps } from 'ayah-coach/chat';
+import { ChatSidebar, type ChatSidebarProps } from 'ayah-coach/chat';
 import {
   Button,
   createIcon,
@@ -9,6 +9,7 @@ import {
   DialogContent,
   DialogDescription,
   DialogTitle,
+  MountOnOpen,
   VisuallyHidden,
 } from 'ayah-coach';
 import { useApi } from '../api';
@@ -17,6 +18,11 @@ import { useMediaQuery } from './use-media-query';
 import { PageHeader } from './AppShell';
 
 const MenuIcon = createIcon('MenuIcon', <path d="M4 6h16M4 12h16M4 18h16" />);
+
+const loadSearchPopup = () => import('./SearchPopup');
+const SearchPopup = lazy(() =>
+  loadSearchPopup().then(({ SearchPopup }) => ({ default: SearchPopup })),
+);
 
 /** What a page tells the sidebar: which chat is current and what picking, starting or removing one does. */
 export type SidebarActions = Pick<
@@ -95,7 +101,11 @@ export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayo
               size="icon"
               aria-label="Open chats menu"
               aria-expanded={drawerOpen}
-              onClick={() => setDrawerOpen(true)}
+              onClick={() => {
+                setDrawerOpen(true);
+                // The drawer's Search Chats opens the search over the page: its code loads meanwhile.
+                loadSearchPopup().catch(() => {});
+              }}
             >
               <MenuIcon className="ay:size-5" />
             </Button>
@@ -119,16 +129,17 @@ export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayo
         </Dialog>
       )}
       {user && (
-        <SearchChatsDialog
-          adapter={api.chat}
-          open={searching}
-          onOpenChange={(open) => {
-            setSearching(open);
-            // The Search button went with the drawer: focus returns to the button that opens it.
-            if (!open) requestAnimationFrame(() => menuButton.current?.focus());
-          }}
-          onSelect={(session) => sidebar.onSelectSession?.(session.id)}
-        />
+        <MountOnOpen open={searching}>
+          <SearchPopup
+            open={searching}
+            onOpenChange={(open) => {
+              setSearching(open);
+              // The Search button went with the drawer: focus returns to the button that opens it.
+              if (!open) requestAnimationFrame(() => menuButton.current?.focus());
+            }}
+            onSelect={(session) => sidebar.onSelectSession?.(session.id)}
+          />
+        </MountOnOpen>
       )}
     </div>
   );

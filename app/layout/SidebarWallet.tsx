@@ -1,7 +1,5 @@
-import { useLocation } from 'wouter';
-import { Button, createIcon } from 'ayah-coach';
-import { WalletDialog } from 'ayah-coach/wallet';
-import { useApi } from '../api';
+import { lazy, useRef, useState } from 'react';
+import { Button, createIcon, MountOnOpen } from 'ayah-coach';
 
 const WalletIcon = createIcon(
   'WalletIcon',
@@ -12,21 +10,42 @@ const WalletIcon = createIcon(
   </>,
 );
 
+// The modal's code is fetched as the pointer or focus reaches the button, not with the page.
+const loadWalletPopup = () => import('./WalletPopup');
+const WalletPopup = lazy(() =>
+  loadWalletPopup().then(({ WalletPopup }) => ({ default: WalletPopup })),
+);
+const preload = () => void loadWalletPopup().catch(() => {});
+
 /** The sidebar's wallet modal (spec: Sidebar and header): the balances, reloaded after every award. */
 export function SidebarWallet() {
-  const api = useApi();
-  const [, navigate] = useLocation();
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
   return (
-    <WalletDialog
-      adapter={api.wallet}
-      walletHref="/wallet"
-      onNavigate={navigate}
-      trigger={
-        <Button variant="ghost" className="ay:w-full ay:justify-start ay:gap-2 ay:overflow-hidden">
-          <WalletIcon className="ay:size-4" />
-          Wallet
-        </Button>
-      }
-    />
+    <>
+      <Button
+        ref={button}
+        variant="ghost"
+        className="ay:w-full ay:justify-start ay:gap-2 ay:overflow-hidden"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPointerEnter={preload}
+        onFocus={preload}
+        onClick={() => setOpen(true)}
+      >
+        <WalletIcon className="ay:size-4" />
+        Wallet
+      </Button>
+      <MountOnOpen open={open}>
+        <WalletPopup
+          open={open}
+          onOpenChange={(next) => {
+            setOpen(next);
+            // The button opens the modal without being its trigger: focus comes back to it here.
+            if (!next) requestAnimationFrame(() => button.current?.focus());
+          }}
+        />
+      </MountOnOpen>
+    </>
   );
 }

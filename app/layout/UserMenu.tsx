@@ -1,7 +1,6 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useAuth } from 'ayah-coach/auth';
-import { SettingsDialog } from 'ayah-coach/settings';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -9,11 +8,16 @@ import {
   DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
+  MountOnOpen,
   VisuallyHidden,
 } from 'ayah-coach';
 import { SidebarWallet } from './SidebarWallet';
 import { useMediaQuery } from './use-media-query';
-import { useSettingsProps } from './use-settings-props';
+
+const loadSettingsPopup = () => import('./SettingsPopup');
+const SettingsPopup = lazy(() =>
+  loadSettingsPopup().then(({ SettingsPopup }) => ({ default: SettingsPopup })),
+);
 
 /**
  * The foot of the sidebar (spec section 2): the wallet modal, and the user menu with Profile Settings
@@ -23,14 +27,14 @@ export function UserMenu() {
   const { user, signOut } = useAuth();
   const [, navigate] = useLocation();
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const settings = useSettingsProps();
   // Tailwind's md breakpoint (48rem): below it, settings open over the page.
   const wide = useMediaQuery('(min-width: 48rem)');
   const name = user?.display_name || user?.email || 'Student';
   return (
     <div className="ay:flex ay:flex-col ay:gap-1">
       <SidebarWallet />
-      <DropdownMenu>
+      {/* On a phone, Profile Settings opens the popup: its code starts loading with the menu. */}
+      <DropdownMenu onOpenChange={(open) => open && !wide && loadSettingsPopup().catch(() => {})}>
         <DropdownMenuTrigger className="ay:flex ay:w-full ay:items-center ay:gap-2 ay:rounded-md ay:px-2 ay:py-2 ay:text-start ay:text-sm ay:hover:bg-muted">
           <VisuallyHidden>Account menu: </VisuallyHidden>
           <span
@@ -57,9 +61,9 @@ export function UserMenu() {
           </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
-      {settings && (
-        <SettingsDialog {...settings} open={settingsOpen} onOpenChange={setSettingsOpen} />
-      )}
+      <MountOnOpen open={settingsOpen}>
+        <SettingsPopup open={settingsOpen} onOpenChange={setSettingsOpen} />
+      </MountOnOpen>
     </div>
   );
 }

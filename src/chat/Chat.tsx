@@ -13,7 +13,7 @@ import { browserChatStore, type ChatStore } from './chat.store';
 import { AyahMark } from './AyahMark';
 import { ChatComposer } from './ChatComposer';
 import { ChatThread } from './ChatThread';
-import { loadMarkdown } from './ReplyMarkdown';
+import { preloadMarkdown } from './ReplyMarkdown';
 import { useChatEffects } from './use-chat-effects';
 
 export interface ChatProps {
@@ -84,8 +84,15 @@ function Conversation({
   const [logic] = useState(() => chatLogic(adapter, store ?? browserChatStore()));
   const actor = useActorRef(logic, { input: { userId, sessionId, dashboardData } });
   useChatEffects(actor, { sessionId, onSessionChange, onTitleChange, dashboardData });
-  // Fetched now, so the renderer is there before the first reply (a failure shows replies as text).
-  useEffect(() => void loadMarkdown().catch(() => {}), []);
+  // The markdown renderer, before a reply can arrive but not during the first render (on slow 4G its
+  // 51 kB would take a quarter of a second from it): as the student is about to write (the composer
+  // focused), as a message goes, or a second after the chat shows once the browser is idle, whichever
+  // comes first. A restored reply asks for it at once.
+  const replying = useSelector(actor, (s) => s.hasTag('waiting') || s.hasTag('streaming'));
+  useEffect(() => later(preloadMarkdown), []);
+  useEffect(() => {
+    if (replying) preloadMarkdown();
+  }, [replying]);
 
   return (
     <ChatActorProvider value={actor}>
@@ -158,4 +165,18 @@ function GuestNotice({ onSignIn }: { onSignIn: (() => void) | undefined }) {
       {onSignIn && <Button onClick={onSignIn}>Sign in</Button>}
     </div>
   );
+}
+
+/** Runs `task` a second from now, once the browser is idle (or a few seconds on); returns a cancel. */
+function later(task: () => void): () => void {
+  let idle: number | undefined;
+  const timer = setTimeout(() => {
+    if (typeof requestIdleCallback === 'function')
+      idle = requestIdleCallback(task, { timeout: 2000 });
+    else task();
+  }, 1000);
+  return () => {
+    clearTimeout(timer);
+    if (idle !== undefined) cancelIdleCallback(idle);
+  };
 }

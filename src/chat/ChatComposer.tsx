@@ -13,6 +13,7 @@ import { Button } from '../ui/button';
 import { AlertCircleIcon } from '../ui/icons';
 import { ArrowUpIcon, RetryIcon, StopIcon } from './chat-icons';
 import { useChatActor } from './chat-context';
+import { preloadMarkdown } from './ReplyMarkdown';
 
 /** The line under the input (spec section 1). */
 export const CHAT_DISCLAIMER = 'Ayah can make mistakes. Check important info.';
@@ -105,6 +106,8 @@ export function ChatComposer({ className }: ChatComposerProps) {
           readOnly={locked}
           aria-disabled={locked || undefined}
           onChange={(event) => actor.send({ type: 'draft.change', text: event.target.value })}
+          // About to write: the reply's renderer starts loading (Chat.tsx).
+          onFocus={preloadMarkdown}
           onKeyDown={onKeyDown}
           onPaste={locked ? undefined : onPaste}
           className={cn(

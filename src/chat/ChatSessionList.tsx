@@ -13,6 +13,7 @@ import { MoreHorizontalIcon, PencilIcon, TrashIcon } from '../ui/icons';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import type { ChatSession } from './chat.adapter';
 import { ArchiveIcon } from './chat-icons';
+import { preloadSessionDialogs } from './sidebar-dialogs';
 import { useSessionsActor } from './sidebar-context';
 
 export interface ChatSessionListProps {
@@ -100,7 +101,7 @@ function SessionItem({
       >
         {session.title}
       </button>
-      <DropdownMenu>
+      <DropdownMenu onOpenChange={(open) => open && preloadSessionDialogs()}>
         <DropdownMenuTrigger asChild>
           <Button
             ref={triggerRef}

@@ -2,13 +2,12 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 
 import { useActorRef, useSelector } from '@xstate/react';
 import { cn } from '../lib/cn';
 import { toast } from '../ui/toast';
+import { MountOnOpen } from '../ui/mount-on-open';
 import { AyahRoot, type Theme } from '../ui/root';
 import type { ChatAdapter } from './chat.adapter';
 import { REFRESH_CHAT_HISTORY_EVENT } from './chat.store';
 import { ChatSessionList } from './ChatSessionList';
-import { DeleteChatDialog } from './DeleteChatDialog';
-import { RenameChatDialog } from './RenameChatDialog';
-import { SearchChatsDialog } from './SearchChatsDialog';
+import { DeleteChatDialog, RenameChatDialog, SearchChatsDialog } from './sidebar-dialogs';
 import { sessionsLogic } from './sessions.machine';
 import { SessionsActorProvider, type SessionsActorRef } from './sidebar-context';
 import { SidebarNav } from './SidebarNav';
@@ -77,6 +76,8 @@ export function ChatSidebar({
   const headingId = useId();
   const listId = useId();
   const restoreFocus = useFocusReturn(actor);
+  const renaming = useSelector(actor, (s) => s.matches({ action: 'renaming' }));
+  const deleting = useSelector(actor, (s) => s.matches({ action: 'deleting' }));
 
   useSidebarEffects(actor, onSessionRemoved);
 
@@ -137,15 +138,21 @@ export function ChatSidebar({
             {userMenu}
           </div>
         )}
-        <RenameChatDialog onClosed={restoreFocus.restore} />
-        <DeleteChatDialog />
+        <MountOnOpen open={renaming}>
+          <RenameChatDialog onClosed={restoreFocus.restore} />
+        </MountOnOpen>
+        <MountOnOpen open={deleting}>
+          <DeleteChatDialog />
+        </MountOnOpen>
       </SessionsActorProvider>
-      <SearchChatsDialog
-        adapter={adapter}
-        open={searching}
-        onOpenChange={setSearching}
-        onSelect={(session) => onSelectSession?.(session.id)}
-      />
+      <MountOnOpen open={searching}>
+        <SearchChatsDialog
+          adapter={adapter}
+          open={searching}
+          onOpenChange={setSearching}
+          onSelect={(session) => onSelectSession?.(session.id)}
+        />
+      </MountOnOpen>
     </AyahRoot>
   );
 }

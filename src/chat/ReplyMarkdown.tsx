@@ -4,9 +4,12 @@ import type { MarkdownProps } from '../markdown';
 /**
  * The markdown renderer (react-markdown, remark, the streaming block cutter: about half the chat's
  * JavaScript) is its own chunk, so a portal's first load of the chat does not wait for it. The chat
- * starts fetching it as it mounts, long before a reply arrives; KaTeX still loads on the first formula.
+ * starts fetching it before a reply can arrive (Chat.tsx); KaTeX still loads on the first formula.
  */
-export const loadMarkdown = () => import('../markdown');
+const loadMarkdown = () => import('../markdown');
+
+/** Starts fetching the renderer (a failure shows replies as text). */
+export const preloadMarkdown = () => void loadMarkdown().catch(() => {});
 
 const Markdown = lazy(() => loadMarkdown().then(({ Markdown }) => ({ default: Markdown })));
 

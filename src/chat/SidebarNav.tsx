@@ -5,6 +5,7 @@ import { Button, buttonVariants } from '../ui/button';
 import { AyahLogo } from '../ui/logo';
 import { VisuallyHidden } from '../ui/visually-hidden';
 import { NewChatIcon, PanelLeftIcon, SearchIcon, TargetIcon } from './chat-icons';
+import { preloadSearch } from './sidebar-dialogs';
 
 export interface SidebarNavProps {
   collapsed: boolean;
@@ -59,7 +60,15 @@ export function SidebarNav({
         <NewChatIcon />
         <Label collapsed={collapsed}>New Chat</Label>
       </Button>
-      <Button variant="ghost" className={item} onClick={onSearch} aria-haspopup="dialog">
+      <Button
+        variant="ghost"
+        className={item}
+        onClick={onSearch}
+        // The search dialog's code starts loading as the pointer or focus arrives, before the click.
+        onPointerEnter={preloadSearch}
+        onFocus={preloadSearch}
+        aria-haspopup="dialog"
+      >
         <SearchIcon />
         <Label collapsed={collapsed}>Search Chats</Label>
       </Button>

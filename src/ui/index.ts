@@ -19,6 +19,7 @@ export {
   type DialogContentProps,
 } from './dialog';
 export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog';
+export { MountOnOpen, type MountOnOpenProps } from './mount-on-open';
 export {
   DropdownMenu,
   DropdownMenuContent,

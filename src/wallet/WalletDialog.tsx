@@ -20,8 +20,12 @@ import { walletLogic } from './wallet.machine';
 export interface WalletDialogProps {
   /** The backend: `createHttpApi(…).wallet`, `guestWallet()`, or a fake. Read once, on mount. */
   adapter: WalletAdapter;
-  /** The element that opens it, e.g. a sidebar button. */
-  trigger: ReactNode;
+  /**
+   * The element that opens it, e.g. a sidebar button. Without one, `open` opens it (a host that loads
+   * the dialog on first use keeps its own button, and returns focus to it).
+   * @default undefined
+   */
+  trigger?: ReactNode;
   /** Where 'Open wallet' goes; without it the link is not shown. @default undefined */
   walletHref?: string;
   /**
@@ -59,7 +63,7 @@ export function WalletDialog({
 
   return (
     <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
+      {trigger && <DialogTrigger asChild>{trigger}</DialogTrigger>}
       <DialogContent data-slot="wallet-dialog">
         <DialogHeader>
           <DialogTitle>Wallet</DialogTitle>

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Api } from '../../../src/api';
-import { firstPage } from '../../../app/first-load';
-import { withEarlyMe } from '../../../app/early-me';
+import { firstPage, SENT_ME } from '../../../app/first-load';
+import { withEarlyMe, withSentMe } from '../../../app/early-me';
 
 type AuthAdapter = Api['auth'];
 const user = { user: { id: 'u1' } } as unknown as Awaited<ReturnType<AuthAdapter['me']>>;
@@ -57,5 +57,28 @@ describe('withEarlyMe', () => {
     expect(me).not.toHaveBeenCalled();
     await expect(auth.me()).rejects.toThrow('401');
     expect(me).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('withSentMe', () => {
+  it("answers the first GET /me with the first-load script's request, once", async () => {
+    vi.stubGlobal('location', new URL('http://app.test/assistant'));
+    const sent = Promise.resolve(new Response('{"sent":true}'));
+    vi.stubGlobal(SENT_ME, sent);
+    const fetch = vi.fn<typeof globalThis.fetch>().mockResolvedValue(new Response('{}'));
+    const send = withSentMe(fetch);
+    // Another call first: it is fetch's own, and the sent /me waits for its taker.
+    await send('/api/v1/goals', { method: 'GET' });
+    expect(send('/api/v1/auth/me', { method: 'GET' })).toBe(sent);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await send('/api/v1/auth/me', { method: 'GET' });
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('is plain fetch when the script sent nothing (signed out)', async () => {
+    vi.stubGlobal('location', new URL('http://app.test/auth'));
+    const fetch = vi.fn<typeof globalThis.fetch>().mockResolvedValue(new Response('{}'));
+    await withSentMe(fetch)('/api/v1/auth/me', { method: 'GET' });
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 });
