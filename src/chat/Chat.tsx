@@ -6,6 +6,7 @@ import { GUEST_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { AyahRoot, type Theme } from '../ui/root';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
+import { whenIdle } from '../ui/when-idle';
 import type { ChatAdapter } from './chat.adapter';
 import { ChatActorProvider, useChatActor } from './chat-context';
 import { chatLogic } from './chat.machine';
@@ -89,7 +90,7 @@ function Conversation({
   // focused), as a message goes, or a second after the chat shows once the browser is idle, whichever
   // comes first. A restored reply asks for it at once.
   const replying = useSelector(actor, (s) => s.hasTag('waiting') || s.hasTag('streaming'));
-  useEffect(() => later(preloadMarkdown), []);
+  useEffect(() => whenIdle(preloadMarkdown, 1000), []);
   useEffect(() => {
     if (replying) preloadMarkdown();
   }, [replying]);
@@ -165,18 +166,4 @@ function GuestNotice({ onSignIn }: { onSignIn: (() => void) | undefined }) {
       {onSignIn && <Button onClick={onSignIn}>Sign in</Button>}
     </div>
   );
-}
-
-/** Runs `task` a second from now, once the browser is idle (or a few seconds on); returns a cancel. */
-function later(task: () => void): () => void {
-  let idle: number | undefined;
-  const timer = setTimeout(() => {
-    if (typeof requestIdleCallback === 'function')
-      idle = requestIdleCallback(task, { timeout: 2000 });
-    else task();
-  }, 1000);
-  return () => {
-    clearTimeout(timer);
-    if (idle !== undefined) cancelIdleCallback(idle);
-  };
 }

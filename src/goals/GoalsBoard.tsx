@@ -1,12 +1,14 @@
-import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { lazy, useEffect, useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { cn } from '../lib/cn';
 import { AUTH } from '../lib/limits';
 import { GOAL_MESSAGES, GUEST_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { AyahRoot, type Theme } from '../ui/root';
+import { MountOnOpen } from '../ui/mount-on-open';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import { toast } from '../ui/toast';
+import { whenIdle } from '../ui/when-idle';
 import type { GoalsAdapter, Subject } from './goals.adapter';
 import { goalsLogic } from './board.machine';
 import { wizardLogic } from './wizard.machine';
@@ -121,20 +123,12 @@ function Board({ adapter, interests = [], reducedMotion, title = 'Weekly Goals' 
 function Dialogs({ interests }: { interests: Subject[] }) {
   const board = useBoardActor('GoalDialogs');
   const opened = useSelector(board, (s) => !s.matches({ dialog: 'closed' }));
-  const [wanted, setWanted] = useState(false);
-  if (opened && !wanted) setWanted(true);
-  useEffect(() => {
-    if (wanted) return;
-    const load = () => void loadDialogs().then(() => setWanted(true));
-    if (typeof requestIdleCallback !== 'function') return load();
-    const id = requestIdleCallback(load, { timeout: 2000 });
-    return () => cancelIdleCallback(id);
-  }, [wanted]);
-  if (!wanted) return null;
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => whenIdle(() => void loadDialogs().then(() => setLoaded(true))), []);
   return (
-    <Suspense fallback={null}>
+    <MountOnOpen open={opened || loaded}>
       <GoalDialogs interests={interests} />
-    </Suspense>
+    </MountOnOpen>
   );
 }
 
