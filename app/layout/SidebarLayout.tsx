@@ -1,4 +1,4 @@
-import { lazy, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { useAuth } from 'ayah-coach/auth';
 import { ChatSidebar, type ChatSidebarProps } from 'ayah-coach/chat';
@@ -9,6 +9,7 @@ import {
   DialogContent,
   DialogDescription,
   DialogTitle,
+  lazyComponent,
   MountOnOpen,
   VisuallyHidden,
 } from 'ayah-coach';
@@ -19,9 +20,9 @@ import { PageHeader } from './AppShell';
 
 const MenuIcon = createIcon('MenuIcon', <path d="M4 6h16M4 12h16M4 18h16" />);
 
-const loadSearchPopup = () => import('./SearchPopup');
-const SearchPopup = lazy(() =>
-  loadSearchPopup().then(({ SearchPopup }) => ({ default: SearchPopup })),
+const [SearchPopup, preloadSearchPopup] = lazyComponent(
+  () => import('./SearchPopup'),
+  'SearchPopup',
 );
 
 /** What a page tells the sidebar: which chat is current and what picking, starting or removing one does. */
@@ -104,7 +105,7 @@ export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayo
               onClick={() => {
                 setDrawerOpen(true);
                 // The drawer's Search Chats opens the search over the page: its code loads meanwhile.
-                loadSearchPopup().catch(() => {});
+                preloadSearchPopup();
               }}
             >
               <MenuIcon className="ay:size-5" />

@@ -1,5 +1,5 @@
-import { lazy, useRef, useState } from 'react';
-import { Button, createIcon, MountOnOpen } from 'ayah-coach';
+import { useRef, useState } from 'react';
+import { Button, createIcon, lazyComponent, MountOnOpen } from 'ayah-coach';
 
 const WalletIcon = createIcon(
   'WalletIcon',
@@ -11,11 +11,7 @@ const WalletIcon = createIcon(
 );
 
 // The modal's code is fetched as the pointer or focus reaches the button, not with the page.
-const loadWalletPopup = () => import('./WalletPopup');
-const WalletPopup = lazy(() =>
-  loadWalletPopup().then(({ WalletPopup }) => ({ default: WalletPopup })),
-);
-const preload = () => void loadWalletPopup().catch(() => {});
+const [WalletPopup, preload] = lazyComponent(() => import('./WalletPopup'), 'WalletPopup');
 
 /** The sidebar's wallet modal (spec: Sidebar and header): the balances, reloaded after every award. */
 export function SidebarWallet() {

@@ -1,4 +1,4 @@
-import { lazy, useState } from 'react';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { useAuth } from 'ayah-coach/auth';
 import {
@@ -8,15 +8,16 @@ import {
   DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
+  lazyComponent,
   MountOnOpen,
   VisuallyHidden,
 } from 'ayah-coach';
 import { SidebarWallet } from './SidebarWallet';
 import { useMediaQuery } from './use-media-query';
 
-const loadSettingsPopup = () => import('./SettingsPopup');
-const SettingsPopup = lazy(() =>
-  loadSettingsPopup().then(({ SettingsPopup }) => ({ default: SettingsPopup })),
+const [SettingsPopup, preloadSettingsPopup] = lazyComponent(
+  () => import('./SettingsPopup'),
+  'SettingsPopup',
 );
 
 /**
@@ -34,7 +35,7 @@ export function UserMenu() {
     <div className="ay:flex ay:flex-col ay:gap-1">
       <SidebarWallet />
       {/* On a phone, Profile Settings opens the popup: its code starts loading with the menu. */}
-      <DropdownMenu onOpenChange={(open) => open && !wide && loadSettingsPopup().catch(() => {})}>
+      <DropdownMenu onOpenChange={(open) => open && !wide && preloadSettingsPopup()}>
         <DropdownMenuTrigger className="ay:flex ay:w-full ay:items-center ay:gap-2 ay:rounded-md ay:px-2 ay:py-2 ay:text-start ay:text-sm ay:hover:bg-muted">
           <VisuallyHidden>Account menu: </VisuallyHidden>
           <span

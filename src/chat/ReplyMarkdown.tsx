@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyComponent } from '../ui/lazy-component';
 import type { MarkdownProps } from '../markdown';
 
 /**
@@ -6,12 +7,9 @@ import type { MarkdownProps } from '../markdown';
  * JavaScript) is its own chunk, so a portal's first load of the chat does not wait for it. The chat
  * starts fetching it before a reply can arrive (Chat.tsx); KaTeX still loads on the first formula.
  */
-const loadMarkdown = () => import('../markdown');
-
-/** Starts fetching the renderer (a failure shows replies as text). */
-export const preloadMarkdown = () => void loadMarkdown().catch(() => {});
-
-const Markdown = lazy(() => loadMarkdown().then(({ Markdown }) => ({ default: Markdown })));
+/** `preloadMarkdown` starts fetching the renderer (a failure shows replies as text). */
+const [Markdown, preloadMarkdown] = lazyComponent(() => import('../markdown'), 'Markdown');
+export { preloadMarkdown };
 
 /**
  * A reply rendered by `ayah-coach/markdown`. Until the renderer has loaded (a restored conversation

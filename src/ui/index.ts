@@ -20,6 +20,7 @@ export {
 } from './dialog';
 export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog';
 export { MountOnOpen, type MountOnOpenProps } from './mount-on-open';
+export { lazyComponent } from './lazy-component';
 export {
   DropdownMenu,
   DropdownMenuContent,
