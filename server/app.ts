@@ -10,6 +10,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { AVATAR_UPLOAD_PATH } from './auth/avatar-routes';
 import { AVATAR_MAX_REQUEST_BYTES, AVATAR_MESSAGES } from './auth/avatars';
 import { authRoutes } from './auth/routes';
+import { AUTH_CHANGES_CHANNEL, createSessionCache } from './auth/session-cache';
 import { learningRoutes } from './chat/learning';
 import type { AppDeps, Deps } from './deps';
 import { healthRoutes } from './health/routes';
@@ -25,6 +26,7 @@ export const API_PREFIX = '/api/v1';
  * skip them without asking, since asking (`c.req.raw.body`) builds a whole fetch Request per call.
  */
 const hasNoBody = (method: string) => method === 'GET' || method === 'HEAD';
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** FastAPI treats an empty body as no body; so do we (a bare `Content-Type: application/json` is fine). */
 const emptyBodyIsNoBody: MiddlewareHandler = async (c, next) => {
@@ -110,7 +112,18 @@ export function createApp(appDeps: AppDeps) {
     hasNoBody(c.req.method) ? next() : (bodyLimits.get(c.req.path) ?? defaultLimit)(c, next),
   );
 
-  const auth = authRoutes(deps, API_PREFIX);
+  // Sessions found live, kept until the database announces a change to them (session-cache.ts).
+  const { notifications } = appDeps.database;
+  const sessions = createSessionCache({ now: deps.now });
+  notifications.listen(AUTH_CHANGES_CHANNEL, sessions.listener);
+  // A write's answer waits until this server has heard every change committed before it (a round
+  // trip on PostgreSQL, nothing on PGlite): whoever gets the answer to a sign-out, a password change
+  // or a deleted account, and asks again, is refused by this server at once.
+  app.use('/api/*', async (c, next) => {
+    await next();
+    if (WRITES.has(c.req.method)) await notifications.caughtUp();
+  });
+  const auth = authRoutes(deps, API_PREFIX, sessions);
   app.route(
     API_PREFIX,
     healthRoutes(appDeps.database, config.llm.baseUrl && config.llm.model ? 'model' : 'offline'),

@@ -44,6 +44,7 @@ import {
 } from './schemas';
 import { body, json, signedIn } from './route-helpers';
 import { MESSAGES, createAuthService } from './service';
+import type { SessionCache } from './session-cache';
 
 /** Said on the routes that cost a hash or a mail. */
 const LIMITED =
@@ -52,9 +53,12 @@ const LIMITED =
 const mediaType = (c: Context) =>
   (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
-/** `apiPrefix` is where the app mounts the API (`/api/v1`): avatar URLs are built under it. */
-export function authRoutes(deps: Deps, apiPrefix = '/api/v1') {
-  const service = createAuthService(deps);
+/**
+ * `apiPrefix` is where the app mounts the API (`/api/v1`): avatar URLs are built under it. `sessions`
+ * is the server's session cache (session-cache.ts).
+ */
+export function authRoutes(deps: Deps, apiPrefix = '/api/v1', sessions?: SessionCache) {
+  const service = createAuthService(deps, sessions);
   const auth = requireAuth(service);
   const app = createRouter<AuthEnv>();
   const address = (c: Context) => clientAddress(c, deps.config.trustProxy);

@@ -12,6 +12,7 @@ import { AppError } from '../http/errors';
 import { POINTS } from 'ayah-coach/rules';
 import { resetMail, verificationMail } from './mail';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';
+import type { SessionCache } from './session-cache';
 import type { AccountMailPurpose } from './throttle';
 import {
   limitAccountMail,
@@ -72,7 +73,8 @@ function byEmail(email: string) {
   return sql`lower(${users.email}) = lower(${email.trim()})`;
 }
 
-export function createAuthService(deps: Deps) {
+/** `sessions`: the server's session cache (session-cache.ts); without it every request reads its session. */
+export function createAuthService(deps: Deps, sessions?: SessionCache) {
   const { db, config, mailer, now } = deps;
   const settings = config.auth;
 
@@ -82,10 +84,9 @@ export function createAuthService(deps: Deps) {
   }
 
   /**
-   * The session an access token names, with its user: asked on every signed-in request, so it is
-   * built once and (on PostgreSQL) prepared once per connection. Read afresh each time, never cached:
-   * a revoked session or a bumped token version is refused on the very next request. Built on first
-   * use, so that making the service asks nothing of the database.
+   * The session an access token names, with its user: asked whenever the session cache does not know
+   * it, so it is built once and (on PostgreSQL) prepared once per connection. Built on first use, so
+   * that making the service asks nothing of the database.
    */
   let sessionOfTokenQuery: ReturnType<typeof prepareSessionOfToken> | undefined;
   const prepareSessionOfToken = () =>
@@ -402,10 +403,14 @@ export function createAuthService(deps: Deps) {
         );
       }
       const { sub, sid, tv } = result.claims;
+      const known = sessions?.get(sid, sub, tv);
+      if (known) return { user: known, sessionId: sid };
+      const ticket = sessions?.ticket() ?? 0;
       const [row] = await sessionOfToken().execute({ sid, sub });
       if (!row || row.revokedAt || row.expiresAt <= now() || row.user.tokenVersion !== tv) {
         throw unauthorized(MESSAGES.invalidToken);
       }
+      sessions?.put(ticket, sid, row.user, row.expiresAt);
       return { user: row.user, sessionId: sid };
     },
 

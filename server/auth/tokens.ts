@@ -66,8 +66,9 @@ const CLOCK_TOLERANCE_SEC = 5;
  * Tokens whose signature and claims jose has checked, per secret, with the times that bound their
  * life. A client sends one access token with every request for as long as it lives: checking its
  * HMAC once is enough, while its times are checked afresh on every use. Nothing about the session is
- * kept here: whether it is revoked, expired or its user's token version moved on is read from the
- * database on every request (AuthService.authenticate). Bounded: the oldest entry goes first.
+ * kept here: whether it is revoked, expired or its user's token version moved on is the session
+ * cache's (session-cache.ts) or the database's to say (AuthService.authenticate). Bounded: the oldest
+ * entry goes first.
  */
 interface Verified {
   claims: AccessClaims;

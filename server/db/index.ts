@@ -15,6 +15,8 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
 import { lockDataDir, secureDataDir } from './data-dir';
+import type { Notifications } from './notifications';
+import { pgliteNotifications, postgresNotifications } from './notifications';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** The handle inside `db.transaction(async (tx) => …)`; inside a transaction query only through it. */
@@ -27,6 +29,8 @@ export interface Database {
   /** Resolves once the database answers a query. */
   ping(): Promise<void>;
   migrate(): Promise<void>;
+  /** `NOTIFY` as it is heard: each server's caches learn of changes committed anywhere. */
+  notifications: Notifications;
   close(): Promise<void>;
 }
 
@@ -50,9 +54,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', (error) => console.error('[db] idle client error:', error.message));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    const notifications = postgresNotifications(options.url);
     return {
       db,
       kind: 'postgres',
+      notifications,
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -66,7 +72,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           client.release();
         }
       },
-      close: () => pool.end(),
+      close: async () => {
+        await notifications.close();
+        await pool.end();
+      },
     };
   }
 
@@ -91,6 +100,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     kind: 'pglite',
+    notifications: pgliteNotifications(client),
     ping: async () => {
       await db.execute(sql`select 1`);
     },

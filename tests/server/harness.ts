@@ -317,8 +317,13 @@ export class Harness {
     });
   }
 
+  /**
+   * A statement straight on the database, as an operator would run it. Answers once the server has
+   * heard of any change it made to a user or a session (its session cache forgets them on hearing).
+   */
   async sql<T = Loose>(query: SQL): Promise<T[]> {
     const result = (await this.database.db.execute(query)) as { rows?: T[] };
+    await this.database.notifications.caughtUp();
     return result.rows ?? [];
   }
 

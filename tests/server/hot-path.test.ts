@@ -1,17 +1,18 @@
 /**
- * What the speed work on the signed-in hot path (GET /auth/me, GET /chat/sessions) must keep: the
- * session lookup is a prepared statement read afresh on every request, so a revoked session, a bumped
- * token version or a deleted user is refused on the very next request, however warm the statement
- * (PostgreSQL switches a prepared statement to a generic plan after five runs); a token whose
- * signature was checked once is still held to its expiry and to the secret it is presented with;
- * the session list counts every page right, past the end too; and CORS and security headers still
- * reach GET answers.
+ * What the speed work on the signed-in hot path (GET /auth/me, GET /chat/sessions) must keep: however
+ * warm the session cache (and the prepared statement behind it: PostgreSQL switches to a generic plan
+ * after five runs), a revoked session, a bumped token version, a deleted user or a changed profile is
+ * seen by the very next request once the change is committed and the server has heard of it (at once
+ * for the server's own writes; `h.sql` waits for it after a write straight on the database); a token
+ * whose signature was checked once is still held to its expiry and to the secret it is presented
+ * with; the session list counts every page right, past the end too; and CORS and security headers
+ * still reach GET answers.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { signAccessToken, verifyAccessToken } from '../../server/auth/tokens';
-import { describeServer, useServer } from './harness';
+import { describeServer, onPostgres, useServer } from './harness';
 
 const h = useServer();
 const AUTH = '/api/v1/auth';
@@ -28,7 +29,7 @@ async function warm(token: string) {
   }
 }
 
-describeServer('the session lookup is never cached', () => {
+describeServer('the session cache never outlives a change', () => {
   it('refuses a token at once when its session is revoked in the database', async () => {
     const user = await h.user();
     await warm(user.token);
@@ -64,6 +65,90 @@ describeServer('the session lookup is never cached', () => {
     );
     expect((await h.get(`${AUTH}/me`, { token: ending.token })).status).toBe(401);
   });
+
+  it('answers a changed profile and a changed password at once, on every session of the user', async () => {
+    const user = await h.signedInUser();
+    const other = await h.post(`${AUTH}/login`, { email: user.email, password: user.password });
+    expect(other.status).toBe(200);
+    const elsewhere = other.body.access_token as string;
+    await warm(user.access_token);
+    await warm(elsewhere);
+
+    const renamed = await h.put(
+      `${AUTH}/profile`,
+      { display_name: 'Renamed', bio: 'New bio' },
+      { token: user.access_token },
+    );
+    expect(renamed.status).toBe(200);
+    for (const token of [user.access_token, elsewhere]) {
+      const me = await h.get(`${AUTH}/me`, { token });
+      expect(me.body.user).toMatchObject({ display_name: 'Renamed', bio: 'New bio' });
+    }
+
+    const changed = await h.post(
+      `${AUTH}/change-password`,
+      { current_password: user.password, new_password: 'Quiet-Harbour-81' },
+      { token: user.access_token },
+    );
+    expect(changed.status).toBe(200);
+    // The other sessions end with the change; the one that made it goes on.
+    expect((await h.get(`${AUTH}/me`, { token: elsewhere })).status).toBe(401);
+    expect((await h.get(`${AUTH}/me`, { token: user.access_token })).status).toBe(200);
+  });
+
+  it('answers a warm session from memory, for at most a minute past a change nobody announced', async () => {
+    const user = await h.user();
+    await warm(user.token);
+    // Triggers do not fire for a replica's writes: this revocation is never announced.
+    await h.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`update auth_sessions set revoked_at = now() where user_id = ${user.id}`);
+    });
+    await h.database.notifications.caughtUp();
+    expect((await h.get(`${AUTH}/me`, { token: user.token })).status).toBe(200);
+    h.advanceClock(60_000);
+    try {
+      expect((await h.get(`${AUTH}/me`, { token: user.token })).status).toBe(401);
+    } finally {
+      h.resetClock();
+    }
+  });
+
+  it.skipIf(!onPostgres)(
+    'stops using the cache while its listening connection is lost, and again when it is back',
+    async () => {
+      const user = await h.user();
+      await warm(user.token);
+      const listening = sql`select pid from pg_stat_activity
+        where application_name = 'ayah-listen' and datname = current_database()`;
+      expect(await h.sql(listening)).toHaveLength(1);
+      await h.sql(sql`select pg_terminate_backend(pid) from (${listening}) as listener`);
+      // Nobody hears this one: the server must not answer from what it held before.
+      await h.sql(sql`update auth_sessions set revoked_at = now() where user_id = ${user.id}`);
+      expect((await h.get(`${AUTH}/me`, { token: user.token })).status).toBe(401);
+
+      // It listens again within its first retry, and answers from memory again (a revocation that
+      // is never announced goes unseen until the entry's minute is up).
+      await expect.poll(async () => (await h.sql(listening)).length, { timeout: 5_000 }).toBe(1);
+      const again = await h.user();
+      let round = 0;
+      await expect
+        .poll(
+          async () => {
+            await warm(again.token);
+            const bio = `unannounced ${++round}`;
+            await h.database.db.transaction(async (tx) => {
+              await tx.execute(sql`set local session_replication_role = replica`);
+              await tx.execute(sql`update users set bio = ${bio} where id = ${again.id}`);
+            });
+            const seen = (await h.get(`${AUTH}/me`, { token: again.token })).body.user.bio;
+            return seen === bio ? 'read from the database' : 'answered from memory';
+          },
+          { timeout: 5_000 },
+        )
+        .toBe('answered from memory');
+    },
+  );
 
   it('answers each user with their own profile, however interleaved', async () => {
     const users = await Promise.all(['Ada', 'Ben', 'Cy'].map((name) => h.user(name)));

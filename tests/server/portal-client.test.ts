@@ -74,6 +74,7 @@ describeServer('createHttpApi with getPortalAssertion', () => {
       .update(authSessions)
       .set({ revokedAt: new Date() })
       .where(eq(authSessions.userId, user.id));
+    await h.database.notifications.caughtUp();
     const [a, b] = await Promise.all([api.auth.me(), api.chat.listSessions()]);
     expect(a.user.id).toBe(user.id);
     expect(b.sessions).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * Two server processes on one PostgreSQL (the scale-out README promises): 200 concurrent conversions of
  * one balance spread over both succeed exactly as far as the balance goes, and a burst of wrong
- * passwords spread over both is evaluated exactly the account threshold's number of times. Only in the
+ * passwords spread over both is evaluated exactly the account threshold's number of times, and a
+ * sign-out on one ends the session on the other (each keeps live sessions in memory). Only in the
  * server-pg project: PGlite is one process's by design (its data dir is locked).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -108,6 +109,37 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
         }).then((r) => r.json());
         expect(balance).toEqual({ points: 0, tokens: 1000 });
       }
+    },
+  );
+
+  it(
+    'ends a session on the other server too, within moments of its sign-out',
+    { timeout: 60_000 },
+    async () => {
+      const leaving = await insertSignedInUser(database, new TextEncoder().encode(JWT_SECRET), {
+        email: `two-servers-out-${Date.now()}@example.com`,
+        displayName: 'Leaving',
+      });
+      const me = (i: number) =>
+        fetch(`${on(i).url}/api/v1/auth/me`, {
+          headers: { authorization: `Bearer ${leaving.token}` },
+        }).then((r) => r.status);
+      // Both servers have found the session live (and keep it in their session caches).
+      for (let round = 0; round < 5; round++)
+        expect([await me(0), await me(1)]).toEqual([200, 200]);
+
+      const out = await fetch(`${on(0).url}/api/v1/auth/logout`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${leaving.token}` },
+      });
+      expect(out.status).toBe(200);
+      // The server that signed out refuses at once; the other as soon as it hears the announcement.
+      expect(await me(0)).toBe(401);
+      const signedOutAt = performance.now();
+      await expect.poll(() => me(1), { interval: 5, timeout: 2_000 }).toBe(401);
+      console.log(
+        `the other server refused the session ${(performance.now() - signedOutAt).toFixed(1)} ms after the sign-out's answer`,
+      );
     },
   );
 
