@@ -70,6 +70,19 @@ export function postgresNotifications(
   let retryTimer: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let connecting: Promise<void> | null = null;
+  /** The connection's queries, one after another (pg no longer queues them for us). */
+  let queue: Promise<unknown> = Promise.resolve();
+  /** A catch-up queued and not yet sent: everyone who asks before it is sent can share it. */
+  let unsent: Promise<void> | null = null;
+
+  function inTurn<T>(on: pg.Client, run: () => Promise<T>): Promise<T> {
+    const turn = queue.then(run, run);
+    queue = turn.catch(() => {});
+    return turn.catch((error: Error) => {
+      lost(on, error.message);
+      throw error;
+    });
+  }
 
   const everyListener = () => [...listeners.values()].flatMap((set) => [...set]);
 
@@ -98,6 +111,8 @@ export function postgresNotifications(
   function connect(): Promise<void> {
     if (closed || client || listeners.size === 0) return Promise.resolve();
     connecting ??= (async () => {
+      queue = Promise.resolve();
+      unsent = null;
       const next = new pg.Client({
         connectionString,
         keepAlive: true,
@@ -114,7 +129,8 @@ export function postgresNotifications(
       });
       try {
         await next.connect();
-        for (const channel of listeners.keys()) await next.query(`LISTEN ${channel}`);
+        for (const channel of listeners.keys())
+          await inTurn(next, () => next.query(`LISTEN ${channel}`));
       } catch (error) {
         lost(next, (error as Error).message);
         return;
@@ -122,7 +138,7 @@ export function postgresNotifications(
       if (client !== next) return;
       retryMs = RETRY_MIN_MS;
       heartbeat = setInterval(() => {
-        next.query('select 1').catch((error: Error) => lost(next, `heartbeat: ${error.message}`));
+        inTurn(next, () => next.query('select 1')).catch(() => {});
       }, HEARTBEAT_MS);
       heartbeat.unref();
       setLive(true);
@@ -145,18 +161,27 @@ export function postgresNotifications(
       // A new channel on a live connection: listen on it too, and say live once it holds.
       const current = live ? client : null;
       if (current) {
-        current
-          .query(`LISTEN ${channel}`)
+        inTurn(current, () => current.query(`LISTEN ${channel}`))
           .then(() => listener.live(true))
-          .catch((error: Error) => lost(current, error.message));
+          .catch(() => {});
       } else {
         void connect();
       }
     },
-    async caughtUp() {
+    caughtUp() {
       const current = live ? client : null;
-      if (!current) return; // Not live: listeners trust nothing, so there is nothing to wait for.
-      await current.query('select 1').catch((error: Error) => lost(current, error.message));
+      // Not live: listeners trust nothing, so there is nothing to wait for.
+      if (!current) return Promise.resolve();
+      if (unsent) return unsent;
+      const barrier: Promise<void> = inTurn(current, () => {
+        if (unsent === barrier) unsent = null;
+        return current.query('select 1');
+      }).then(
+        () => {},
+        () => {}, // lost: listeners were told, and trust nothing now
+      );
+      unsent = barrier;
+      return barrier;
     },
     async close() {
       closed = true;
