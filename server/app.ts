@@ -118,10 +118,12 @@ export function createApp(appDeps: AppDeps) {
   notifications.listen(AUTH_CHANGES_CHANNEL, sessions.listener);
   // A write's answer waits until this server has heard every change committed before it (a round
   // trip on PostgreSQL, nothing on PGlite): whoever gets the answer to a sign-out, a password change
-  // or a deleted account, and asks again, is refused by this server at once.
+  // or a deleted account, and asks again, is refused by this server at once. Google's callback is a
+  // GET that signs in (it writes the user's last sign-in and maybe the avatar).
+  const writesOnGet = new Set([`${API_PREFIX}/auth/google/callback`]);
   app.use('/api/*', async (c, next) => {
     await next();
-    if (WRITES.has(c.req.method)) await notifications.caughtUp();
+    if (WRITES.has(c.req.method) || writesOnGet.has(c.req.path)) await notifications.caughtUp();
   });
   const auth = authRoutes(deps, API_PREFIX, sessions);
   app.route(

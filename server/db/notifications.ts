@@ -9,12 +9,18 @@
  * - PGlite is one backend in this process: `LISTEN` on it is live for good, and a notification is
  *   handed over (as a microtask) while the committing query's answer is read, before its caller goes
  *   on. Caught up at every moment.
- * - PostgreSQL: one dedicated connection outside the pool, kept alive by a heartbeat. When it fails
- *   (or a heartbeat or catch-up goes unanswered for `QUERY_TIMEOUT_MS`) listeners hear `live(false)`
- *   and it reconnects with backoff; they hear `live(true)` once `LISTEN` holds again. `caughtUp()` is a
- *   round trip on that connection: the backend sends every notification committed before it, before
- *   its answer (it reads its notification queue on the way to idle).
+ * - PostgreSQL: one dedicated connection outside the pool. It is live once `LISTEN` holds and a probe
+ *   proves it hears: it notifies a channel of its own and must hear that before the statement's
+ *   answer (a backend delivers its own notifications at commit). Behind a pooler in transaction mode
+ *   `LISTEN` and later statements reach different backends, the probe goes unheard, and the
+ *   connection never counts as live (sessions are then read from the database every time). The probe
+ *   is repeated as a heartbeat every `HEARTBEAT_MS`. When the connection fails, or a probe or a
+ *   catch-up goes unanswered for `QUERY_TIMEOUT_MS`, listeners hear `live(false)` and it reconnects
+ *   with backoff. `caughtUp()` is a round trip on that connection: the backend sends every
+ *   notification committed before it, before its answer (it reads its notification queue on the way
+ *   to idle).
  */
+import { randomBytes } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -74,6 +80,10 @@ export function postgresNotifications(
   let queue: Promise<unknown> = Promise.resolve();
   /** A catch-up queued and not yet sent: everyone who asks before it is sent can share it. */
   let unsent: Promise<void> | null = null;
+  /** This process's own channel, for the probes that prove the connection hears. */
+  const probeChannel = `ayah_probe_${randomBytes(8).toString('hex')}`;
+  let probesSent = 0;
+  let lastProbeHeard = '';
 
   function inTurn<T>(on: pg.Client, run: () => Promise<T>): Promise<T> {
     const turn = queue.then(run, run);
@@ -82,6 +92,17 @@ export function postgresNotifications(
       lost(on, error.message);
       throw error;
     });
+  }
+
+  /** Notifies the probe channel on `on` and fails unless `on` heard it before the answer. */
+  async function probe(on: pg.Client) {
+    const sent = String(++probesSent);
+    await inTurn(on, () => on.query('select pg_notify($1, $2)', [probeChannel, sent]));
+    if (lastProbeHeard !== sent) {
+      const why = 'it does not hear its own NOTIFY (a pooler in transaction mode?)';
+      lost(on, why);
+      throw new Error(why);
+    }
   }
 
   const everyListener = () => [...listeners.values()].flatMap((set) => [...set]);
@@ -116,6 +137,7 @@ export function postgresNotifications(
       const next = new pg.Client({
         connectionString,
         keepAlive: true,
+        connectionTimeoutMillis: QUERY_TIMEOUT_MS,
         query_timeout: QUERY_TIMEOUT_MS,
         application_name: 'ayah-listen',
       });
@@ -123,23 +145,26 @@ export function postgresNotifications(
       next.on('error', (error) => lost(next, error.message));
       next.on('end', () => lost(next, 'connection ended'));
       next.on('notification', (message) => {
+        if (message.channel === probeChannel) {
+          lastProbeHeard = message.payload ?? '';
+          return;
+        }
         for (const listener of listeners.get(message.channel) ?? []) {
           listener.notify(message.payload ?? '');
         }
       });
       try {
         await next.connect();
-        for (const channel of listeners.keys())
+        for (const channel of [probeChannel, ...listeners.keys()])
           await inTurn(next, () => next.query(`LISTEN ${channel}`));
+        await probe(next);
       } catch (error) {
         lost(next, (error as Error).message);
         return;
       }
       if (client !== next) return;
       retryMs = RETRY_MIN_MS;
-      heartbeat = setInterval(() => {
-        inTurn(next, () => next.query('select 1')).catch(() => {});
-      }, HEARTBEAT_MS);
+      heartbeat = setInterval(() => probe(next).catch(() => {}), HEARTBEAT_MS);
       heartbeat.unref();
       setLive(true);
     })().finally(() => {
