@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import { Chat } from 'ayah-coach/chat';
+import { useState } from 'react';
+import { Chat, type ChatProps } from 'ayah-coach/chat';
 import { memoryChatStore } from 'ayah-coach/chat';
 import { CHAT } from 'ayah-coach/rules';
 import { welcomeBack } from 'ayah-coach/rules';
@@ -41,15 +42,29 @@ const longConversation = Array.from({ length: 8 }, (_, i) => [
   },
 ]).flat();
 
+/**
+ * The stories' default backend and store; each story's mount gets fresh ones (and its own store
+ * always), so what one story sends, renames or deletes never shows in the next.
+ */
+const defaultAdapter = fakeChatAdapter();
+
+function FreshChat(args: ChatProps) {
+  const [adapter] = useState(() =>
+    args.adapter === defaultAdapter ? fakeChatAdapter() : args.adapter,
+  );
+  const [store] = useState(memoryChatStore);
+  return (
+    <Frame>
+      <Chat {...args} adapter={adapter} store={store} />
+    </Frame>
+  );
+}
+
 const meta = {
   title: 'Chat/Chat',
   component: Chat,
-  args: { adapter: fakeChatAdapter(), store: memoryChatStore() },
-  render: (args) => (
-    <Frame>
-      <Chat {...args} />
-    </Frame>
-  ),
+  args: { adapter: defaultAdapter },
+  render: (args) => <FreshChat {...args} />,
   beforeEach: clearToasts,
 } satisfies Meta<typeof Chat>;
 
