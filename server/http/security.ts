@@ -1,5 +1,6 @@
 /** Response headers every answer carries, CORS for the listed origins, and the client's address. */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { ServerResponse } from 'node:http';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { cors } from 'hono/cors';
 import { getConnInfo } from '@hono/node-server/conninfo';
 
@@ -23,28 +24,53 @@ export const APP_CSP = [
 // API answers are data, never documents.
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
+type HeaderList = readonly (readonly [string, string])[];
+
+/**
+ * Headers every answer of a kind carries, an answer's own header of the same name winning (an
+ * avatar's Cache-Control). Under the Node adapter they go on the Node response before the answer
+ * exists, and Node merges them into the head it writes: editing the answer's `Headers` afterwards
+ * instead makes the adapter build and sort a `Headers` for every answer, which cost a third of a
+ * GET /auth/me. Without a Node response (`app.request()`), they are added to the answer.
+ */
+async function withStandingHeaders(c: Context, headers: HeaderList, next: Next) {
+  const outgoing = (c.env as { outgoing?: Partial<ServerResponse> } | undefined)?.outgoing;
+  if (outgoing?.setHeader && !outgoing.headersSent) {
+    for (const [name, value] of headers) outgoing.setHeader(name, value);
+    return next();
+  }
+  await next();
+  const h = c.res.headers;
+  for (const [name, value] of headers) if (!h.has(name)) h.set(name, value);
+}
+
 export function securityHeaders(options: { https: boolean }): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    const h = c.res.headers;
-    const isApi = c.req.path.startsWith('/api/');
-    h.set('Referrer-Policy', 'no-referrer');
-    h.set('X-Content-Type-Options', 'nosniff');
-    h.set('X-Frame-Options', 'DENY');
-    h.set('Cross-Origin-Opener-Policy', 'same-origin');
-    h.set('Content-Security-Policy', isApi ? API_CSP : APP_CSP);
-    // An API answer is never cached, unless its route said otherwise (avatars, named by their hash).
-    if (isApi && !h.has('Cache-Control')) h.set('Cache-Control', 'no-store');
-    if (options.https) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-  };
+  const every: HeaderList = [
+    ['Referrer-Policy', 'no-referrer'],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['X-Frame-Options', 'DENY'],
+    ['Cross-Origin-Opener-Policy', 'same-origin'],
+    ...(options.https
+      ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as const]
+      : []),
+  ];
+  const pages: HeaderList = [...every, ['Content-Security-Policy', APP_CSP]];
+  // An API answer is never cached, unless its route said otherwise (avatars, named by their hash).
+  const api: HeaderList = [
+    ...every,
+    ['Content-Security-Policy', API_CSP],
+    ['Cache-Control', 'no-store'],
+  ];
+  return (c, next) => withStandingHeaders(c, c.req.path.startsWith('/api/') ? api : pages, next);
 }
 
 /**
  * CORS for the app's own origin and AYAH_ALLOWED_ORIGINS only; never with credentials. Preflights
- * (OPTIONS) go through Hono's `cors`; every other request gets the same headers set here on the
- * answer once it exists. (Hono's `cors` touches `c.res` before the route answers and appends `Vary`
- * through `c.header` after it: each makes the Node adapter rebuild the answer as a stream, which cost
- * more than the rest of a GET /auth/me.)
+ * (OPTIONS) go through Hono's `cors`; every other request gets the same headers as standing headers
+ * (above). (Hono's `cors` touches `c.res` before the route answers and appends `Vary` through
+ * `c.header` after it: each makes the Node adapter rebuild the answer as a stream, which cost more
+ * than the rest of a GET /auth/me.) No API route sets `Vary` of its own; one that did would replace
+ * `Origin` here.
  */
 export function corsPolicy(publicUrl: string, allowed: readonly string[]): MiddlewareHandler {
   const origins = new Set([new URL(publicUrl).origin, ...allowed]);
@@ -57,15 +83,16 @@ export function corsPolicy(publicUrl: string, allowed: readonly string[]): Middl
     credentials: false,
     maxAge: 600,
   });
-  const expose = exposeHeaders.join(',');
-  return async (c, next) => {
+  const expose = ['Access-Control-Expose-Headers', exposeHeaders.join(',')] as const;
+  const vary = ['Vary', 'Origin'] as const;
+  const stranger: HeaderList = [expose, vary];
+  return (c, next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);
     const origin = c.req.header('origin') ?? '';
-    await next();
-    const h = c.res.headers;
-    if (origins.has(origin)) h.set('Access-Control-Allow-Origin', origin);
-    h.set('Access-Control-Expose-Headers', expose);
-    h.append('Vary', 'Origin');
+    const headers = origins.has(origin)
+      ? [['Access-Control-Allow-Origin', origin] as const, expose, vary]
+      : stranger;
+    return withStandingHeaders(c, headers, next);
   };
 }
 

@@ -216,6 +216,38 @@ describeServer('the server', () => {
     ]);
   });
 
+  it('sends the same headers without a Node server (app.request), HSTS over https, a route’s own Cache-Control kept', async () => {
+    const app = createApp({
+      ...deps(h.database),
+      config: { ...h.config, publicUrl: 'https://ayah.example.org' },
+    });
+    const api = await app.request('/api/v1/health', {
+      headers: { origin: 'https://portal.example.org' },
+    });
+    expect(api.status).toBe(200);
+    expect(Object.fromEntries(api.headers)).toMatchObject({
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'cross-origin-opener-policy': 'same-origin',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'cache-control': 'no-store',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'access-control-allow-origin': 'https://portal.example.org',
+      'access-control-expose-headers': 'Retry-After',
+      vary: 'Origin',
+    });
+    // The terms page says it may be cached (no-cache); the standing no-store does not replace it.
+    for (const reply of [
+      await app.request('/api/v1/legal/terms'),
+      await h.get('/api/v1/legal/terms'),
+    ]) {
+      expect(reply.headers.get('cache-control')).toBe('no-cache');
+      expect(reply.headers.get('x-frame-options')).toBe('DENY');
+    }
+    expect((await h.get('/api/v1/health')).headers.get('strict-transport-security')).toBeNull();
+  });
+
   it('allows CORS only for the app itself and the listed origins, never with credentials', async () => {
     const preflight = (origin: string) =>
       fetch(`${h.url}/api/v1/auth/login`, {
