@@ -5,11 +5,8 @@
 import { z } from '@hono/zod-openapi';
 import type { User } from '../db/schema';
 import { GOALS, type Subject } from 'ayah-coach/rules';
+import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { PASSWORD_MAX_LENGTH, newPasswordProblem } from './passwords';
-
-// PostgreSQL text cannot hold NUL; refuse it at the door rather than fail in the database.
-const noNul = (s: string) => !s.includes('\u0000');
-const NUL_MESSAGE = 'Null characters are not allowed';
 
 export const Email = z
   .string()
@@ -40,9 +37,9 @@ const DisplayName = z
   .trim()
   .min(1, 'Name is required')
   .max(100)
-  .refine(noNul, NUL_MESSAGE);
+  .refine(hasNoNul, NUL_MESSAGE);
 
-const Bio = z.string().trim().max(500).refine(noNul, NUL_MESSAGE);
+const Bio = z.string().trim().max(500).refine(hasNoNul, NUL_MESSAGE);
 
 const Token = z.string().min(1).max(512);
 

@@ -15,6 +15,7 @@ import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 import { TutorError } from '../llm/model';
 import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
@@ -32,8 +33,6 @@ const body = <T extends z.ZodType>(schema: T) => ({
   content: { 'application/json': { schema } },
 });
 
-const noNul = (s: string) => !s.includes('\u0000');
-const NUL = 'Null characters are not allowed';
 const MAX_DASHBOARD_CHARS = 8000;
 
 export const TUTOR_FAILURES = {
@@ -44,7 +43,7 @@ export const TUTOR_FAILURES = {
 
 const Turn = z.strictObject({
   role: z.enum(['user', 'assistant']),
-  content: z.string().max(32_000).refine(noNul, NUL),
+  content: z.string().max(32_000).refine(hasNoNul, NUL_MESSAGE),
 });
 
 const SendBody = z
@@ -116,12 +115,12 @@ const Id = z.object({ id: z.string() });
 
 const RenameBody = z
   .strictObject({
-    title: z.string().trim().min(1).max(CHAT.renameMaxLength).refine(noNul, NUL),
+    title: z.string().trim().min(1).max(CHAT.renameMaxLength).refine(hasNoNul, NUL_MESSAGE),
   })
   .openapi('RenameSessionRequest');
 
 const SearchQuery = pageQuery(CHAT.searchLimit).extend({
-  search: z.string().max(200),
+  search: z.string().max(200).refine(hasNoNul, NUL_MESSAGE),
 });
 
 function failureDetail(error: unknown): { status: 502 | 504; detail: string } {

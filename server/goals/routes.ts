@@ -5,6 +5,7 @@ import type { AuthEnv } from '../auth/guard';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { GOALS } from 'ayah-coach/rules';
 import { isUuid, pageFields, pageQuery } from '../chat/paging';
 import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES, createGoalsService } from './service';
@@ -46,13 +47,7 @@ const ProgressBody = z
     value: z.number().int().min(1).max(GOALS.maxTarget).openapi({
       description: 'Problems solved, minutes studied or topics learned, as the goal counts',
     }),
-    topic: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .refine((s) => !s.includes('\u0000'), 'Null characters are not allowed')
-      .optional(),
+    topic: z.string().trim().min(1).max(200).refine(hasNoNul, NUL_MESSAGE).optional(),
     minutes: z.number().int().min(0).max(1440).optional(),
   })
   .openapi('LogProgressRequest');

@@ -6,6 +6,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { $ZodIssue } from 'zod/v4/core';
+import { pgErrorCode } from '../db';
+import { NUL_MESSAGE } from './text';
 
 export interface ValidationItem {
   loc: (string | number)[];
@@ -142,6 +144,9 @@ export function validationHook(
 
 export type Logger = Pick<Console, 'info' | 'warn' | 'error'>;
 
+/** PostgreSQL's refusals of a NUL: in text (invalid byte sequence) and in jsonb (\u0000). */
+const NUL_REFUSED = new Set(['22021', '22P05']);
+
 /** Every thrown error becomes a FastAPI-shaped answer; only the unexpected ones say 500 (and are logged). */
 export function errorResponse(error: unknown, c: Context, logger: Logger): Response {
   if (error instanceof AppError) {
@@ -161,6 +166,11 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
     }
     const status = error.status as ContentfulStatusCode;
     return c.json({ detail: error.message || statusText(status) }, status);
+  }
+  // A NUL the request's validation let through (text.ts): the client's mistake, and a field to fix.
+  if (NUL_REFUSED.has(pgErrorCode(error) ?? '')) {
+    logger.warn(`[http] ${c.req.method} ${c.req.path}: a NUL reached the database unchecked`);
+    return c.json({ detail: NUL_MESSAGE }, 422);
   }
   logger.error(`[http] ${c.req.method} ${c.req.path} failed:`, error);
   return c.json({ detail: 'Internal Server Error' }, 500);

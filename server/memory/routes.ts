@@ -4,22 +4,21 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../auth/guard';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { NUL_MESSAGE, hasNoNul, jsonHasNoNul } from '../http/text';
 import type { MemoryService } from './service';
 
-const noNul = (s: string) => !s.includes('\u0000');
-const NUL = 'Null characters are not allowed';
 const MAX_METADATA_CHARS = 4000;
 
 const StoreBody = z
   .strictObject({
-    text: z.string().trim().min(1).max(8000).refine(noNul, NUL),
+    text: z.string().trim().min(1).max(8000).refine(hasNoNul, NUL_MESSAGE),
     metadata: z
       .record(z.string().max(100), z.unknown())
       .refine(...jsonDepthCheck)
       .refine((m) => JSON.stringify(m).length <= MAX_METADATA_CHARS, {
         message: `Metadata must be at most ${MAX_METADATA_CHARS} characters as JSON`,
       })
-      .refine((m) => !JSON.stringify(m).includes('\\u0000'), NUL)
+      .refine(jsonHasNoNul, NUL_MESSAGE)
       .optional(),
   })
   .openapi('StoreUserDataRequest');

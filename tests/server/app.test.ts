@@ -49,6 +49,30 @@ describeServer('the server', () => {
     expect(String(errors[0]?.[1])).toContain('the database exploded');
   });
 
+  it('answers a NUL that reached the database unchecked 422, not 500, and warns of the route', async () => {
+    const nul = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+      code: '22021',
+    });
+    const refusing = new Proxy(h.database.db, {
+      get: () => () => {
+        throw new Error('Failed query', { cause: nul });
+      },
+    });
+    const warnings: unknown[][] = [];
+    const app = createApp({
+      ...deps({ ...h.database, db: refusing }),
+      logger: { info: () => {}, warn: (...args) => void warnings.push(args), error: () => {} },
+    });
+    const reply = await app.request('/api/v1/auth/password-reset', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'someone@example.com' }),
+    });
+    expect(reply.status).toBe(422);
+    expect(await reply.json()).toEqual({ detail: 'Null characters are not allowed' });
+    expect(String(warnings[0]?.[0])).toContain('POST /api/v1/auth/password-reset');
+  });
+
   it('publishes an OpenAPI 3.1 document of every auth route', async () => {
     const reply = await h.get('/api/v1/openapi.json');
     expect(reply.status).toBe(200);

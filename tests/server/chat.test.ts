@@ -225,6 +225,12 @@ describeServer('chat with the offline coach', () => {
     const paged = (await api.get(`${C}/search?search=o&limit=1&page=1`)).body;
     expect(paged).toMatchObject({ limit: 1, page: 1, total: 2, hasMore: true });
     expect((await api.get(`${C}/search`)).status).toBe(422);
+    // PostgreSQL text holds no NUL: refused at the door, not a 500 from the database.
+    const nul = await api.get(`${C}/search?search=a%00b`);
+    expect(nul.status).toBe(422);
+    expect(nul.body.detail).toEqual([
+      { loc: ['query', 'search'], msg: 'Null characters are not allowed', type: 'value_error' },
+    ]);
     // Another user's sessions never match.
     expect((await h.as(sam).get(`${C}/search?search=plants`)).body.total).toBe(0);
   });
