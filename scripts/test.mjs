@@ -74,7 +74,13 @@ let failed = 0;
 if (existsSync(report)) {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   passed = results.numPassedTests ?? 0;
-  failed = (results.numFailedTests ?? 0) + (results.numFailedTestSuites ?? 0);
+  // Failed tests, and each file that failed without one (it would not load, say): a failed test's
+  // file and describe blocks count as failed suites too, and would count it three times.
+  const brokenFiles = (results.testResults ?? []).filter(
+    (file) =>
+      file.status === 'failed' && !file.assertionResults?.some((t) => t.status === 'failed'),
+  ).length;
+  failed = (results.numFailedTests ?? 0) + brokenFiles;
 }
 const status = vitest.status ?? 1;
 if (status !== 0 && failed === 0) failed = 1;
