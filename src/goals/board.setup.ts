@@ -15,6 +15,8 @@ import type {
 import { stubActor } from '../lib/stub-actor';
 import { isStatus, refusalMessage } from './goals.setup';
 
+const HOW = 'create the machine with goalsLogic(adapter)';
+
 /*
  * What the board machine can do: its actors, guards and actions, by name. The statechart in
  * `board.machine.ts` says when; `goalsLogic(adapter)` there provides the side effects stubbed here.
@@ -86,41 +88,20 @@ export const boardSetup = setup({
     tags: {} as 'loading' | 'busy',
   },
   actors: {
-    listCurrent: stubActor<GoalListResponse, void>(
-      'listCurrent',
-      'create the machine with goalsLogic(adapter)',
-    ),
-    activities: stubActor<Paged<'data', GoalActivity>, void>(
-      'activities',
-      'create the machine with goalsLogic(adapter)',
-    ),
-    completedInWeek: stubActor<{ count: number }, void>(
-      'completedInWeek',
-      'create the machine with goalsLogic(adapter)',
-    ),
-    streak: stubActor<{ streak: number }, void>(
-      'streak',
-      'create the machine with goalsLogic(adapter)',
-    ),
-    celebrations: stubActor<Celebration[], void>(
-      'celebrations',
-      'create the machine with goalsLogic(adapter)',
-    ),
-    update: stubActor<GoalResponse, { id: string; target: number }>(
-      'update',
-      'create the machine with goalsLogic(adapter)',
-    ),
-    remove: stubActor<MessageResponse, { id: string }>(
-      'remove',
-      'create the machine with goalsLogic(adapter)',
-    ),
+    listCurrent: stubActor<GoalListResponse, void>('listCurrent', HOW),
+    activities: stubActor<Paged<'data', GoalActivity>, void>('activities', HOW),
+    completedInWeek: stubActor<{ count: number }, void>('completedInWeek', HOW),
+    streak: stubActor<{ streak: number }, void>('streak', HOW),
+    celebrations: stubActor<Celebration[], void>('celebrations', HOW),
+    update: stubActor<GoalResponse, { id: string; target: number }>('update', HOW),
+    remove: stubActor<MessageResponse, { id: string }>('remove', HOW),
     logProgress: stubActor<GoalResponse, { id: string; body: LogProgressRequest }>(
       'logProgress',
-      'goalsLogic',
+      HOW,
     ),
     progressHistory: stubActor<Paged<'data', GoalProgressEntry>, { id: string; page: number }>(
       'progressHistory',
-      'goalsLogic',
+      HOW,
     ),
   },
   guards: {

@@ -6,6 +6,8 @@ import type { AccountExport, DeleteAccountRequest, SettingsAdapter } from './set
 import { stubActor } from '../lib/stub-actor';
 import type { SettingsNotice } from './settings.notices';
 
+const HOW = 'create the machine with accountLogic(adapter)';
+
 export type AccountContext = { error: string | null };
 
 export type AccountEvent =
@@ -39,14 +41,8 @@ export const accountMachine = setup({
     tags: {} as 'busy',
   },
   actors: {
-    exportData: stubActor<AccountExport, void>(
-      'exportData',
-      'create the machine with accountLogic(adapter)',
-    ),
-    deleteAccount: stubActor<MessageResponse, DeleteAccountRequest>(
-      'deleteAccount',
-      'create the machine with accountLogic(adapter)',
-    ),
+    exportData: stubActor<AccountExport, void>('exportData', HOW),
+    deleteAccount: stubActor<MessageResponse, DeleteAccountRequest>('deleteAccount', HOW),
   },
 }).createMachine({
   id: 'account',

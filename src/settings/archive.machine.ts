@@ -7,6 +7,8 @@ import type { SettingsAdapter } from './settings.adapter';
 import { stubActor } from '../lib/stub-actor';
 import type { SettingsNotice } from './settings.notices';
 
+const HOW = 'create the machine with archiveLogic(adapter)';
+
 export type ArchiveContext = {
   sessions: ChatSession[];
   /** The page shown, from 1 (50 a page). */
@@ -79,26 +81,14 @@ export const archiveMachine = setup({
     tags: {} as 'loading' | 'busy',
   },
   actors: {
-    listArchived: stubActor<ChatSessionPage, PageQuery>(
-      'listArchived',
-      'create the machine with archiveLogic(adapter)',
-    ),
-    unarchiveSession: stubActor<ChatSession, { sessionId: string }>(
-      'unarchiveSession',
-      'create the machine with archiveLogic(adapter)',
-    ),
+    listArchived: stubActor<ChatSessionPage, PageQuery>('listArchived', HOW),
+    unarchiveSession: stubActor<ChatSession, { sessionId: string }>('unarchiveSession', HOW),
     deleteArchivedSession: stubActor<MessageResponse, { sessionId: string }>(
       'deleteArchivedSession',
-      'archiveLogic',
+      HOW,
     ),
-    archiveAll: stubActor<MessageResponse, { sessionId: string }>(
-      'archiveAll',
-      'create the machine with archiveLogic(adapter)',
-    ),
-    deleteAll: stubActor<MessageResponse, { sessionId: string }>(
-      'deleteAll',
-      'create the machine with archiveLogic(adapter)',
-    ),
+    archiveAll: stubActor<MessageResponse, { sessionId: string }>('archiveAll', HOW),
+    deleteAll: stubActor<MessageResponse, { sessionId: string }>('deleteAll', HOW),
   },
   actions: {
     notify: emit((_, params: { tone: Tone; message: string }) => ({

@@ -7,6 +7,8 @@ import type { SettingsAdapter, UpdateProfileRequest } from './settings.adapter';
 import { stubActor } from '../lib/stub-actor';
 import type { SettingsNotice } from './settings.notices';
 
+const HOW = 'create the machine with profileLogic(adapter)';
+
 export type ProfileForm = { displayName: string; bio: string; interests: Subject[] };
 
 export type ProfileContext = {
@@ -70,14 +72,8 @@ export const profileMachine = setup({
     tags: {} as 'busy' | 'uploading',
   },
   actors: {
-    updateProfile: stubActor<UserResponse, UpdateProfileRequest>(
-      'updateProfile',
-      'create the machine with profileLogic(adapter)',
-    ),
-    uploadAvatar: stubActor<UserResponse, Blob>(
-      'uploadAvatar',
-      'create the machine with profileLogic(adapter)',
-    ),
+    updateProfile: stubActor<UserResponse, UpdateProfileRequest>('updateProfile', HOW),
+    uploadAvatar: stubActor<UserResponse, Blob>('uploadAvatar', HOW),
   },
   actions: {
     adopt: assign((_, user: User) => ({
