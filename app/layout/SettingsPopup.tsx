@@ -1,4 +1,4 @@
-import { SettingsDialog } from 'ayah-coach/settings';
+import { SettingsDialog, type SettingsDialogProps } from 'ayah-coach/settings';
 import { useSettingsProps } from './use-settings-props';
 
 /**
@@ -8,10 +8,7 @@ import { useSettingsProps } from './use-settings-props';
 export function SettingsPopup({
   open,
   onOpenChange,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+}: Pick<SettingsDialogProps, 'open' | 'onOpenChange'>) {
   const settings = useSettingsProps();
   return settings && <SettingsDialog {...settings} open={open} onOpenChange={onOpenChange} />;
 }

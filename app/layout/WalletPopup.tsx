@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter';
-import { WalletDialog } from 'ayah-coach/wallet';
+import { WalletDialog, type WalletDialogProps } from 'ayah-coach/wallet';
 import { useApi } from '../api';
 
 /**
@@ -10,10 +10,7 @@ import { useApi } from '../api';
 export function WalletPopup({
   open,
   onOpenChange,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+}: Required<Pick<WalletDialogProps, 'open' | 'onOpenChange'>>) {
   const api = useApi();
   const [, navigate] = useLocation();
   return (
