@@ -29,48 +29,22 @@ describeServer('the server', () => {
   });
 
   it('answers 500 {"detail":"Internal Server Error"} for unexpected failures, and logs them', async () => {
-    const broken = new Proxy(h.database.db, {
-      get: () => () => {
-        throw new Error('the database exploded');
-      },
-    });
-    const errors: unknown[][] = [];
-    const app = createApp({
-      ...deps({ ...h.database, db: broken }),
-      logger: { info: () => {}, warn: () => {}, error: (...args) => void errors.push(args) },
-    });
-    const reply = await app.request('/api/v1/auth/password-reset', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'someone@example.com' }),
-    });
+    const { reply, logged } = await resetOnFailingDatabase(new Error('the database exploded'));
     expect(reply.status).toBe(500);
     expect(await reply.json()).toEqual({ detail: 'Internal Server Error' });
-    expect(String(errors[0]?.[1])).toContain('the database exploded');
+    expect(String(logged.error[0]?.[1])).toContain('the database exploded');
   });
 
   it('answers a NUL that reached the database unchecked 422, not 500, and warns of the route', async () => {
     const nul = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
       code: '22021',
     });
-    const refusing = new Proxy(h.database.db, {
-      get: () => () => {
-        throw new Error('Failed query', { cause: nul });
-      },
-    });
-    const warnings: unknown[][] = [];
-    const app = createApp({
-      ...deps({ ...h.database, db: refusing }),
-      logger: { info: () => {}, warn: (...args) => void warnings.push(args), error: () => {} },
-    });
-    const reply = await app.request('/api/v1/auth/password-reset', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'someone@example.com' }),
-    });
+    const { reply, logged } = await resetOnFailingDatabase(
+      new Error('Failed query', { cause: nul }),
+    );
     expect(reply.status).toBe(422);
     expect(await reply.json()).toEqual({ detail: 'Null characters are not allowed' });
-    expect(String(warnings[0]?.[0])).toContain('POST /api/v1/auth/password-reset');
+    expect(String(logged.warn[0]?.[0])).toContain('POST /api/v1/auth/password-reset');
   });
 
   it('publishes an OpenAPI 3.1 document of every auth route', async () => {
@@ -339,6 +313,30 @@ describeServer('with the app built', () => {
     expect((await built.get('/../../etc/passwd')).text).not.toContain('root:');
   });
 });
+
+/** A password-reset request to an app whose every database call throws `failure`, and what it logged. */
+async function resetOnFailingDatabase(failure: Error) {
+  const failing = new Proxy(h.database.db, {
+    get: () => () => {
+      throw failure;
+    },
+  });
+  const logged = { warn: [] as unknown[][], error: [] as unknown[][] };
+  const app = createApp({
+    ...deps({ ...h.database, db: failing }),
+    logger: {
+      info: () => {},
+      warn: (...args) => void logged.warn.push(args),
+      error: (...args) => void logged.error.push(args),
+    },
+  });
+  const reply = await app.request('/api/v1/auth/password-reset', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'someone@example.com' }),
+  });
+  return { reply, logged };
+}
 
 function deps(database: Database) {
   return {
