@@ -125,7 +125,7 @@ export function createApp(appDeps: AppDeps) {
     await next();
     if (WRITES.has(c.req.method) || writesOnGet.has(c.req.path)) await notifications.caughtUp();
   });
-  const auth = authRoutes(deps, API_PREFIX, sessions);
+  const auth = authRoutes(deps, sessions, API_PREFIX);
   app.route(
     API_PREFIX,
     healthRoutes(appDeps.database, config.llm.baseUrl && config.llm.model ? 'model' : 'offline'),

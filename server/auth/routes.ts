@@ -54,10 +54,10 @@ const mediaType = (c: Context) =>
   (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
 /**
- * `apiPrefix` is where the app mounts the API (`/api/v1`): avatar URLs are built under it. `sessions`
- * is the server's session cache (session-cache.ts).
+ * `sessions` is the server's session cache (session-cache.ts). `apiPrefix` is where the app mounts
+ * the API (`/api/v1`): avatar URLs are built under it.
  */
-export function authRoutes(deps: Deps, apiPrefix = '/api/v1', sessions?: SessionCache) {
+export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api/v1') {
   const service = createAuthService(deps, sessions);
   const auth = requireAuth(service);
   const app = createRouter<AuthEnv>();

@@ -73,8 +73,8 @@ function byEmail(email: string) {
   return sql`lower(${users.email}) = lower(${email.trim()})`;
 }
 
-/** `sessions`: the server's session cache (session-cache.ts); without it every request reads its session. */
-export function createAuthService(deps: Deps, sessions?: SessionCache) {
+/** `sessions`: the server's session cache (session-cache.ts), which `authenticate` asks first. */
+export function createAuthService(deps: Deps, sessions: SessionCache) {
   const { db, config, mailer, now } = deps;
   const settings = config.auth;
 
@@ -403,14 +403,14 @@ export function createAuthService(deps: Deps, sessions?: SessionCache) {
         );
       }
       const { sub, sid, tv } = result.claims;
-      const known = sessions?.get(sid, sub, tv);
+      const known = sessions.get(sid, sub, tv);
       if (known) return { user: known, sessionId: sid };
-      const ticket = sessions?.ticket() ?? 0;
+      const ticket = sessions.ticket();
       const [row] = await sessionOfToken().execute({ sid, sub });
       if (!row || row.revokedAt || row.expiresAt <= now() || row.user.tokenVersion !== tv) {
         throw unauthorized(MESSAGES.invalidToken);
       }
-      sessions?.put(ticket, sid, row.user, row.expiresAt);
+      sessions.put(ticket, sid, row.user, row.expiresAt);
       return { user: row.user, sessionId: sid };
     },
 
