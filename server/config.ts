@@ -65,6 +65,10 @@ export interface ChatSettings {
   /** Sends per user within `rateWindowMs` (counted in the database, so across instances). */
   rateLimit: number;
   rateWindowMs: number;
+  /** Replies written at once by this process (AYAH_MAX_STREAMS); more wait (http/stream-gate.ts). */
+  maxStreams: number;
+  /** Sends that may wait for a reply slot (AYAH_STREAM_QUEUE); past that, 503 with Retry-After. */
+  streamQueue: number;
 }
 
 /** At most `limit` uses within `windowMs` (a fixed window, counted in the database). */
@@ -82,6 +86,13 @@ export interface LimitSettings {
   /** … and per email address. */
   accountMailPerEmail: RateRule;
 }
+
+/**
+ * One process's replies at once, and sends waiting for them: from `npm run bench:class` (README,
+ * "A whole class at once").
+ */
+export const DEFAULT_MAX_STREAMS = 400;
+export const DEFAULT_STREAM_QUEUE = 800;
 
 export const DEFAULT_LIMITS: LimitSettings = {
   goalWrites: { limit: 60, windowMs: 60_000 },
@@ -256,6 +267,8 @@ export function loadConfig(env: Env = process.env): Config {
     chat: {
       rateLimit: positiveInt('AYAH_CHAT_RATE_LIMIT', env.AYAH_CHAT_RATE_LIMIT, 20),
       rateWindowMs: MINUTE,
+      maxStreams: positiveInt('AYAH_MAX_STREAMS', env.AYAH_MAX_STREAMS, DEFAULT_MAX_STREAMS),
+      streamQueue: positiveInt('AYAH_STREAM_QUEUE', env.AYAH_STREAM_QUEUE, DEFAULT_STREAM_QUEUE),
     },
     limits: {
       ...DEFAULT_LIMITS,
