@@ -91,8 +91,8 @@ export interface LimitSettings {
  * One process's replies at once, and sends waiting for them: from `npm run bench:class` (README,
  * "A whole class at once").
  */
-export const DEFAULT_MAX_STREAMS = 400;
-export const DEFAULT_STREAM_QUEUE = 800;
+export const DEFAULT_MAX_STREAMS = 100;
+export const DEFAULT_STREAM_QUEUE = 1000;
 
 export const DEFAULT_LIMITS: LimitSettings = {
   goalWrites: { limit: 60, windowMs: 60_000 },
