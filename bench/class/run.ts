@@ -351,7 +351,7 @@ async function main() {
     }
     if (DATABASES.includes('pg') || PROCESSES > 1) {
       const cluster = await postgres();
-      if (!cluster) console.log('\nPostgreSQL: skipped (no initdb found and no DATABASE_URL).');
+      if (!cluster) console.log('\nPostgreSQL runs skipped (the reason is above).');
       else {
         const name = `ayah_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
         const admin = async (statement: string) => {
