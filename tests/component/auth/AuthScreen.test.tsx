@@ -9,8 +9,8 @@ import {
   REFRESH,
   TOKEN,
   type FakeAuthAdapter,
-} from '../../fakes/auth';
-import { fakeEip1193 } from '../../fakes/eip1193';
+} from '../../../fakes/auth';
+import { fakeEip1193 } from '../../../fakes/eip1193';
 import { clearToasts, findToast, renderWithToasts } from './render';
 
 afterEach(clearToasts);

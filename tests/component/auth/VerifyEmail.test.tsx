@@ -11,7 +11,7 @@ import {
   rejects,
   REFRESH,
   TOKEN,
-} from '../../fakes/auth';
+} from '../../../fakes/auth';
 import { clearToasts, findToast, renderWithToasts } from './render';
 
 afterEach(() => {

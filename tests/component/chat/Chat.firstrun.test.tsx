@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Chat } from '../../../src/chat/Chat';
 import { memoryChatStore } from '../../../src/chat/chat.store';
 import { clampMessage } from '../../../src/lib/chat';
-import { controlledStream, fakeChatAdapter } from '../../fakes/chat';
+import { controlledStream, fakeChatAdapter } from '../../../fakes/chat';
 import { clearToasts, findToast, renderWithToasts } from './render';
 
 afterEach(() => clearToasts());

@@ -13,7 +13,7 @@ import {
   pending,
   sampleMessages,
   sessionDetail,
-} from '../../fakes/chat';
+} from '../../../fakes/chat';
 import { clearToasts, findToast, renderWithToasts } from './render';
 
 afterEach(() => clearToasts());

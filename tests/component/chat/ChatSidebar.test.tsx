@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../../src/api';
 import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/chat/chat.store';
 import { ChatSidebar, type ChatSidebarProps } from '../../../src/chat/ChatSidebar';
-import { apiError, fakeChatAdapter, page, sampleSessions, session } from '../../fakes/chat';
+import { apiError, fakeChatAdapter, page, sampleSessions, session } from '../../../fakes/chat';
 import { clearToasts, findToast, renderWithToasts } from './render';
 
 afterEach(() => clearToasts());

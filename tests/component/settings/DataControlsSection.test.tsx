@@ -8,7 +8,7 @@ import {
   emailUser,
   fakeSettingsAdapter,
   type FakeSettingsAdapter,
-} from '../../fakes/settings';
+} from '../../../fakes/settings';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());

@@ -20,7 +20,7 @@ import {
   sampleMessages,
   sessionDetail,
   streamOf,
-} from '../../fakes/chat';
+} from '../../../fakes/chat';
 
 function start(
   overrides: Partial<ChatAdapter> = {},

@@ -8,7 +8,7 @@ import {
   type SessionsEmitted,
 } from '../../../src/chat/sessions.machine';
 import { CHAT_MESSAGES } from '../../../src/lib/messages';
-import { apiError, deferred, fakeChatAdapter, page, sampleSessions } from '../../fakes/chat';
+import { apiError, deferred, fakeChatAdapter, page, sampleSessions } from '../../../fakes/chat';
 
 function start(overrides: Partial<ChatAdapter> = {}) {
   const actor = createActor(sessionsLogic(fakeChatAdapter(overrides)));

@@ -10,7 +10,7 @@ import {
   historyDays,
   sampleGoals,
   type FakeGoalsOptions,
-} from '../../fakes/goals';
+} from '../../../fakes/goals';
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -8,7 +8,7 @@ import {
   type WizardEmitted,
 } from '../../../src/goals/wizard.machine';
 import { GOALS } from '../../../src/lib/limits';
-import { apiError, deferred, fakeGoalsAdapter, goal } from '../../fakes/goals';
+import { apiError, deferred, fakeGoalsAdapter, goal } from '../../../fakes/goals';
 
 function start(overrides: Partial<GoalsAdapter> = {}) {
   const actor = createActor(wizardLogic(fakeGoalsAdapter(overrides)));

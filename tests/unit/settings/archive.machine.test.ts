@@ -9,7 +9,7 @@ import {
   deferred,
   fakeSettingsAdapter,
   type FakeSettingsAdapter,
-} from '../../fakes/settings';
+} from '../../../fakes/settings';
 
 type Snapshot = SnapshotFrom<typeof archiveMachine>;
 

@@ -2,7 +2,7 @@ import { createActor, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { profileLogic, profileMachine, profileUpdate } from '../../../src/settings/profile.machine';
 import type { SettingsNotice } from '../../../src/settings/settings.notices';
-import { apiError, deferred, emailUser, fakeSettingsAdapter } from '../../fakes/settings';
+import { apiError, deferred, emailUser, fakeSettingsAdapter } from '../../../fakes/settings';
 import type { UserResponse } from '../../../src/settings/settings.adapter';
 
 function start(adapter = fakeSettingsAdapter(), user = emailUser) {

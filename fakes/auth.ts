@@ -3,9 +3,9 @@
  * plausible answer unless the test or story replaces it with `rejects(...)`, `never` or a deferred.
  * Each call is recorded in `calls`.
  */
-import type { MessageResponse } from '../../src/api';
-import type { AuthAdapter, AuthResponse, User } from '../../src/auth/auth.adapter';
-import { describeHttpError, type ApiError } from '../../src/lib/http-errors';
+import type { MessageResponse } from '../src/api';
+import type { AuthAdapter, AuthResponse, User } from '../src/auth/auth.adapter';
+import { describeHttpError, type ApiError } from '../src/lib/http-errors';
 
 export const TOKEN = 'tok-fake';
 export const REFRESH = 'refresh-fake';

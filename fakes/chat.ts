@@ -13,8 +13,8 @@ import type {
   ChatSessionDetail,
   ChatSessionPage,
   ChatStreamEvent,
-} from '../../src/api';
-import { ApiError } from '../../src/lib/http-errors';
+} from '../src/api';
+import { ApiError } from '../src/lib/http-errors';
 
 export type Deferred<T> = {
   promise: Promise<T>;
