@@ -1,6 +1,6 @@
 /**
  * The declared layers of the repo, checked in `npm test` (scripts/test.mjs) by dependency-cruiser:
- * `npx depcruise src app server stories .storybook --config .dependency-cruiser.cjs`.
+ * `npx depcruise src app server stories fakes .storybook --config .dependency-cruiser.cjs`.
  *
  *   src/            the published library: never reaches into the host app, the server, benches or tests
  *   src/<feature>/  auth, chat, goals, wallet, settings, markdown: a feature uses another only through
@@ -9,6 +9,7 @@
  *   app/, stories/  the host app and the stories use the package's public entries (`ayah-coach/…`,
  *                   resolved by tsconfig paths), never a src/ path
  *   server/         its own package: the spec's rules through 'ayah-coach/rules', never a src/ path
+ *   fakes/          one fake adapter per feature, shared by tests and stories: stories never import tests/
  * and nowhere an import cycle, type-only imports included.
  */
 const FEATURES = '(auth|chat|goals|wallet|settings|markdown)';
@@ -31,7 +32,7 @@ module.exports = {
       comment:
         'src/ is the published library: it never imports the host app, the server, benches or tests.',
       from: { path: '^src/' },
-      to: { path: '^(app|server|bench|tests|stories|examples)/' },
+      to: { path: '^(app|server|bench|tests|stories|examples|fakes)/' },
     },
     {
       name: 'feature-through-its-entry',
@@ -69,6 +70,14 @@ module.exports = {
         "app/ and stories/ import the package as a portal would: 'ayah-coach' or 'ayah-coach/<entry>' (tsconfig paths), never a src/ path.",
       from: { path: '^(app|stories|\\.storybook)/' },
       to: { path: '^src/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'stories-and-fakes-import-no-tests',
+      severity: 'error',
+      comment:
+        'Stories and the fakes they share with tests stand on their own: they never import tests/ (tests import them).',
+      from: { path: '^(stories|fakes|\\.storybook)/' },
+      to: { path: '^tests/' },
     },
     {
       name: 'server-uses-the-rules-entry',
