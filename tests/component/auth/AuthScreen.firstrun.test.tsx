@@ -6,7 +6,8 @@ import { AuthScreen, type AuthScreenProps } from '../../../src/auth/AuthScreen';
 import { TAGLINE_TYPED_KEY } from '../../../src/auth/Tagline';
 import { toast } from '../../../src/ui/toast';
 import { apiError, fakeAuthAdapter, rejects, type FakeAuthAdapter } from '../../../fakes/auth';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(() => {
   clearToasts();

@@ -11,7 +11,8 @@ import {
   type FakeAuthAdapter,
 } from '../../../fakes/auth';
 import { fakeEip1193 } from '../../../fakes/eip1193';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(clearToasts);
 

@@ -12,7 +12,8 @@ import {
   REFRESH,
   TOKEN,
 } from '../../../fakes/auth';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(() => {
   clearToasts();

@@ -14,7 +14,8 @@ import {
   sampleMessages,
   sessionDetail,
 } from '../../../fakes/chat';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(() => clearToasts());
 
@@ -75,7 +76,9 @@ describe('<Chat>', () => {
     expect(input()).toHaveValue('a'.repeat(CHAT.maxMessageLength));
     expect(screen.getByRole('button', { name: 'Send message' })).toBeEnabled();
     await user.keyboard('b');
-    expect(await findToast('Message can be up to 4000 characters only.')).toBeInTheDocument();
+    expect(
+      await findToast('Message can be up to 4000 characters only.', 'alert'),
+    ).toBeInTheDocument();
     expect(input()).toHaveValue('a'.repeat(CHAT.maxMessageLength));
   });
 
@@ -121,7 +124,9 @@ describe('<Chat>', () => {
     const send = vi.fn(() => Promise.reject(apiError()));
     const { user, input } = renderChat({ sendStream: brokenStream([]), send });
     await user.type(input(), 'Help with fractions{Enter}');
-    expect(await findToast('Failed to send message. Please try again.')).toBeInTheDocument();
+    expect(
+      await findToast('Failed to send message. Please try again.', 'alert'),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('log')).not.toBeInTheDocument();
     expect(screen.getByText('Help with fractions')).toBeInTheDocument(); // in the retry row
 
@@ -190,7 +195,7 @@ describe('<Chat> sessions', () => {
       { sessionId: 'gone', onSessionChange },
     );
     expect(
-      await findToast('Chat session not found, starting new conversation'),
+      await findToast('Chat session not found, starting new conversation', 'alert'),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Ready to learn together?' })).toBeInTheDocument();
     expect(onSessionChange).toHaveBeenCalledWith(null);
