@@ -13,8 +13,6 @@
  * and nowhere an import cycle, type-only imports included.
  */
 const FEATURES = '(auth|chat|goals|wallet|settings|markdown)';
-/** The API seam of a feature: its wire types and their HTTP implementation. */
-const WIRE_SEAM = `^src/${FEATURES}/[^/]+\\.(adapter|http)\\.ts$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -39,22 +37,8 @@ module.exports = {
       severity: 'error',
       comment:
         "A feature uses another feature only through that feature's index.ts (e.g. chat imports '../markdown'), never its internals.",
-      from: { path: `^src/${FEATURES}/`, pathNot: WIRE_SEAM },
+      from: { path: `^src/${FEATURES}/` },
       to: { path: `^src/${FEATURES}/`, pathNot: ['^src/$1/', `^src/${FEATURES}/index\\.ts$`] },
-    },
-    {
-      name: 'wire-seam-through-wire-seam',
-      severity: 'error',
-      comment:
-        "Exception to feature-through-its-entry, for the API seam only: a feature's <f>.adapter.ts and <f>.http.ts " +
-        "may use another feature's adapter and http modules (settings' Data Controls are the chat archive calls and " +
-        'its profile answers are the auth user), since the seam carries wire types and paths, no UI and no machine; ' +
-        'src/api.ts and src/http.ts gather it whole. They still reach nothing else of another feature.',
-      from: { path: WIRE_SEAM },
-      to: {
-        path: `^src/${FEATURES}/`,
-        pathNot: ['^src/$1/', `^src/${FEATURES}/index\\.ts$`, WIRE_SEAM],
-      },
     },
     {
       name: 'shared-layers-import-no-feature',
