@@ -2,7 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../../src/api';
 import { Chat, type ChatProps } from '../../../src/chat/Chat';
-import { memoryChatStore, REFRESH_CHAT_HISTORY_EVENT } from '../../../src/chat/chat.store';
+import { memoryChatStore } from '../../../src/chat/chat.store';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
 import { CHAT } from '../../../src/lib/limits';
 import { welcomeBack } from '../../../src/lib/messages';
 import {
