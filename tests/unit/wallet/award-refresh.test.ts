@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { withAwardRefresh } from '../../../app/award-refresh';
+import { withAwardRefresh } from '../../../src/award-refresh';
 import type { Api } from '../../../src/api';
 import { REFRESH_WALLET_EVENT } from '../../../src/lib/messages';
 import { fakeAuthAdapter } from '../../../fakes/auth';
