@@ -38,7 +38,7 @@ import {
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { BEARER, errorResponses } from '../http/openapi';
-import type { AuthEnv } from './guard';
+import type { AuthEnv } from '../http/auth';
 import { body, json } from './route-helpers';
 import { MessageResponse, publicUser } from './schemas';
 

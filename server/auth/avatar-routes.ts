@@ -9,7 +9,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
 import { BEARER, errorResponses, PUBLIC } from '../http/openapi';
 import { createAvatarService } from './avatars';
-import type { AuthEnv } from './guard';
+import type { AuthEnv } from '../http/auth';
 import { json } from './route-helpers';
 import { UserResponse, publicUser } from './schemas';
 

@@ -11,7 +11,7 @@ import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { errorResponses, PUBLIC } from '../http/openapi';
 import { GOOGLE_STATE_TTL_SEC, GoogleSignInError, callbackUrl, createGoogleSignIn } from './google';
-import type { AuthEnv } from './guard';
+import type { AuthEnv } from '../http/auth';
 import { GoogleCallbackQuery } from './schemas';
 import type { AuthService } from './service';
 

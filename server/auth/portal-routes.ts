@@ -3,7 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { errorResponses, PUBLIC } from '../http/openapi';
-import type { AuthEnv } from './guard';
+import type { AuthEnv } from '../http/auth';
 import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
 import { body, json, signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import type { AuthEnv } from './guard';
+import type { AuthEnv } from '../http/auth';
 import { json } from './route-helpers';
 
 export const ProvidersResponse = z

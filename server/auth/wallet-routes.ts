@@ -3,7 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { errorResponses, PUBLIC } from '../http/openapi';
-import type { AuthEnv } from './guard';
+import type { AuthEnv } from '../http/auth';
 import { body, json, signedIn } from './route-helpers';
 import {
   AuthResponse,

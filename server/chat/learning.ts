@@ -4,7 +4,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AuthEnv } from '../auth/guard';
+import type { AuthEnv } from '../http/auth';
 import type { Deps } from '../deps';
 import { goalRoutes } from '../goals/routes';
 import { createLlmClient } from '../llm/model';
@@ -14,7 +14,7 @@ import { createMemoryService } from '../memory/service';
 import { pointsRoutes } from '../points/routes';
 import { chatRoutes } from './routes';
 import { createChatService } from './service';
-import { createTutor } from './tutor';
+import { createTutor } from '../tutor/service';
 
 /** `[path under /api/v1, router]` pairs. */
 export function learningRoutes(

@@ -10,7 +10,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../auth/guard';
+import type { AuthEnv } from '../http/auth';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { jsonDepthCheck } from '../http/json-depth';
@@ -19,10 +19,10 @@ import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 import { TutorError } from '../llm/model';
 import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
-import { pageFields, pageQuery } from './paging';
+import { pageFields, pageQuery } from '../http/paging';
 import type { ChatService } from './service';
 import { CHAT_SERVER_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
-import type { Tutor, TutorTurn } from './tutor';
+import type { Tutor, TutorTurn } from '../tutor/service';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },

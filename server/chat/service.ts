@@ -14,8 +14,8 @@ import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { POINTS, isClientSessionId, sessionTitle } from 'ayah-coach/rules';
 import { awardOnce, lockUser } from '../points/ledger';
-import type { Page } from './paging';
-import { isUuid, offsetOf, paged } from './paging';
+import type { Page } from '../http/paging';
+import { isUuid, offsetOf, paged } from '../http/paging';
 
 export const CHAT_SERVER_MESSAGES = {
   notFound: 'Chat session not found',

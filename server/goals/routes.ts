@@ -1,13 +1,13 @@
 /** `/api/v1/goal`: weekly learning goals, their progress, streak and celebrations (API.md). */
 import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../auth/guard';
+import type { AuthEnv } from '../http/auth';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { GOALS } from 'ayah-coach/rules';
-import { isUuid, pageFields, pageQuery } from '../chat/paging';
+import { isUuid, pageFields, pageQuery } from '../http/paging';
 import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES, createGoalsService } from './service';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 

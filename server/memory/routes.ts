@@ -1,7 +1,7 @@
 /** `/api/v1/vector`: the caller's learning memory (API.md). */
 import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../auth/guard';
+import type { AuthEnv } from '../http/auth';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import { NUL_MESSAGE, hasNoNul, jsonHasNoNul } from '../http/text';

@@ -1,12 +1,12 @@
 /** `/api/v1/web3-tokens`: points, conversions to the reward token (the paths keep the backend's 'finu'). */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../auth/guard';
+import type { AuthEnv } from '../http/auth';
 import type { Deps } from '../deps';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../http/errors';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import { POINTS } from 'ayah-coach/rules';
-import { isUuid, pageFields, pageQuery } from '../chat/paging';
+import { isUuid, pageFields, pageQuery } from '../http/paging';
 import { POINTS_MESSAGES, createPointsService } from './service';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({

@@ -14,8 +14,8 @@ import { conversions, pointsLedger } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { POINTS } from 'ayah-coach/rules';
-import type { Page } from '../chat/paging';
-import { offsetOf, paged } from '../chat/paging';
+import type { Page } from '../http/paging';
+import { offsetOf, paged } from '../http/paging';
 import { lockUser, pointsBalance } from './ledger';
 
 export const POINTS_MESSAGES = {

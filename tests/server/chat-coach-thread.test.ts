@@ -3,7 +3,7 @@
  * seconds gets a kind answer within the coach's time, and every other request keeps being answered.
  */
 import { beforeAll, expect, it } from 'vitest';
-import { COACH_TOO_HARD } from '../../server/chat/tutor';
+import { COACH_TOO_HARD } from '../../server/tutor/service';
 import { mathsReady } from '../../server/llm/tools';
 import { describeServer, useServer } from './harness';
 import { healthLatencies, SLOW_EQUATION } from './slow-maths';

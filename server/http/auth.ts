@@ -1,6 +1,6 @@
 /** The bearer-token guard every signed-in route uses (here and in the other features). */
 import type { MiddlewareHandler } from 'hono';
-import type { AuthService, Authenticated } from './service';
+import type { AuthService, Authenticated } from '../auth/service';
 
 export interface AuthEnv {
   Variables: { auth: Authenticated };

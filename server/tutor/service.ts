@@ -18,7 +18,7 @@ import type { StudentContext } from '../llm/prompt';
 import { SAFE_ANSWERS, checkSafety, localCheck } from '../llm/safety';
 import { CHAT } from 'ayah-coach/rules';
 import type { MemoryService } from '../memory/service';
-import type { ChatService } from './service';
+import type { ChatService } from '../chat/service';
 
 /** The offline coach answers within this long once the maths engines are loaded. */
 const COACH_TIMEOUT_MS = 2000;
