@@ -11,7 +11,6 @@
  * the avatar, chats, messages, goals, ledger, conversions, memory), plus the rows keyed by the email or
  * the address instead of the id (sign-in throttling, wallet nonces).
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
@@ -37,7 +36,7 @@ import {
 } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { BEARER, errorResponses } from '../http/openapi';
+import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import type { AuthEnv } from '../http/auth';
 import { body, json } from './route-helpers';
 import { MessageResponse, publicUser } from './schemas';
@@ -312,11 +311,8 @@ export function createAccountService(deps: Deps) {
 }
 
 /** Registers `GET /export` and `DELETE /account` on the auth router. */
-export function accountRoutes(
-  app: OpenAPIHono<AuthEnv>,
-  deps: Deps,
-  auth: MiddlewareHandler<AuthEnv>,
-) {
+export function accountRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
+  const app = createRouter<AuthEnv>();
   const account = createAccountService(deps);
 
   app.openapi(
@@ -364,4 +360,6 @@ export function accountRoutes(
       return c.json({ message: ACCOUNT_MESSAGES.deleted }, 200);
     },
   );
+
+  return app;
 }

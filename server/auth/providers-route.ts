@@ -1,7 +1,7 @@
 /** `GET /api/v1/auth/providers`: which sign-in ways this server offers, so the app never links to a 503. */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
+import { createRouter } from '../http/openapi';
 import type { AuthEnv } from '../http/auth';
 import { json } from './route-helpers';
 
@@ -13,7 +13,8 @@ export const ProvidersResponse = z
   })
   .openapi('AuthProviders');
 
-export function providersRoute(app: OpenAPIHono<AuthEnv>, deps: Deps) {
+export function providersRoute(deps: Deps) {
+  const app = createRouter<AuthEnv>();
   app.openapi(
     createRoute({
       method: 'get',
@@ -29,4 +30,6 @@ export function providersRoute(app: OpenAPIHono<AuthEnv>, deps: Deps) {
         200,
       ),
   );
+
+  return app;
 }

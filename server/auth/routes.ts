@@ -8,7 +8,7 @@
  * bearer token dies within 30 minutes. `POST /logout` revokes the session and its refresh chain.
  * A session ends at the latest 30 days after its sign-in.
  */
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { createRoute } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
@@ -16,7 +16,6 @@ import { AppError, validationItems } from '../http/errors';
 import { BEARER, createRouter, errorResponses, PUBLIC } from '../http/openapi';
 import { clientAddress } from '../http/security';
 import type { AuthEnv } from '../http/auth';
-import { requireAuth } from '../http/auth';
 import { accountRoutes } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
@@ -43,8 +42,8 @@ import {
   publicUser,
 } from './schemas';
 import { body, json, signedIn } from './route-helpers';
-import { MESSAGES, createAuthService } from './service';
-import type { SessionCache } from './session-cache';
+import { MESSAGES } from './service';
+import type { AuthService } from './service';
 
 /** Said on the routes that cost a hash or a mail. */
 const LIMITED =
@@ -54,12 +53,15 @@ const mediaType = (c: Context) =>
   (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
 /**
- * `sessions` is the server's session cache (session-cache.ts). `apiPrefix` is where the app mounts
- * the API (`/api/v1`): avatar URLs are built under it.
+ * `auth` is the bearer-token guard and `service` the auth service, both built by server/app.ts.
+ * `apiPrefix` is where the app mounts the API (`/api/v1`): avatar URLs are built under it.
  */
-export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api/v1') {
-  const service = createAuthService(deps, sessions);
-  const auth = requireAuth(service);
+export function authRoutes(
+  deps: Deps,
+  auth: MiddlewareHandler<AuthEnv>,
+  service: AuthService,
+  apiPrefix = '/api/v1',
+) {
   const app = createRouter<AuthEnv>();
   const address = (c: Context) => clientAddress(c, deps.config.trustProxy);
 
@@ -294,7 +296,7 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
     },
   );
 
-  providersRoute(app, deps);
+  app.route('/', providersRoute(deps));
   app.openapi(
     createRoute({
       method: 'post',
@@ -318,11 +320,11 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
     },
   );
 
-  avatarRoutes(app, deps, apiPrefix, auth);
-  googleRoutes(app, deps, service);
-  walletRoutes(app, deps, service);
-  portalRoutes(app, deps, service);
-  accountRoutes(app, deps, auth);
+  app.route('/', avatarRoutes(deps, apiPrefix, auth));
+  app.route('/', googleRoutes(deps, service));
+  app.route('/', walletRoutes(deps, service));
+  app.route('/', portalRoutes(deps, service));
+  app.route('/', accountRoutes(deps, auth));
 
-  return { app, service, auth };
+  return app;
 }

@@ -6,9 +6,12 @@ import { and, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { UNIQUE_VIOLATION, pgErrorCode, transaction } from '../db';
 import type { OneTimePurpose, User } from '../db/schema';
-import { authSessions, oneTimeTokens, pointsLedger, refreshTokens, users } from '../db/schema';
+import { authSessions, oneTimeTokens, refreshTokens, users } from '../db/schema';
+import { lockUser } from '../db/locks';
 import type { Deps } from '../deps';
+import type { Authenticated } from '../http/auth';
 import { AppError } from '../http/errors';
+import type { PointsLedger } from '../ports';
 import { POINTS } from 'ayah-coach/rules';
 import { resetMail, verificationMail } from './mail';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';
@@ -51,11 +54,6 @@ export const MESSAGES = {
   noPassword: 'Password change is not available for Google or wallet accounts',
 } as const;
 
-export interface Authenticated {
-  user: User;
-  sessionId: string;
-}
-
 export interface SignedIn {
   user: User;
   accessToken: string;
@@ -74,7 +72,7 @@ function byEmail(email: string) {
 }
 
 /** `sessions`: the server's session cache (session-cache.ts), which `authenticate` asks first. */
-export function createAuthService(deps: Deps, sessions: SessionCache) {
+export function createAuthService(deps: Deps, sessions: SessionCache, ledger: PointsLedger) {
   const { db, config, mailer, now } = deps;
   const settings = config.auth;
 
@@ -128,10 +126,6 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
   }
 
   /** Locks the user's row: every transaction that changes a user's tokens takes it first. */
-  async function lockUser(q: Queryable, userId: string): Promise<void> {
-    await q.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
-  }
-
   /** The user a one-time token belongs to, if the token exists (used or not). */
   async function ownerOf(q: Queryable, token: string, purpose: OneTimePurpose) {
     const [row] = await q
@@ -434,23 +428,20 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
     /** Idempotent: the flag is set and the onboarding points are awarded once, however often it is called. */
     async completeOnboarding(userId: string, interests?: string[]): Promise<User> {
       return transaction(db, async (tx) => {
+        // The ledger's rule: whoever changes a balance holds the user lock first.
+        await lockUser(tx, userId);
         const [user] = await tx
           .update(users)
           .set({ onboardingCompleted: true, updatedAt: now(), ...(interests && { interests }) })
           .where(eq(users.id, userId))
           .returning();
-        await tx
-          .insert(pointsLedger)
-          .values({
-            userId,
-            amount: POINTS.onboardingAward,
-            type: 'earned',
-            category: 'onboarding',
-            description: 'Completed onboarding',
-            awardKey: 'onboarding',
-            createdAt: now(),
-          })
-          .onConflictDoNothing({ target: [pointsLedger.userId, pointsLedger.awardKey] });
+        await ledger.award(tx, userId, {
+          key: 'onboarding',
+          amount: POINTS.onboardingAward,
+          category: 'onboarding',
+          description: 'Completed onboarding',
+          at: now(),
+        });
         return user!;
       });
     },

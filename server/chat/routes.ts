@@ -22,7 +22,7 @@ import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
 import { pageFields, pageQuery } from '../http/paging';
 import type { ChatService } from './service';
 import { CHAT_SERVER_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
-import type { Tutor, TutorTurn } from '../tutor/service';
+import type { Tutor, TutorTurn } from '../ports';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
@@ -401,5 +401,5 @@ export function chatRoutes(
     },
   );
 
-  return { app };
+  return app;
 }

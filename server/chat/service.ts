@@ -13,9 +13,11 @@ import { chatMessages, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { POINTS, isClientSessionId, sessionTitle } from 'ayah-coach/rules';
-import { awardOnce, lockUser } from '../points/ledger';
+import { lockUser } from '../db/locks';
+import type { PointsLedger } from '../ports';
 import type { Page } from '../http/paging';
-import { isUuid, offsetOf, paged } from '../http/paging';
+import { isUuid } from '../http/ids';
+import { offsetOf, paged } from '../http/paging';
 
 export const CHAT_SERVER_MESSAGES = {
   notFound: 'Chat session not found',
@@ -99,7 +101,7 @@ export const SEARCH_COUNT_LIMIT = 1000;
 const TEN_MESSAGES_KEY = 'chat:ten-messages';
 const TEN_MESSAGES = 10;
 
-export function createChatService({ db, now, config }: Deps) {
+export function createChatService({ db, now, config }: Deps, ledger: PointsLedger) {
   async function ownSession(q: Queryable, userId: string, id: string, lock = false) {
     if (!isUuid(id)) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
     const query = q
@@ -336,7 +338,7 @@ export function createChatService({ db, now, config }: Deps) {
           .from(chatMessages)
           .where(and(eq(chatMessages.userId, userId), eq(chatMessages.role, 'user')));
         if ((sent?.n ?? 0) >= TEN_MESSAGES) {
-          await awardOnce(tx, userId, {
+          await ledger.award(tx, userId, {
             key: TEN_MESSAGES_KEY,
             amount: POINTS.tenMessagesAward,
             category: 'chat',

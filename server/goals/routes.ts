@@ -2,13 +2,14 @@
 import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../http/auth';
-import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { GOALS } from 'ayah-coach/rules';
-import { isUuid, pageFields, pageQuery } from '../http/paging';
-import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES, createGoalsService } from './service';
+import { isUuid } from '../http/ids';
+import { pageFields, pageQuery } from '../http/paging';
+import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES } from './service';
+import type { GoalsService } from './service';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 
 /** Said on every goal write (OpenAPI): the award rules and the write limit. */
@@ -68,8 +69,7 @@ const GoalResponse = z.object({ goal: Goal }).openapi('GoalResponse');
 const GoalList = z.object({ goals: z.array(Goal) }).openapi('GoalList');
 const Id = z.object({ id: z.string() });
 
-export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
-  const service = createGoalsService(deps);
+export function goalRoutes(auth: MiddlewareHandler<AuthEnv>, service: GoalsService) {
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
   const goalId = (id: string) => {
@@ -309,5 +309,5 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
     },
   );
 
-  return { app, service };
+  return app;
 }

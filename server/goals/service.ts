@@ -17,7 +17,8 @@ import { GOALS, POINTS, SUBJECT_LABELS, VALIDATION_MESSAGES } from 'ayah-coach/r
 import type { Page } from '../http/paging';
 import { offsetOf, paged } from '../http/paging';
 import { enforce } from '../http/rate-limit';
-import { awardOnce, awardsSince, lockUser, netByKeyPrefix, takeBack } from '../points/ledger';
+import { lockUser } from '../db/locks';
+import type { PointsLedger } from '../ports';
 import { DEFAULT_TIMEZONE, localDay } from '../http/timezone';
 
 export const GOAL_MESSAGES = {
@@ -69,7 +70,7 @@ export function percentOf(totalValue: number, targetValue: number): number {
   return Math.min(100, Math.round((totalValue / targetValue) * 10_000) / 100);
 }
 
-export function createGoalsService({ db, now, config }: Deps) {
+export function createGoalsService({ db, now, config }: Deps, ledger: PointsLedger) {
   /** Every goal write counts against the student's limit (429 with Retry-After beyond it). */
   const limitWrites = (userId: string) =>
     enforce(db, `goal-write:${userId}`, config.limits.goalWrites, now(), GOAL_MESSAGES.tooFast);
@@ -136,14 +137,14 @@ export function createGoalsService({ db, now, config }: Deps) {
         .onConflictDoNothing();
     }
     const prefix = `goal:${goal.id}:`;
-    const { net, rows } = await netByKeyPrefix(q, goal.userId, prefix);
+    const { net, rows } = await ledger.netByKeyPrefix(q, goal.userId, prefix);
     const label = labelOf(goal);
     if (
       percent >= GOALS.maxProgressPercent &&
       net <= 0 &&
-      (await awardsSince(q, goal.userId, 'goal', weekStart(at))) < GOAL_AWARDS_PER_WEEK
+      (await ledger.awardsSince(q, goal.userId, 'goal', weekStart(at))) < GOAL_AWARDS_PER_WEEK
     ) {
-      await awardOnce(q, goal.userId, {
+      await ledger.award(q, goal.userId, {
         key: `${prefix}${rows}`,
         amount: POINTS.goalCompletedAward,
         category: 'goal',
@@ -151,7 +152,7 @@ export function createGoalsService({ db, now, config }: Deps) {
         at,
       });
     } else if (percent < GOALS.maxProgressPercent && net > 0) {
-      await takeBack(q, goal.userId, {
+      await ledger.takeBack(q, goal.userId, {
         key: `${prefix}${rows}`,
         amount: net,
         category: 'goal',
@@ -237,9 +238,9 @@ export function createGoalsService({ db, now, config }: Deps) {
         await lockUser(tx, userId);
         const goal = await ownGoal(tx, userId, id, true);
         const prefix = `goal:${goal.id}:`;
-        const { net, rows } = await netByKeyPrefix(tx, userId, prefix);
+        const { net, rows } = await ledger.netByKeyPrefix(tx, userId, prefix);
         if (net > 0) {
-          await takeBack(tx, userId, {
+          await ledger.takeBack(tx, userId, {
             key: `${prefix}${rows}`,
             amount: net,
             category: 'goal',

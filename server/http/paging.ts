@@ -1,6 +1,6 @@
 /**
  * API.md's paging, shared by chat, goals and tokens: `?limit&page` (page from 1) in, and
- * `{<items>, total, page, limit, hasMore}` out. (A candidate for server/http/ once a second owner wants it.)
+ * `{<items>, total, page, limit, hasMore}` out.
  */
 import { z } from '@hono/zod-openapi';
 
@@ -50,7 +50,3 @@ export const pageFields = {
   limit: z.number().int(),
   hasMore: z.boolean(),
 };
-
-/** Path ids are UUIDs; anything else names nothing, so it is a 404 like someone else's id. */
-export const isUuid = (value: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

@@ -39,7 +39,7 @@ const body = <T extends z.ZodType>(schema: T) => ({
   content: { 'application/json': { schema } },
 });
 
-export function memoryRoutes(service: MemoryService, auth: MiddlewareHandler<AuthEnv>) {
+export function memoryRoutes(auth: MiddlewareHandler<AuthEnv>, service: MemoryService) {
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
 
@@ -102,5 +102,5 @@ export function memoryRoutes(service: MemoryService, auth: MiddlewareHandler<Aut
     },
   );
 
-  return { app };
+  return app;
 }

@@ -1,13 +1,14 @@
 /** `/api/v1/web3-tokens`: points, conversions to the reward token (the paths keep the backend's 'finu'). */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../http/auth';
-import type { Deps } from '../deps';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../http/errors';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
 import { POINTS } from 'ayah-coach/rules';
-import { isUuid, pageFields, pageQuery } from '../http/paging';
-import { POINTS_MESSAGES, createPointsService } from './service';
+import { isUuid } from '../http/ids';
+import { pageFields, pageQuery } from '../http/paging';
+import { POINTS_MESSAGES } from './service';
+import type { PointsService } from './service';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
@@ -54,8 +55,7 @@ const Activity = z
   })
   .openapi('WalletActivity');
 
-export function pointsRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
-  const service = createPointsService(deps);
+export function pointsRoutes(auth: MiddlewareHandler<AuthEnv>, service: PointsService) {
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
 
@@ -185,5 +185,5 @@ export function pointsRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
     async (c) => c.json(await service.distribution(c.var.auth.user.id), 200),
   );
 
-  return { app, service };
+  return app;
 }

@@ -16,7 +16,8 @@ import { AppError } from '../http/errors';
 import { POINTS } from 'ayah-coach/rules';
 import type { Page } from '../http/paging';
 import { offsetOf, paged } from '../http/paging';
-import { lockUser, pointsBalance } from './ledger';
+import { lockUser } from '../db/locks';
+import { pointsBalance } from './ledger';
 
 export const POINTS_MESSAGES = {
   belowMinimum: `Convert at least ${POINTS.minConversion} points`,
@@ -180,3 +181,5 @@ export function createPointsService({ db, now, logger }: Deps) {
     },
   };
 }
+
+export type PointsService = ReturnType<typeof createPointsService>;

@@ -10,15 +10,13 @@
  */
 import type { User } from '../db/schema';
 import type { Deps } from '../deps';
-import type { GoalsService } from '../goals/service';
 import type { LlmClient, ReplyPiece, Turn } from '../llm/model';
 import { runMaths } from '../llm/maths-pool';
 import { pieces, systemPrompt } from '../llm/prompt';
-import type { StudentContext } from '../llm/prompt';
+import type { GoalSummary, MemorySummary, StudentContext } from '../llm/prompt';
 import { SAFE_ANSWERS, checkSafety, localCheck } from '../llm/safety';
 import { CHAT } from 'ayah-coach/rules';
-import type { MemoryService } from '../memory/service';
-import type { ChatService } from '../chat/service';
+import type { Tutor, TurnInput, TutorTurn } from '../ports';
 
 /** The offline coach answers within this long once the maths engines are loaded. */
 const COACH_TIMEOUT_MS = 2000;
@@ -29,21 +27,41 @@ export const COACH_TOO_HARD =
 /** The model sees at most this many earlier turns of the conversation. */
 const HISTORY_TURNS = 20;
 
-export interface TurnInput {
-  messages: Turn[];
-  sessionId?: string | null | undefined;
-  dashboardData?: Record<string, unknown> | undefined;
-  /** The student's IANA time zone (`X-Timezone`): the week of the goals in the context. */
-  timeZone?: string | undefined;
+/**
+ * The narrow ports the tutor asks for (server/app.ts hands it the chat, goals and memory services):
+ * the stored conversation and its writes, the student's current goals, their learning memory.
+ */
+export interface TutorChat {
+  begin(
+    userId: string,
+    sessionId: string | null | undefined,
+    text: string,
+  ): Promise<{
+    session: { id: string; threadId: string };
+    messageId: string;
+    created: boolean;
+    at: Date;
+  }>;
+  turnsBefore(sessionId: string, messageId: string, at: Date, limit: number): Promise<Turn[]>;
+  finish(userId: string, sessionId: string, reply: string): Promise<void>;
+  recordSafety(
+    userId: string,
+    sessionId: string,
+    event: {
+      source: 'local' | 'moderation';
+      direction: 'student' | 'reply';
+      categories: string[];
+    },
+  ): Promise<void>;
 }
 
-export interface TutorTurn {
-  sessionId: string;
-  threadId: string;
-  /** The reply as it is produced, with statuses between (not part of it); throws a TutorError when it fails. */
-  reply: AsyncGenerator<ReplyPiece, void, undefined>;
-  /** Checks and stores the complete reply; answers the text that was stored. */
-  complete(text: string): Promise<string>;
+export interface GoalsReader {
+  list(userId: string, scope: 'current', tz?: string): Promise<GoalSummary[]>;
+}
+
+export interface TutorMemory {
+  recall(userId: string, message: string): Promise<MemorySummary[]>;
+  store(userId: string, text: string, metadata: Record<string, unknown>): Promise<unknown>;
 }
 
 async function* fromText(text: string): AsyncGenerator<ReplyPiece, void, undefined> {
@@ -52,8 +70,8 @@ async function* fromText(text: string): AsyncGenerator<ReplyPiece, void, undefin
 
 export function createTutor(
   deps: Deps,
-  services: { chat: ChatService; goals: GoalsService; memory: MemoryService; llm: LlmClient },
-) {
+  services: { chat: TutorChat; goals: GoalsReader; memory: TutorMemory; llm: LlmClient },
+): Tutor {
   const { config, logger, now } = deps;
   const { chat, goals, memory, llm } = services;
 
@@ -180,5 +198,3 @@ export function createTutor(
     },
   };
 }
-
-export type Tutor = ReturnType<typeof createTutor>;
