@@ -161,7 +161,10 @@ export function createApp(appDeps: AppDeps) {
     API_PREFIX,
     healthRoutes(appDeps.database, config.llm.baseUrl && config.llm.model ? 'model' : 'offline'),
   );
-  app.route(`${API_PREFIX}/auth`, authRoutes(deps, auth, authService, API_PREFIX));
+  app.route(
+    `${API_PREFIX}/auth`,
+    authRoutes(deps, auth, authService, { chat, goals, points, memory }, API_PREFIX),
+  );
   app.route(API_PREFIX, legalRoutes(deps));
   app.route(`${API_PREFIX}/chat`, chatRoutes(deps, auth, chat, tutor));
   app.route(`${API_PREFIX}/vector`, memoryRoutes(auth, memory));

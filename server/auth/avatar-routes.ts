@@ -6,10 +6,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
-import { BEARER, createRouter, errorResponses, PUBLIC } from '../http/openapi';
+import { BEARER, PUBLIC, createRouter, errorResponses, json } from '../http/openapi';
 import { createAvatarService } from './avatars';
 import type { AuthEnv } from '../http/auth';
-import { json } from './route-helpers';
 import { UserResponse, publicUser } from './schemas';
 
 export const AVATAR_UPLOAD_PATH = '/profile/upload-avatar';

@@ -1,10 +1,10 @@
 /** `POST /token-exchange`: a school portal's signed assertion for an Ayah session (portal.ts). */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { createRouter, errorResponses, PUBLIC } from '../http/openapi';
+import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
 import type { AuthEnv } from '../http/auth';
 import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
-import { body, json, signedIn } from './route-helpers';
+import { signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';
 import type { AuthService } from './service';
 

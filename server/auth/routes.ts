@@ -13,10 +13,11 @@ import { createRoute } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { AppError, validationItems } from '../http/errors';
-import { BEARER, createRouter, errorResponses, PUBLIC } from '../http/openapi';
+import { BEARER, PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
 import { clientAddress } from '../http/security';
 import type { AuthEnv } from '../http/auth';
 import { accountRoutes } from './account';
+import type { AccountParts } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
 import { portalRoutes } from './portal-routes';
@@ -41,7 +42,7 @@ import {
   UserResponse,
   publicUser,
 } from './schemas';
-import { body, json, signedIn } from './route-helpers';
+import { signedIn } from './route-helpers';
 import { MESSAGES } from './service';
 import type { AuthService } from './service';
 
@@ -53,13 +54,15 @@ const mediaType = (c: Context) =>
   (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
 /**
- * `auth` is the bearer-token guard and `service` the auth service, both built by server/app.ts.
+ * `auth` is the bearer-token guard and `service` the auth service, both built by server/app.ts;
+ * `accountParts` the other domains' rows of a user, for the account export.
  * `apiPrefix` is where the app mounts the API (`/api/v1`): avatar URLs are built under it.
  */
 export function authRoutes(
   deps: Deps,
   auth: MiddlewareHandler<AuthEnv>,
   service: AuthService,
+  accountParts: AccountParts,
   apiPrefix = '/api/v1',
 ) {
   const app = createRouter<AuthEnv>();
@@ -324,7 +327,7 @@ export function authRoutes(
   app.route('/', googleRoutes(deps, service));
   app.route('/', walletRoutes(deps, service));
   app.route('/', portalRoutes(deps, service));
-  app.route('/', accountRoutes(deps, auth));
+  app.route('/', accountRoutes(deps, auth, accountParts));
 
   return app;
 }

@@ -1,9 +1,9 @@
 /** `POST|GET /web3/nonce` and `POST /web3/authenticate`: Sign-In with Ethereum (EIP-4361). */
 import { createRoute } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { createRouter, errorResponses, PUBLIC } from '../http/openapi';
+import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
 import type { AuthEnv } from '../http/auth';
-import { body, json, signedIn } from './route-helpers';
+import { signedIn } from './route-helpers';
 import {
   AuthResponse,
   Web3AuthenticateBody,

@@ -14,7 +14,7 @@ import type { AuthEnv } from '../http/auth';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { jsonDepthCheck } from '../http/json-depth';
-import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 import { TutorError } from '../llm/model';
@@ -23,15 +23,6 @@ import { pageFields, pageQuery } from '../http/paging';
 import type { ChatService } from './service';
 import { CHAT_SERVER_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
 import type { Tutor, TutorTurn } from '../ports';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
 
 const MAX_DASHBOARD_CHARS = 8000;
 

@@ -101,6 +101,9 @@ export const SEARCH_COUNT_LIMIT = 1000;
 const TEN_MESSAGES_KEY = 'chat:ten-messages';
 const TEN_MESSAGES = 10;
 
+/** A date of the account export (auth's GET /export). */
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
 export function createChatService({ db, now, config }: Deps, ledger: PointsLedger) {
   async function ownSession(q: Queryable, userId: string, id: string, lock = false) {
     if (!isUuid(id)) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
@@ -407,6 +410,37 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       },
     ) {
       await db.insert(safetyEvents).values({ userId, sessionId, ...event, createdAt: now() });
+    },
+
+    /** The user's chats and their messages, for the account export (auth's GET /export). */
+    async exportRows(userId: string) {
+      const sessions = await db
+        .select()
+        .from(chatSessions)
+        .where(eq(chatSessions.userId, userId))
+        .orderBy(asc(chatSessions.createdAt));
+      const messages = await db
+        .select()
+        .from(chatMessages)
+        .where(eq(chatMessages.userId, userId))
+        .orderBy(asc(chatMessages.createdAt));
+      return {
+        chats: sessions.map((session) => ({
+          id: session.id,
+          title: session.title,
+          created_at: iso(session.createdAt),
+          last_message_at: iso(session.lastMessageAt),
+          archived_at: iso(session.archivedAt),
+          messages: messages
+            .filter((message) => message.sessionId === session.id)
+            .map((message) => ({
+              id: message.id,
+              role: message.role,
+              content: message.content,
+              created_at: iso(message.createdAt),
+            })),
+        })),
+      };
     },
   };
 }

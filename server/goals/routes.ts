@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
-import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { GOALS } from 'ayah-coach/rules';
 import { isUuid } from '../http/ids';
@@ -17,15 +17,6 @@ const WRITE_RULES =
   `A goal reaching 100 % earns +50 points, at most ${GOAL_AWARDS_PER_WEEK} times a week (Monday 00:00 UTC), ` +
   'counting awards taken back; falling under 100 % or deleting the goal takes its award back (never ' +
   'below a zero balance). Goal writes are rate-limited per student (429 with Retry-After).';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
 
 /** What the OpenAPI description says of every call that counts weeks or days. */
 const WEEK_NOTE =

@@ -70,6 +70,9 @@ export function percentOf(totalValue: number, targetValue: number): number {
   return Math.min(100, Math.round((totalValue / targetValue) * 10_000) / 100);
 }
 
+/** A date of the account export (auth's GET /export). */
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
 export function createGoalsService({ db, now, config }: Deps, ledger: PointsLedger) {
   /** Every goal write counts against the student's limit (429 with Retry-After beyond it). */
   const limitWrites = (userId: string) =>
@@ -387,6 +390,46 @@ export function createGoalsService({ db, now, config }: Deps, ledger: PointsLedg
       return rows
         .map((r) => ({ goal_id: r.goal_id, milestone: r.milestone as 25 | 50 | 75 | 100 }))
         .sort((a, b) => a.goal_id.localeCompare(b.goal_id) || a.milestone - b.milestone);
+    },
+
+    /** The user's goals, their progress and milestones, for the account export. */
+    async exportRows(userId: string) {
+      const goalRows = await db
+        .select()
+        .from(goals)
+        .where(eq(goals.userId, userId))
+        .orderBy(asc(goals.createdAt));
+      const progress = await db
+        .select()
+        .from(goalProgress)
+        .where(eq(goalProgress.userId, userId))
+        .orderBy(asc(goalProgress.createdAt));
+      const milestones = await db
+        .select()
+        .from(goalMilestones)
+        .where(eq(goalMilestones.userId, userId));
+      return {
+        goals: goalRows.map((goal) => ({
+          id: goal.id,
+          subject: goal.subject,
+          goal_type: goal.goalType,
+          target_value: goal.targetValue,
+          total_value: goal.totalValue,
+          week_start: iso(goal.weekStart),
+          created_at: iso(goal.createdAt),
+          progress: progress
+            .filter((entry) => entry.goalId === goal.id)
+            .map((entry) => ({
+              value: entry.value,
+              minutes: entry.minutes,
+              topic: entry.topic,
+              created_at: iso(entry.createdAt),
+            })),
+          milestones: milestones
+            .filter((entry) => entry.goalId === goal.id)
+            .map((entry) => ({ milestone: entry.milestone, reached_at: iso(entry.reachedAt) })),
+        })),
+      };
     },
   };
 }

@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../http/auth';
 import { jsonDepthCheck } from '../http/json-depth';
-import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import { NUL_MESSAGE, hasNoNul, jsonHasNoNul } from '../http/text';
 import type { MemoryService } from './service';
 
@@ -29,15 +29,6 @@ const SearchBody = z
     limit: z.number().int().min(1).max(20).default(5),
   })
   .openapi('SearchUserDataRequest');
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
 
 export function memoryRoutes(auth: MiddlewareHandler<AuthEnv>, service: MemoryService) {
   const app = createRouter<AuthEnv>();

@@ -3,17 +3,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../http/auth';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../http/errors';
-import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { BEARER, createRouter, errorResponses, json } from '../http/openapi';
 import { POINTS } from 'ayah-coach/rules';
 import { isUuid } from '../http/ids';
 import { pageFields, pageQuery } from '../http/paging';
 import { POINTS_MESSAGES } from './service';
 import type { PointsService } from './service';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
 
 const ConvertBody = z
   .strictObject({
