@@ -6,12 +6,13 @@
  * message stays and nothing half-written is stored.
  */
 import type { SQL } from 'drizzle-orm';
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { transaction } from '../db';
 import { chatMessages, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { enforce } from '../http/rate-limit';
 import { POINTS, isClientSessionId, sessionTitle } from 'ayah-coach/rules';
 import { lockUser } from '../db/locks';
 import type { PointsLedger } from '../ports';
@@ -283,26 +284,15 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       const { rateLimit, rateWindowMs } = config.chat;
       return transaction(db, async (tx) => {
         await lockUser(tx, userId);
-        const windowStart = new Date(at.getTime() - rateWindowMs);
-        const recent = await tx
-          .select({ createdAt: chatMessages.createdAt })
-          .from(chatMessages)
-          .where(
-            and(
-              eq(chatMessages.userId, userId),
-              eq(chatMessages.role, 'user'),
-              gt(chatMessages.createdAt, windowStart),
-            ),
-          )
-          .orderBy(desc(chatMessages.createdAt))
-          .limit(rateLimit);
-        if (recent.length >= rateLimit) {
-          const oldest = recent.at(-1)!.createdAt.getTime();
-          const retry = Math.max(1, Math.ceil((oldest + rateWindowMs - at.getTime()) / 1000));
-          throw new AppError(429, CHAT_SERVER_MESSAGES.rateLimited, {
-            'Retry-After': String(retry),
-          });
-        }
+        // The shared fixed-window limit (http/rate-limit.ts), counted in this transaction: a send
+        // that fails is not counted.
+        await enforce(
+          tx,
+          `chat-send:${userId}`,
+          { limit: rateLimit, windowMs: rateWindowMs },
+          at,
+          CHAT_SERVER_MESSAGES.rateLimited,
+        );
 
         let session: SessionRow;
         const created = !sessionId || isClientSessionId(sessionId);
