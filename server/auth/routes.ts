@@ -43,7 +43,7 @@ import {
   publicUser,
 } from './schemas';
 import { signedIn } from './route-helpers';
-import { MESSAGES } from './service';
+import { AUTH_MESSAGES } from './service';
 import type { AuthService } from './service';
 
 /** Said on the routes that cost a hash or a mail. */
@@ -85,7 +85,7 @@ export function authRoutes(
       const input = c.req.valid('json');
       await service.limitAccountMail('register', input.email, address(c));
       const user = await service.register(input);
-      return c.json({ message: MESSAGES.registered, user: publicUser(user) }, 201);
+      return c.json({ message: AUTH_MESSAGES.registered, user: publicUser(user) }, 201);
     },
   );
 
@@ -209,7 +209,7 @@ export function authRoutes(
       const { email } = c.req.valid('json');
       await service.limitAccountMail('resend', email, address(c));
       const { retryAfterSec, sent } = await service.resendVerification(email);
-      const message = sent ? MESSAGES.resendSent : MESSAGES.resendCooldown(retryAfterSec);
+      const message = sent ? AUTH_MESSAGES.resendSent : AUTH_MESSAGES.resendCooldown(retryAfterSec);
       return c.json({ message, retry_after: retryAfterSec }, 200);
     },
   );
@@ -228,7 +228,7 @@ export function authRoutes(
       const { email } = c.req.valid('json');
       await service.limitAccountMail('reset', email, address(c));
       await service.requestPasswordReset(email);
-      return c.json({ message: MESSAGES.resetSent }, 200);
+      return c.json({ message: AUTH_MESSAGES.resetSent }, 200);
     },
   );
 
@@ -245,7 +245,7 @@ export function authRoutes(
     async (c) => {
       const { token, new_password } = c.req.valid('json');
       await service.confirmPasswordReset(token, new_password);
-      return c.json({ message: MESSAGES.resetDone }, 200);
+      return c.json({ message: AUTH_MESSAGES.resetDone }, 200);
     },
   );
 
@@ -265,7 +265,7 @@ export function authRoutes(
     async (c) => {
       const { current_password, new_password } = c.req.valid('json');
       await service.changePassword(c.var.auth, current_password, new_password);
-      return c.json({ message: MESSAGES.passwordChanged }, 200);
+      return c.json({ message: AUTH_MESSAGES.passwordChanged }, 200);
     },
   );
 
@@ -288,7 +288,7 @@ export function authRoutes(
     async (c) => {
       const { refresh_token } = c.req.valid('json');
       if (refresh_token === undefined) {
-        throw new AppError(401, MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
+        throw new AppError(401, AUTH_MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
       }
       const result = await service.refreshWithToken(refresh_token);
       const { access_token, token_type, expires_in } = signedIn(result);
@@ -319,7 +319,7 @@ export function authRoutes(
       if (refresh_token !== undefined) await service.logoutWithRefreshToken(refresh_token);
       else
         await service.logout((await service.authenticate(c.req.header('authorization'))).sessionId);
-      return c.json({ message: MESSAGES.signedOut }, 200);
+      return c.json({ message: AUTH_MESSAGES.signedOut }, 200);
     },
   );
 

@@ -27,7 +27,7 @@ import {
 } from './throttle';
 import { hashToken, randomToken, signAccessToken, verifyAccessToken } from './tokens';
 
-export const MESSAGES = {
+export const AUTH_MESSAGES = {
   registered: 'Registration successful. Please check your email to verify your account.',
   emailTaken: 'An account with this email already exists',
   invalidLogin: 'Invalid email or password',
@@ -103,7 +103,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
 
   async function findById(q: Queryable, id: string): Promise<User> {
     const [user] = await q.select().from(users).where(eq(users.id, id)).limit(1);
-    if (!user) throw unauthorized(MESSAGES.invalidToken);
+    if (!user) throw unauthorized(AUTH_MESSAGES.invalidToken);
     return user;
   }
 
@@ -345,7 +345,8 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
           return { user: user!, token };
         });
       } catch (error) {
-        if (pgErrorCode(error) === UNIQUE_VIOLATION) throw new AppError(409, MESSAGES.emailTaken);
+        if (pgErrorCode(error) === UNIQUE_VIOLATION)
+          throw new AppError(409, AUTH_MESSAGES.emailTaken);
         throw error;
       }
       const { user, token } = created;
@@ -368,7 +369,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
         );
       }
       if (wait > 0) {
-        throw new AppError(429, MESSAGES.throttled, {
+        throw new AppError(429, AUTH_MESSAGES.throttled, {
           'Retry-After': String(Math.ceil(wait / 1000)),
         });
       }
@@ -378,22 +379,22 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
       else await verifyDummy(password); // an unknown address takes as long as a wrong password
       if (!user || !ok) {
         await recordAddressFailure(db, keys, throttle, now());
-        throw unauthorized(MESSAGES.invalidLogin);
+        throw unauthorized(AUTH_MESSAGES.invalidLogin);
       }
       await recordSuccess(db, keys);
       // Only a caller who knows the password learns that the address is unverified.
-      if (!user.emailVerifiedAt) throw new AppError(403, MESSAGES.notVerified);
+      if (!user.emailVerifiedAt) throw new AppError(403, AUTH_MESSAGES.notVerified);
       return transaction(db, (tx) => signIn(tx, user.id));
     },
 
     /** The caller behind a bearer token: a valid JWT of a live session and the current token version. */
     async authenticate(header: string | undefined): Promise<Authenticated> {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-      if (!match) throw unauthorized(MESSAGES.notAuthenticated);
+      if (!match) throw unauthorized(AUTH_MESSAGES.notAuthenticated);
       const result = await verifyAccessToken(match[1]!, config.jwtSecret, now());
       if (!result.ok) {
         throw unauthorized(
-          result.reason === 'expired' ? MESSAGES.expiredToken : MESSAGES.invalidToken,
+          result.reason === 'expired' ? AUTH_MESSAGES.expiredToken : AUTH_MESSAGES.invalidToken,
         );
       }
       const { sub, sid, tv } = result.claims;
@@ -402,7 +403,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
       const ticket = sessions.ticket();
       const [row] = await sessionOfToken().execute({ sid, sub });
       if (!row || row.revokedAt || row.expiresAt <= now() || row.user.tokenVersion !== tv) {
-        throw unauthorized(MESSAGES.invalidToken);
+        throw unauthorized(AUTH_MESSAGES.invalidToken);
       }
       sessions.put(ticket, sid, row.user, row.expiresAt);
       return { user: row.user, sessionId: sid };
@@ -460,8 +461,9 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
       });
       if (!signedIn) {
         // A link opened again once it did its work: say so, rather than 'invalid' (409, not 400).
-        if (await usedByVerifiedAccount(token)) throw new AppError(409, MESSAGES.alreadyVerified);
-        throw new AppError(400, MESSAGES.invalidVerifyToken);
+        if (await usedByVerifiedAccount(token))
+          throw new AppError(409, AUTH_MESSAGES.alreadyVerified);
+        throw new AppError(400, AUTH_MESSAGES.invalidVerifyToken);
       }
       return signedIn;
     },
@@ -516,7 +518,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
           ),
         )
         .limit(1);
-      if (!live) throw new AppError(400, MESSAGES.invalidResetToken);
+      if (!live) throw new AppError(400, AUTH_MESSAGES.invalidResetToken);
       const passwordHash = await hashPassword(newPassword);
       const email = await transaction(db, async (tx) => {
         const owner = await ownerOf(tx, token, 'password_reset');
@@ -538,7 +540,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
         await revokeSessions(tx, userId);
         return user!.email ?? '';
       });
-      if (email === null) throw new AppError(400, MESSAGES.invalidResetToken);
+      if (email === null) throw new AppError(400, AUTH_MESSAGES.invalidResetToken);
       // Whoever holds the mailbox may sign in again at once, even if the account was throttled.
       if (email) await recordSuccess(db, throttleKeys(email, ''));
     },
@@ -550,11 +552,11 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
       newPassword: string,
     ): Promise<void> {
       const { user, sessionId } = auth;
-      if (!user.passwordHash) throw new AppError(403, MESSAGES.noPassword);
+      if (!user.passwordHash) throw new AppError(403, AUTH_MESSAGES.noPassword);
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-        throw new AppError(400, MESSAGES.wrongCurrentPassword);
+        throw new AppError(400, AUTH_MESSAGES.wrongCurrentPassword);
       }
-      if (currentPassword === newPassword) throw new AppError(400, MESSAGES.samePassword);
+      if (currentPassword === newPassword) throw new AppError(400, AUTH_MESSAGES.samePassword);
       const passwordHash = await hashPassword(newPassword);
       await transaction(db, async (tx) => {
         await tx.update(users).set({ passwordHash, updatedAt: now() }).where(eq(users.id, user.id));
@@ -576,7 +578,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
           .from(refreshTokens)
           .where(eq(refreshTokens.tokenHash, tokenHash))
           .limit(1);
-        if (!known) return { ok: false, error: MESSAGES.invalidRefreshToken } as const;
+        if (!known) return { ok: false, error: AUTH_MESSAGES.invalidRefreshToken } as const;
         // Lock the session first (then its tokens): concurrent uses of a chain queue up in one order.
         await tx
           .select({ id: authSessions.id })
@@ -601,7 +603,8 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
             .from(refreshTokens)
             .where(eq(refreshTokens.tokenHash, tokenHash))
             .limit(1);
-          if (!current?.usedAt) return { ok: false, error: MESSAGES.invalidRefreshToken } as const;
+          if (!current?.usedAt)
+            return { ok: false, error: AUTH_MESSAGES.invalidRefreshToken } as const;
           const [session] = await tx
             .update(authSessions)
             .set({ revokedAt: at })
@@ -613,7 +616,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
               .set({ revokedAt: at })
               .where(and(eq(refreshTokens.sessionId, session.id), isNull(refreshTokens.revokedAt)));
           }
-          return { ok: false, error: MESSAGES.refreshReused } as const;
+          return { ok: false, error: AUTH_MESSAGES.refreshReused } as const;
         }
         const [row] = await tx
           .select({ user: users, session: authSessions })
@@ -622,7 +625,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
           .where(eq(authSessions.id, used.sessionId))
           .limit(1);
         if (!row || row.session.revokedAt || row.session.expiresAt <= at) {
-          return { ok: false, error: MESSAGES.invalidRefreshToken } as const;
+          return { ok: false, error: AUTH_MESSAGES.invalidRefreshToken } as const;
         }
         const next = randomToken();
         await tx.insert(refreshTokens).values({
@@ -654,7 +657,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
         .from(refreshTokens)
         .where(and(eq(refreshTokens.tokenHash, hashToken(token)), isNull(refreshTokens.revokedAt)))
         .limit(1);
-      if (!known) throw unauthorized(MESSAGES.invalidRefreshToken);
+      if (!known) throw unauthorized(AUTH_MESSAGES.invalidRefreshToken);
       await transaction(db, (tx) => revokeSession(tx, known.sessionId));
     },
   };

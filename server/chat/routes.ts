@@ -21,12 +21,12 @@ import { TutorError } from '../llm/model';
 import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
 import { pageFields, pageQuery } from '../http/paging';
 import type { ChatService } from './service';
-import { CHAT_SERVER_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
+import { CHAT_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
 import type { Tutor, TutorTurn } from '../ports';
 
 const MAX_DASHBOARD_CHARS = 8000;
 
-export const TUTOR_FAILURES = {
+export const TUTOR_MESSAGES = {
   upstream: 'Ayah could not answer right now. Please try again.',
   timeout: 'Ayah took too long to answer. Please try again.',
   empty: 'Ayah sent an empty answer. Please try again.',
@@ -116,8 +116,8 @@ const SearchQuery = pageQuery(CHAT.searchLimit).extend({
 
 function failureDetail(error: unknown): { status: 502 | 504; detail: string } {
   if (error instanceof TutorError && error.kind === 'timeout')
-    return { status: 504, detail: TUTOR_FAILURES.timeout };
-  return { status: 502, detail: TUTOR_FAILURES.upstream };
+    return { status: 504, detail: TUTOR_MESSAGES.timeout };
+  return { status: 502, detail: TUTOR_MESSAGES.upstream };
 }
 
 export function chatRoutes(
@@ -145,7 +145,7 @@ export function chatRoutes(
       text += piece;
       if (onPiece) await onPiece(piece);
     }
-    if (text.trim() === '') throw new AppError(502, TUTOR_FAILURES.empty);
+    if (text.trim() === '') throw new AppError(502, TUTOR_MESSAGES.empty);
     return turn.complete(text);
   }
 
@@ -231,7 +231,7 @@ export function chatRoutes(
             detail = failureDetail(error).detail;
           } else {
             logger.error('[chat] reply failed:', error);
-            detail = TUTOR_FAILURES.upstream;
+            detail = TUTOR_MESSAGES.upstream;
           }
           await stream.writeSSE({ event: 'error', data: JSON.stringify({ detail }) });
         } finally {
@@ -291,7 +291,7 @@ export function chatRoutes(
     }),
     async (c) => {
       await chat.remove(c.var.auth.user.id, c.req.valid('param').id);
-      return c.json({ message: CHAT_SERVER_MESSAGES.deleted }, 200);
+      return c.json({ message: CHAT_MESSAGES.deleted }, 200);
     },
   );
 
@@ -335,7 +335,7 @@ export function chatRoutes(
     }),
     async (c) => {
       await chat.archiveAll(c.var.auth.user.id);
-      return c.json({ message: CHAT_SERVER_MESSAGES.allArchived }, 200);
+      return c.json({ message: CHAT_MESSAGES.allArchived }, 200);
     },
   );
 
@@ -349,7 +349,7 @@ export function chatRoutes(
     }),
     async (c) => {
       await chat.deleteAll(c.var.auth.user.id);
-      return c.json({ message: CHAT_SERVER_MESSAGES.allDeleted }, 200);
+      return c.json({ message: CHAT_MESSAGES.allDeleted }, 200);
     },
   );
 
@@ -388,7 +388,7 @@ export function chatRoutes(
     }),
     async (c) => {
       await chat.remove(c.var.auth.user.id, c.req.valid('param').id, true);
-      return c.json({ message: CHAT_SERVER_MESSAGES.deleted }, 200);
+      return c.json({ message: CHAT_MESSAGES.deleted }, 200);
     },
   );
 

@@ -20,7 +20,7 @@ import type { Page } from '../http/paging';
 import { isUuid } from '../http/ids';
 import { offsetOf, paged } from '../http/paging';
 
-export const CHAT_SERVER_MESSAGES = {
+export const CHAT_MESSAGES = {
   notFound: 'Chat session not found',
   archivedNotFound: 'Archived chat session not found',
   deleted: 'Chat deleted successfully',
@@ -107,25 +107,25 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function createChatService({ db, now, config }: Deps, ledger: PointsLedger) {
   async function ownSession(q: Queryable, userId: string, id: string, lock = false) {
-    if (!isUuid(id)) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
+    if (!isUuid(id)) throw new AppError(404, CHAT_MESSAGES.notFound);
     const query = q
       .select()
       .from(chatSessions)
       .where(and(eq(chatSessions.id, id), eq(chatSessions.userId, userId)))
       .limit(1);
     const [row] = lock ? await query.for('update') : await query;
-    if (!row) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
+    if (!row) throw new AppError(404, CHAT_MESSAGES.notFound);
     return row;
   }
 
   async function setArchived(userId: string, id: string, archived: boolean) {
-    if (!isUuid(id)) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
+    if (!isUuid(id)) throw new AppError(404, CHAT_MESSAGES.notFound);
     const [row] = await db
       .update(chatSessions)
       .set({ archivedAt: archived ? now() : null })
       .where(and(eq(chatSessions.id, id), eq(chatSessions.userId, userId)))
       .returning(sessionFields);
-    if (!row) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
+    if (!row) throw new AppError(404, CHAT_MESSAGES.notFound);
     return publicSession(row);
   }
 
@@ -209,9 +209,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
 
     /** Deletes a session of the caller; `archivedOnly` for DELETE /sessions/{id}/archive. */
     async remove(userId: string, id: string, archivedOnly = false) {
-      const missing = archivedOnly
-        ? CHAT_SERVER_MESSAGES.archivedNotFound
-        : CHAT_SERVER_MESSAGES.notFound;
+      const missing = archivedOnly ? CHAT_MESSAGES.archivedNotFound : CHAT_MESSAGES.notFound;
       if (!isUuid(id)) throw new AppError(404, missing);
       const rows = await db
         .delete(chatSessions)
@@ -291,7 +289,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           `chat-send:${userId}`,
           { limit: rateLimit, windowMs: rateWindowMs },
           at,
-          CHAT_SERVER_MESSAGES.rateLimited,
+          CHAT_MESSAGES.rateLimited,
         );
 
         let session: SessionRow;
