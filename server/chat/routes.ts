@@ -19,7 +19,7 @@ import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 import { TutorError } from '../llm/model';
 import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
-import { pageFields, pageQuery } from '../http/paging';
+import { pageOf, pageQuery } from '../http/paging';
 import type { ChatService } from './service';
 import { CHAT_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
 import type { Tutor, TutorTurn } from '../ports';
@@ -98,9 +98,7 @@ const SessionDetail = Session.extend({
   ),
 }).openapi('ChatSessionDetail');
 
-const SessionPage = z
-  .object({ sessions: z.array(Session), ...pageFields })
-  .openapi('ChatSessionPage');
+const SessionPage = pageOf('ChatSessionPage', 'sessions', Session);
 const Message = z.object({ message: z.string() }).openapi('ChatMessageResponse');
 const Id = z.object({ id: z.string() });
 

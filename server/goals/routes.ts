@@ -7,7 +7,7 @@ import { BEARER, body, createRouter, errorResponses, json } from '../http/openap
 import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { GOALS } from 'ayah-coach/rules';
 import { isUuid } from '../http/ids';
-import { pageFields, pageQuery } from '../http/paging';
+import { pageOf, pageQuery } from '../http/paging';
 import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES } from './service';
 import type { GoalsService } from './service';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
@@ -124,23 +124,20 @@ export function goalRoutes(auth: MiddlewareHandler<AuthEnv>, service: GoalsServi
       request: { query: pageQuery(GOALS.recentActivityLimit) },
       responses: {
         200: json(
-          z
-            .object({
-              data: z.array(
-                z.object({
-                  goal: z.object({
-                    subject: z.enum(GOALS.subjects),
-                    goal_type: z.enum(GOALS.goalTypes),
-                    target_value: z.number().int(),
-                  }),
-                  topic: z.string().nullable(),
-                  value: z.number().int(),
-                  updated_at: z.string(),
-                }),
-              ),
-              ...pageFields,
-            })
-            .openapi('GoalActivityPage'),
+          pageOf(
+            'GoalActivityPage',
+            'data',
+            z.object({
+              goal: z.object({
+                subject: z.enum(GOALS.subjects),
+                goal_type: z.enum(GOALS.goalTypes),
+                target_value: z.number().int(),
+              }),
+              topic: z.string().nullable(),
+              value: z.number().int(),
+              updated_at: z.string(),
+            }),
+          ),
           'A page',
         ),
         ...errorResponses(401, 422),
@@ -280,14 +277,11 @@ export function goalRoutes(auth: MiddlewareHandler<AuthEnv>, service: GoalsServi
       request: { params: Id, query: pageQuery(GOALS.progressPageSize), headers: TimeZoneHeaders },
       responses: {
         200: json(
-          z
-            .object({
-              data: z.array(
-                z.object({ total_value: z.number(), total_time: z.number(), date: z.string() }),
-              ),
-              ...pageFields,
-            })
-            .openapi('GoalProgressPage'),
+          pageOf(
+            'GoalProgressPage',
+            'data',
+            z.object({ total_value: z.number(), total_time: z.number(), date: z.string() }),
+          ),
           'A page',
         ),
         ...errorResponses(401, 404, 422),

@@ -44,9 +44,21 @@ export function paged<K extends string, T>(
 }
 
 /** The paging fields of an answer, for the OpenAPI document. */
-export const pageFields = {
+const pageFields = {
   total: z.number().int(),
   page: z.number().int(),
   limit: z.number().int(),
   hasMore: z.boolean(),
 };
+
+/**
+ * The schema of a paged answer, `{<key>: item[], total, page, limit, hasMore}`, named `name` in the
+ * OpenAPI document: the one shape of every paged route (with `pageQuery` in, `paged` out).
+ */
+export function pageOf<K extends string, T extends z.ZodType>(name: string, key: K, item: T) {
+  return z
+    .object({ [key]: z.array(item), ...pageFields } as {
+      [P in K]: z.ZodArray<T>;
+    } & typeof pageFields)
+    .openapi(name);
+}

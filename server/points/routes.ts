@@ -6,7 +6,7 @@ import { AppError } from '../http/errors';
 import { BEARER, createRouter, errorResponses, json } from '../http/openapi';
 import { POINTS } from 'ayah-coach/rules';
 import { isUuid } from '../http/ids';
-import { pageFields, pageQuery } from '../http/paging';
+import { pageOf, pageQuery } from '../http/paging';
 import { POINTS_MESSAGES } from './service';
 import type { PointsService } from './service';
 
@@ -151,10 +151,7 @@ export function pointsRoutes(auth: MiddlewareHandler<AuthEnv>, service: PointsSe
       ...signedIn,
       request: { query: pageQuery(20) },
       responses: {
-        200: json(
-          z.object({ data: z.array(Activity), ...pageFields }).openapi('WalletActivityPage'),
-          'A page',
-        ),
+        200: json(pageOf('WalletActivityPage', 'data', Activity), 'A page'),
         ...errorResponses(401, 422),
       },
     }),
