@@ -17,7 +17,11 @@ import { healthRoutes } from './health/routes';
 import { legalRoutes } from './legal/routes';
 import { errorResponse } from './http/errors';
 import { BEARER, createRouter, nameOperations } from './http/openapi';
-import { corsPolicy, securityHeaders } from './http/security';
+import { APP_CSP, corsPolicy, securityHeaders } from './http/security';
+import { signedIn } from './auth/route-helpers';
+import { createGoalsService } from './goals/service';
+import { launchedPageFraming, ltiRoutes } from './lti/routes';
+import { createLtiService } from './lti/service';
 
 export const API_PREFIX = '/api/v1';
 
@@ -126,13 +130,38 @@ export function createApp(appDeps: AppDeps) {
     if (WRITES.has(c.req.method) || writesOnGet.has(c.req.path)) await notifications.caughtUp();
   });
   const auth = authRoutes(deps, sessions, API_PREFIX);
+  // LTI 1.3: sessions from the auth domain, the week's goal progress from the goals domain.
+  const goalsService = createGoalsService(deps);
+  const lti = createLtiService({
+    ...deps,
+    sessions: {
+      startSession: async (q, userId) => signedIn(await auth.service.startSession(q, userId)),
+    },
+    goals: {
+      async weekProgress(userId) {
+        const week = await goalsService.list(userId, 'current');
+        const total = week.reduce((sum, goal) => sum + goal.total_progress, 0);
+        return {
+          goals: week.length,
+          average: week.length ? total / week.length : 0,
+          complete: week.length > 0 && week.every((goal) => goal.total_progress >= 100),
+        };
+      },
+    },
+  });
+  const onGoalProgress = (userId: string) =>
+    void lti.grades.onGoalProgress(userId).catch((error) => logger.error('[lti] grades', error));
+  // Scores a crash or restart left waiting go out now (and their retries after).
+  if (config.lti.platforms.length > 0 || config.lti.dynamicRegistration) void lti.grades.drain();
+  app.use('*', launchedPageFraming(lti.platforms, APP_CSP));
   app.route(
     API_PREFIX,
     healthRoutes(appDeps.database, config.llm.baseUrl && config.llm.model ? 'model' : 'offline'),
   );
   app.route(`${API_PREFIX}/auth`, auth.app);
   app.route(API_PREFIX, legalRoutes(deps));
-  for (const [prefix, router] of learningRoutes(deps, auth.auth))
+  app.route(`${API_PREFIX}/lti`, ltiRoutes(lti, { lti: config.lti, publicUrl: config.publicUrl }));
+  for (const [prefix, router] of learningRoutes(deps, auth.auth, { onGoalProgress }))
     app.route(`${API_PREFIX}${prefix}`, router);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', {

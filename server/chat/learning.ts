@@ -20,13 +20,14 @@ import { createTutor } from './tutor';
 export function learningRoutes(
   deps: Deps,
   auth: MiddlewareHandler<AuthEnv>,
-  llm: LlmClient = createLlmClient(deps.config.llm),
+  options: { llm?: LlmClient; onGoalProgress?: (userId: string) => void } = {},
 ): [string, OpenAPIHono<AuthEnv>][] {
+  const llm = options.llm ?? createLlmClient(deps.config.llm);
   if (!llm.stream)
     deps.logger.info(
       '[chat] no AI model configured (AYAH_LLM_BASE_URL, AYAH_LLM_MODEL): the offline coach answers',
     );
-  const goals = goalRoutes(deps, auth);
+  const goals = goalRoutes(deps, auth, options.onGoalProgress);
   const memory = createMemoryService(deps, llm);
   const chat = createChatService(deps);
   const tutor = createTutor(deps, { chat, goals: goals.service, memory, llm });

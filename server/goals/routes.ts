@@ -68,8 +68,19 @@ const GoalResponse = z.object({ goal: Goal }).openapi('GoalResponse');
 const GoalList = z.object({ goals: z.array(Goal) }).openapi('GoalList');
 const Id = z.object({ id: z.string() });
 
-export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
+/**
+ * `onProgress`: told (never awaited) after a student's goals changed: the root hands it to LTI grades.
+ */
+export function goalRoutes(
+  deps: Deps,
+  auth: MiddlewareHandler<AuthEnv>,
+  onProgress: (userId: string) => void = () => {},
+) {
   const service = createGoalsService(deps);
+  const changed = <T>(userId: string, result: T): T => {
+    onProgress(userId);
+    return result;
+  };
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
   const goalId = (id: string) => {
@@ -93,7 +104,10 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
     async (c) =>
       c.json(
         {
-          goal: await service.create(c.var.auth.user.id, c.req.valid('json'), requestTimeZone(c)),
+          goal: changed(
+            c.var.auth.user.id,
+            await service.create(c.var.auth.user.id, c.req.valid('json'), requestTimeZone(c)),
+          ),
         },
         201,
       ),
@@ -233,7 +247,8 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       async (c) => {
         const id = goalId(c.req.valid('param').id);
         const { target_value } = c.req.valid('json');
-        return c.json({ goal: await service.update(c.var.auth.user.id, id, target_value) }, 200);
+        const goal = await service.update(c.var.auth.user.id, id, target_value);
+        return c.json({ goal: changed(c.var.auth.user.id, goal) }, 200);
       },
     );
   }
@@ -253,6 +268,7 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
     }),
     async (c) => {
       await service.remove(c.var.auth.user.id, goalId(c.req.valid('param').id));
+      onProgress(c.var.auth.user.id);
       return c.json({ message: GOAL_MESSAGES.deleted }, 200);
     },
   );
@@ -273,7 +289,12 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
     async (c) => {
       const id = goalId(c.req.valid('param').id);
       return c.json(
-        { goal: await service.logProgress(c.var.auth.user.id, id, c.req.valid('json')) },
+        {
+          goal: changed(
+            c.var.auth.user.id,
+            await service.logProgress(c.var.auth.user.id, id, c.req.valid('json')),
+          ),
+        },
         201,
       );
     },
