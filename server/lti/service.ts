@@ -239,7 +239,16 @@ export function createLtiService(deps: LtiDeps) {
     const at = now();
     const [user] = await tx
       .insert(users)
-      .values({ email: null, displayName: name, emailVerifiedAt: at, createdAt: at, updatedAt: at })
+      .values({
+        // Never the platform's address: the identity is (platform, sub).
+        email: null,
+        displayName: name,
+        emailVerifiedAt: at,
+        // The course is the student's setting: a launch opens the view, not the onboarding steps.
+        onboardingCompleted: true,
+        createdAt: at,
+        updatedAt: at,
+      })
       .returning({ id: users.id });
     const [linked] = await tx
       .insert(ltiUsers)
