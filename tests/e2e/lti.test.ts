@@ -5,6 +5,9 @@
  * `--test-third-party-cookie-phaseout` (cookies blocked in the frame unless partitioned); each
  * through the state cookie and through platform storage (postMessage to the course page).
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumLaunchOptions } from '../chromium';
@@ -14,24 +17,52 @@ import { useProduct } from './product';
 
 const lms = new FakeLms('localhost');
 const env: Record<string, string> = {};
+let allowed: Browser;
 let blocked: Browser;
+
+/**
+ * Playwright starts Chromium with `--disable-features=…,ThirdPartyStoragePartitioning,…`, so a
+ * third-party frame gets no storage at all, unlike Chrome, Safari and Firefox, which give it storage
+ * of its own per top-level site. The same switch without that feature makes Chromium the browser
+ * students have. (The list is Playwright's own, read from the installed playwright-core.)
+ */
+function asBrowsersShipIt(extra: string[]) {
+  const require = createRequire(import.meta.url);
+  const bundle = readFileSync(
+    path.join(path.dirname(require.resolve('playwright-core/package.json')), 'lib/coreBundle.js'),
+    'utf8',
+  );
+  const list = /disabledFeatures = \[([\s\S]*?)\]\.filter\(Boolean\)/.exec(bundle)?.[1] ?? '';
+  const features = [...list.matchAll(/^\s*"([^"]+)",?$/gm)].map((m) => m[1]!);
+  if (!features.includes('ThirdPartyStoragePartitioning'))
+    throw new Error('playwright-core no longer disables ThirdPartyStoragePartitioning: drop this');
+  const options = chromiumLaunchOptions();
+  return chromium.launch({
+    ...options,
+    headless: true,
+    ignoreDefaultArgs: [`--disable-features=${features.join(',')}`],
+    args: [
+      ...options.args,
+      `--disable-features=${features.filter((f) => f !== 'ThirdPartyStoragePartitioning').join(',')}`,
+      ...extra,
+    ],
+  });
+}
 
 beforeAll(async () => {
   await lms.start();
   env.AYAH_LTI_PLATFORMS = JSON.stringify([lms.registration()]);
-  const options = chromiumLaunchOptions();
-  blocked = await chromium.launch({
-    ...options,
-    args: [...options.args, '--test-third-party-cookie-phaseout'],
-    headless: true,
-  });
+  [allowed, blocked] = await Promise.all([
+    asBrowsersShipIt([]),
+    asBrowsersShipIt(['--test-third-party-cookie-phaseout']),
+  ]);
 });
 afterAll(async () => {
-  await blocked?.close();
+  await Promise.all([allowed?.close(), blocked?.close()]);
   await lms.close();
 });
 
-const e2e = useProduct({ env });
+const e2e = useProduct({ env, browser: false });
 
 beforeAll(() => {
   lms.toolJwksUrl = `${e2e.product.url}/api/v1/lti/jwks`;
@@ -60,6 +91,7 @@ const tool = (page: Page) => page.frameLocator('#tool');
 
 async function askInChat(page: Page) {
   const frame = tool(page);
+
   await frame
     .getByRole('heading', { name: 'Ready to learn together?' })
     .waitFor({ timeout: 30_000 });
@@ -72,7 +104,7 @@ async function askInChat(page: Page) {
 }
 
 const cases = [
-  { name: 'third-party cookies allowed', browser: () => e2e.browser },
+  { name: 'third-party cookies allowed', browser: () => allowed },
   { name: 'third-party cookies blocked', browser: () => blocked },
 ];
 
