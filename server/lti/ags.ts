@@ -235,5 +235,3 @@ export function createGrades({ db, now, logger, platforms, tokens, goals }: Deps
     },
   };
 }
-
-export type Grades = ReturnType<typeof createGrades>;

@@ -3,7 +3,7 @@
  * (Dynamic Registration) from the database. Each platform's JWKS is cached by jose, fetched again on
  * an unknown `kid` at most once every 30 s.
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { createRemoteJWKSet } from 'jose';
 import type { Db } from '../db';
 import { ltiPlatforms } from '../db/schema';
@@ -100,12 +100,5 @@ export function createPlatformRegistry(db: Db, configured: LtiPlatform[]) {
       keySets.delete(id);
       return id;
     },
-
-    /** Adds a deployment id a registered platform announced. */
-    async hasDeployment(platform: LtiPlatform, deploymentId: string) {
-      return platform.deploymentIds.includes(deploymentId);
-    },
   };
 }
-
-export const _internal = { and };

@@ -68,7 +68,7 @@ export function ltiRoutes(service: LtiService, options: LtiRoutesOptions) {
     return c.json(await jwks, 200);
   });
 
-  app.get('/page.js', (c) => {
+  app.get(PAGE_SCRIPT_PATH.slice(LTI_PREFIX.length), (c) => {
     c.header('Content-Type', 'text/javascript; charset=utf-8');
     c.header('Cache-Control', 'no-cache');
     return c.body(PAGE_SCRIPT, 200);

@@ -12,6 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumLaunchOptions } from '../chromium';
 import { FakeLms, ROLE } from '../server/fake-lms';
+import type { Loose } from '../server/harness';
 import { newPage } from './browser';
 import { useProduct } from './product';
 
@@ -164,7 +165,7 @@ describe.each(cases)('a launch into the chat, $name', ({ browser }) => {
       })
     ).json();
     expect(JSON.stringify(me2)).toContain('Sami Lee');
-    const id = (me: Record<string, any>) => me.user?._id ?? me.user?.id ?? me._id ?? me.id;
+    const id = (me: Loose) => me.user?._id ?? me.user?.id ?? me._id ?? me.id;
     expect(id(me2)).toBe(id(me1));
     await again.page.context().close();
   });

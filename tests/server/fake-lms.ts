@@ -17,7 +17,7 @@ type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 
 export const CLAIM = 'https://purl.imsglobal.org/spec/lti/claim/';
 export const AGS_CLAIM = 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint';
-export const NRPS_CLAIM = 'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice';
+const NRPS_CLAIM = 'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice';
 export const DL_CLAIM = 'https://purl.imsglobal.org/spec/lti-dl/claim/';
 export const ROLE = {
   learner: 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner',

@@ -11,7 +11,7 @@ import { loadConfig } from '../../server/config';
 import { platformId } from '../../server/lti/config';
 import { createLtiService, LTI_MESSAGES } from '../../server/lti/service';
 import { FakeLms, ROLE, type LaunchPlan } from './fake-lms';
-import { describeServer, useServer } from './harness';
+import { describeServer, type Loose, useServer } from './harness';
 
 const lms = new FakeLms();
 const dynamic = new FakeLms('127.0.0.1', 'dyn-client', 'dyn-deployment');
@@ -81,7 +81,7 @@ async function launch(fields: Record<string, string>, cookie = '') {
 }
 
 /** The hand-off the launched page's script reads. */
-function pageData(text: string): Record<string, any> | null {
+function pageData(text: string): Loose {
   const match = /<script type="application\/json" id="lti-data">([\s\S]*?)<\/script>/.exec(text);
   return match ? JSON.parse(match[1]!) : null;
 }
