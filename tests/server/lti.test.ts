@@ -4,11 +4,15 @@
  * session), the launched page's one-time hand-off, platform storage, framing, grades through the
  * outbox, deep linking, the roster, and Dynamic Registration.
  */
-import { randomUUID } from 'node:crypto';
-import { generateKeyPair } from 'jose';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { decodeProtectedHeader, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
-import { platformId } from '../../server/lti/config';
+import { loadLtiKeys, platformId } from '../../server/lti/config';
+import { signAsTool, toolJwks } from '../../server/lti/keys';
 import { createLtiService, LTI_MESSAGES } from '../../server/lti/service';
 import { FakeLms, ROLE, type LaunchPlan } from './fake-lms';
 import { describeServer, type Loose, useServer } from './harness';
@@ -582,4 +586,26 @@ it('stops the start on a mistaken AYAH_LTI_PLATFORMS, naming the entry and the f
       ]),
     ),
   ).toThrow(/entry 2 repeats the issuer/);
+});
+
+it('publishes two tool keys during a rotation, signs with the first; generates one 0600 key once', async () => {
+  const pem = () =>
+    generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ayah-lti-keys-'));
+  try {
+    const keys = loadLtiKeys(`${pem()}\n${pem()}`, dir);
+    const jwks = await toolJwks(keys);
+    expect(jwks.keys.map((k) => k.kid)).toEqual(keys.map((k) => k.kid));
+    expect(new Set(jwks.keys.map((k) => k.kid)).size).toBe(2);
+    const signed = await signAsTool(keys, { iss: 'x' }, new Date());
+    expect(decodeProtectedHeader(signed)).toMatchObject({ alg: 'RS256', kid: keys[0]!.kid });
+    const generated = loadLtiKeys(undefined, dir);
+    expect(statSync(path.join(dir, 'lti-private-key.pem')).mode & 0o777).toBe(0o600);
+    expect(loadLtiKeys(undefined, dir)[0]!.kid).toBe(generated[0]!.kid);
+    expect(() => loadLtiKeys('not a key', dir)).toThrow(/AYAH_LTI_PRIVATE_KEY/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
