@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumLaunchOptions } from '../chromium';
 import { FakeLms, ROLE } from '../server/fake-lms';
 import type { Loose } from '../server/harness';
-import { newPage } from './browser';
+import { axeViolations, newPage } from './browser';
 import { useProduct } from './product';
 
 const lms = new FakeLms('localhost');
@@ -211,6 +211,9 @@ test('an instructor deep-links the goals board; the platform receives a signed c
   await frame
     .getByRole('heading', { name: 'Add Ayah to your course' })
     .waitFor({ timeout: 30_000 });
+  // The picker is accessible (axe-core inside the tool's frame: no serious or critical violation).
+  const picker = page.frames().find((f) => f.url().endsWith('/api/v1/lti/launch'))!;
+  expect(await axeViolations(picker as unknown as Page)).toEqual([]);
   await frame.getByRole('button', { name: 'Weekly goals' }).focus();
   await page.keyboard.press('Enter');
   await frame

@@ -366,6 +366,33 @@ describeServer('LTI 1.3', () => {
     expect(handoff.storage).toMatchObject({ state: data.state, nonce: data.nonce });
     // Without the values the platform kept, the code buys nothing (and is spent).
     expect((await h.post(`${LTI}/session`, { code: handoff.code })).status).toBe(401);
+
+    // With them (what the page reads back by lti.get_data), it buys the session.
+    const again = pageData(await (await fetch(`${h.url}${LTI}/login?${params}`)).text());
+    const second = pageData(
+      (
+        await launch({
+          id_token: await lms.idToken({ sub: sub() }, again.nonce),
+          state: again.state,
+        })
+      ).text,
+    );
+    const wrong = await h.post(`${LTI}/session`, {
+      code: second.code,
+      state: again.state,
+      nonce: 'another',
+    });
+    expect(wrong.status).toBe(401);
+    const third = await (async () => {
+      const l = pageData(await (await fetch(`${h.url}${LTI}/login?${params}`)).text());
+      const p = pageData(
+        (await launch({ id_token: await lms.idToken({ sub: sub() }, l.nonce), state: l.state }))
+          .text,
+      );
+      return h.post(`${LTI}/session`, { code: p.code, state: l.state, nonce: l.nonce });
+    })();
+    expect(third.status, third.text).toBe(200);
+    expect(third.body.access_token).toEqual(expect.any(String));
   });
 
   it('posts the week’s average goal progress to the line item, retrying when the platform is down', async () => {
