@@ -8,6 +8,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { decodeProtectedHeader, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
@@ -635,4 +636,38 @@ it('publishes two tool keys during a rotation, signs with the first; generates o
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+describeServer('LTI grades outbox', () => {
+  it('posts a score left waiting by a stopped server when a new one drains', async () => {
+    const student = sub();
+    await launchAs({ sub: student, custom: { ayah_view: 'goals' } });
+    const [link] = await h.sql<{ id: string }>(
+      sql`SELECT id FROM lti_grade_links WHERE subject = ${student}`,
+    );
+    const score = {
+      userId: student,
+      scoreGiven: 42,
+      scoreMaximum: 100,
+      activityProgress: 'InProgress',
+      gradingProgress: 'FullyGraded',
+      timestamp: new Date().toISOString(),
+    };
+    await h.sql(
+      sql`INSERT INTO lti_score_outbox (grade_link_id, score, attempts, next_attempt_at)
+          VALUES (${link!.id}, ${JSON.stringify(score)}::jsonb, 3, now())`,
+    );
+    const restarted = createLtiService({
+      db: h.database.db,
+      config: h.config,
+      logger: h.logger,
+      now: h.now,
+      sessions: { startSession: () => Promise.reject(new Error('unused')) },
+    });
+    await restarted.grades.drain();
+    expect(lms.scores.find((s) => s.body.userId === student)?.body.scoreGiven).toBe(42);
+    expect(
+      await h.sql(sql`SELECT 1 FROM lti_score_outbox WHERE grade_link_id = ${link!.id}`),
+    ).toEqual([]);
+  });
 });
