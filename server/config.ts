@@ -7,6 +7,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import type { TrustedIssuer } from './auth/trusted-issuers';
 import { parseTrustedIssuers } from './auth/trusted-issuers';
+import type { LtiConfig } from './lti/config';
+import { loadLtiConfig } from './lti/config';
 
 export interface ThrottleRule {
   /** Failures tolerated before the first lock. */
@@ -125,6 +127,8 @@ export interface Config {
   siweChainId: number;
   /** School portals whose signed assertions `POST /auth/token-exchange` takes (AYAH_TRUSTED_ISSUERS). */
   trustedIssuers: TrustedIssuer[];
+  /** LTI 1.3: registered platforms, the tool's keys (server/lti/config.ts). */
+  lti: LtiConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -280,5 +284,6 @@ export function loadConfig(env: Env = process.env): Config {
     google: google(env, publicUrl),
     siweChainId: chainId(env.AYAH_SIWE_CHAIN_ID),
     trustedIssuers: parseTrustedIssuers(env.AYAH_TRUSTED_ISSUERS),
+    lti: loadLtiConfig(env, dataDir),
   };
 }
