@@ -3,6 +3,7 @@
  * verification and reset tokens are 256 random bits, handed out once and stored only as SHA-256.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { webcrypto } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
 
 export const JWT_ISSUER = 'ayah-coach';
@@ -43,8 +44,8 @@ export type AccessTokenResult =
  * The secret as a WebCrypto key, imported once per secret: given the raw bytes, jose imports them
  * again on every verification.
  */
-const verifyKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
-function verifyKey(secret: Uint8Array): Promise<CryptoKey> {
+const verifyKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
+function verifyKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
   let key = verifyKeys.get(secret);
   if (!key) {
     // A copy: WebCrypto takes bytes over an ArrayBuffer, never a SharedArrayBuffer.
