@@ -37,6 +37,7 @@ import {
 } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { forgetRateLimits } from '../http/rate-limit';
 import { BEARER, errorResponses } from '../http/openapi';
 import type { AuthEnv } from './guard';
 import { body, json } from './route-helpers';
@@ -306,7 +307,11 @@ export function createAccountService(deps: Deps) {
           await tx
             .delete(siweNonces)
             .where(eq(siweNonces.walletAddress, user.walletAddress.toLowerCase()));
+        // Rate-limit counts keyed by the student's id or address go too.
+        await forgetRateLimits(tx, user.email ? [user.id, user.email] : [user.id]);
       });
+      // And the mails to them kept in the outbox (links to an account that is gone).
+      if (user.email) await deps.mailer.forget(user.email);
     },
   };
 }
