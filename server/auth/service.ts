@@ -560,9 +560,25 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
     ): Promise<void> {
       const { user, sessionId } = auth;
       if (!user.passwordHash) throw new AppError(403, MESSAGES.noPassword);
+      // A stolen token must not guess the password here: login's account throttle, same key.
+      const { throttle } = settings;
+      const keys = throttleKeys(user.email ?? user.id, '');
+      const wait = await reserveAttempt(
+        db,
+        keys.account,
+        throttle.account,
+        throttle.forgetAfterMs,
+        now(),
+      );
+      if (wait > 0) {
+        throw new AppError(429, MESSAGES.throttled, {
+          'Retry-After': String(Math.ceil(wait / 1000)),
+        });
+      }
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
         throw new AppError(400, MESSAGES.wrongCurrentPassword);
       }
+      await recordSuccess(db, keys);
       if (currentPassword === newPassword) throw new AppError(400, MESSAGES.samePassword);
       const passwordHash = await hashPassword(newPassword);
       await transaction(db, async (tx) => {
