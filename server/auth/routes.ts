@@ -20,6 +20,7 @@ import { requireAuth } from './guard';
 import { accountRoutes } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
+import { createSignInCodes, signInCodeRoutes } from './sign-in-code';
 import { portalRoutes } from './portal-routes';
 import { providersRoute } from './providers-route';
 import { walletRoutes } from './wallet-routes';
@@ -319,10 +320,13 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
   );
 
   avatarRoutes(app, deps, apiPrefix, auth);
-  googleRoutes(app, deps, service);
+  // Redirect sign-ins hand over a one-time code, never a token (sign-in-code.ts).
+  const codes = createSignInCodes(deps, (q, userId) => service.startSession(q, userId));
+  signInCodeRoutes(app, codes);
+  googleRoutes(app, deps, codes);
   walletRoutes(app, deps, service);
   portalRoutes(app, deps, service);
   accountRoutes(app, deps, auth);
 
-  return { app, service, auth };
+  return { app, service, auth, signInCodes: codes };
 }

@@ -126,6 +126,10 @@ export const Web3AuthenticateBody = z
   })
   .openapi('Web3AuthenticateRequest');
 
+export const GoogleLoginQuery = z.object({
+  client_state: z.string().min(16).max(256),
+});
+
 export const GoogleCallbackQuery = z.object({
   code: z.string().max(4096).optional(),
   state: z.string().max(512).optional(),
