@@ -65,6 +65,8 @@ export interface ChatSettings {
   /** Sends per user within `rateWindowMs` (counted in the database, so across instances). */
   rateLimit: number;
   rateWindowMs: number;
+  /** Replies one student may have being written at once, per server (429 beyond). */
+  concurrentReplies: number;
 }
 
 /** At most `limit` uses within `windowMs` (a fixed window, counted in the database). */
@@ -256,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
     chat: {
       rateLimit: positiveInt('AYAH_CHAT_RATE_LIMIT', env.AYAH_CHAT_RATE_LIMIT, 20),
       rateWindowMs: MINUTE,
+      concurrentReplies: 3,
     },
     limits: {
       ...DEFAULT_LIMITS,

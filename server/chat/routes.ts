@@ -12,6 +12,7 @@ import { streamSSE } from 'hono/streaming';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../auth/guard';
 import type { Deps } from '../deps';
+import { createStreamCap } from './stream-cap';
 import { AppError } from '../http/errors';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, createRouter, errorResponses } from '../http/openapi';
@@ -138,6 +139,7 @@ export function chatRoutes(
   const { logger } = deps;
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
+  const replies = createStreamCap(deps.config.chat.concurrentReplies);
 
   /** Reads the whole reply; throws on failure. Nothing is stored unless the reply is complete. */
   async function collect(
@@ -173,8 +175,9 @@ export function chatRoutes(
     async (c) => {
       const signal = c.req.raw.signal;
       const input = { ...c.req.valid('json'), timeZone: requestTimeZone(c) };
-      const turn = await tutor.begin(c.var.auth.user, input, signal);
+      const release = replies.acquire(c.var.auth.user.id);
       try {
+        const turn = await tutor.begin(c.var.auth.user, input, signal);
         const response = await collect(turn);
         return c.json({ response, sessionId: turn.sessionId, threadId: turn.threadId }, 200);
       } catch (error) {
@@ -183,6 +186,8 @@ export function chatRoutes(
         logger.warn(`[chat] reply failed (${error.kind}):`, error.cause ?? error);
         const { status, detail } = failureDetail(error);
         throw new AppError(status, detail);
+      } finally {
+        release();
       }
     },
   );
@@ -212,7 +217,14 @@ export function chatRoutes(
       const cancel = () => upstream.abort(new Error('client disconnected'));
       requestSignal.addEventListener('abort', cancel, { once: true });
       const input = { ...c.req.valid('json'), timeZone: requestTimeZone(c) };
-      const turn = await tutor.begin(c.var.auth.user, input, upstream.signal);
+      const release = replies.acquire(c.var.auth.user.id);
+      let turn: TutorTurn;
+      try {
+        turn = await tutor.begin(c.var.auth.user, input, upstream.signal);
+      } catch (error) {
+        release();
+        throw error;
+      }
       return streamSSE(c, async (stream) => {
         stream.onAbort(cancel);
         try {
@@ -245,6 +257,7 @@ export function chatRoutes(
           await stream.writeSSE({ event: 'error', data: JSON.stringify({ detail }) });
         } finally {
           requestSignal.removeEventListener('abort', cancel);
+          release();
         }
       });
     },

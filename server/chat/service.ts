@@ -6,12 +6,13 @@
  * message stays and nothing half-written is stored.
  */
 import type { SQL } from 'drizzle-orm';
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { transaction } from '../db';
 import { chatMessages, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { consume } from '../http/rate-limit';
 import { POINTS, isClientSessionId, sessionTitle } from 'ayah-coach/rules';
 import { awardOnce, lockUser } from '../points/ledger';
 import type { Page } from './paging';
@@ -278,22 +279,14 @@ export function createChatService({ db, now, config }: Deps) {
       const { rateLimit, rateWindowMs } = config.chat;
       return transaction(db, async (tx) => {
         await lockUser(tx, userId);
-        const windowStart = new Date(at.getTime() - rateWindowMs);
-        const recent = await tx
-          .select({ createdAt: chatMessages.createdAt })
-          .from(chatMessages)
-          .where(
-            and(
-              eq(chatMessages.userId, userId),
-              eq(chatMessages.role, 'user'),
-              gt(chatMessages.createdAt, windowStart),
-            ),
-          )
-          .orderBy(desc(chatMessages.createdAt))
-          .limit(rateLimit);
-        if (recent.length >= rateLimit) {
-          const oldest = recent.at(-1)!.createdAt.getTime();
-          const retry = Math.max(1, Math.ceil((oldest + rateWindowMs - at.getTime()) / 1000));
+        // Counted in rate_limits, not from the stored messages: deleting chats gives nothing back.
+        const retry = await consume(
+          tx,
+          `chat-send:${userId}`,
+          { limit: rateLimit, windowMs: rateWindowMs },
+          at,
+        );
+        if (retry > 0) {
           throw new AppError(429, CHAT_SERVER_MESSAGES.rateLimited, {
             'Retry-After': String(retry),
           });
