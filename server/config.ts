@@ -107,6 +107,10 @@ export interface Config {
   trustProxy: boolean;
   /** Largest accepted JSON or form body. */
   maxBodyBytes: number;
+  /** Time to receive a request's headers and body (AYAH_REQUEST_TIMEOUT_MS; main.ts sets it). */
+  requestTimeoutMs: number;
+  /** Open connections one client address may hold (AYAH_CONNECTIONS_PER_ADDRESS; 0: no cap). */
+  connectionsPerAddress: number;
   auth: AuthSettings;
   llm: LlmSettings;
   chat: ChatSettings;
@@ -135,6 +139,12 @@ export const DEFAULT_AUTH: AuthSettings = {
     forgetAfterMs: HOUR,
   },
 };
+
+/** A count that may be 0 (off); anything unreadable is the default. */
+function nonNegativeInt(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isInteger(n) && n >= 0 ? n : fallback;
+}
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -253,6 +263,8 @@ export function loadConfig(env: Env = process.env): Config {
     allowedOrigins: origins(env.AYAH_ALLOWED_ORIGINS),
     trustProxy: env.AYAH_TRUST_PROXY === '1' || env.AYAH_TRUST_PROXY === 'true',
     maxBodyBytes: 1024 * 1024,
+    requestTimeoutMs: positiveInt('AYAH_REQUEST_TIMEOUT_MS', env.AYAH_REQUEST_TIMEOUT_MS, 30_000),
+    connectionsPerAddress: nonNegativeInt(env.AYAH_CONNECTIONS_PER_ADDRESS, 64),
     auth: DEFAULT_AUTH,
     llm: loadLlmSettings(env),
     chat: {
