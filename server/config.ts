@@ -83,12 +83,15 @@ export interface LimitSettings {
   accountMailPerAddress: RateRule;
   /** … and per email address. */
   accountMailPerEmail: RateRule;
+  /** Wallet nonces and sign-ins per client address (each costs a signature check or a row). */
+  walletPerAddress: RateRule;
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
   goalWrites: { limit: 60, windowMs: 60_000 },
   accountMailPerAddress: { limit: 20, windowMs: 10 * 60_000 },
   accountMailPerEmail: { limit: 5, windowMs: 60 * 60_000 },
+  walletPerAddress: { limit: 30, windowMs: 60_000 },
 };
 
 export interface Config {

@@ -121,7 +121,7 @@ export const Web3AuthenticateBody = z
     message: z
       .string()
       .min(1)
-      .max(4000)
+      .max(2000)
       .openapi({ description: 'The message from POST /web3/nonce, exactly as signed' }),
   })
   .openapi('Web3AuthenticateRequest');
