@@ -85,6 +85,10 @@ export interface LimitSettings {
   accountMailPerEmail: RateRule;
   /** Wallet nonces and sign-ins per client address (each costs a signature check or a row). */
   walletPerAddress: RateRule;
+  /** Learning-memory writes per student. */
+  memoryWrites: RateRule;
+  /** Learning memories one student may keep (oldest are kept; a write beyond is refused). */
+  memoryMaxRows: number;
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
@@ -92,6 +96,8 @@ export const DEFAULT_LIMITS: LimitSettings = {
   accountMailPerAddress: { limit: 20, windowMs: 10 * 60_000 },
   accountMailPerEmail: { limit: 5, windowMs: 60 * 60_000 },
   walletPerAddress: { limit: 30, windowMs: 60_000 },
+  memoryWrites: { limit: 30, windowMs: 60_000 },
+  memoryMaxRows: 2000,
 };
 
 export interface Config {

@@ -66,7 +66,7 @@ export function memoryRoutes(service: MemoryService, auth: MiddlewareHandler<Aut
       request: { body: body(StoreBody) },
       responses: {
         201: json(z.object({ id: z.string() }).openapi('StoredUserData'), 'Stored'),
-        ...errorResponses(401, 415, 422),
+        ...errorResponses(401, 409, 415, 422, 429),
       },
     }),
     async (c) => {
