@@ -1105,6 +1105,8 @@ export type components = {
             confirm: string;
             /** @description Wallet accounts: a fresh message from POST /web3/nonce */
             message?: string;
+            /** @description Email accounts with a password: the account's password */
+            password?: string;
             /** @description Its signature */
             signature?: string;
         };

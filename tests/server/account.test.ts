@@ -20,6 +20,7 @@ const outbox = () => path.join(h.dataDir, 'outbox');
 /** What an email account's deletion asks for. */
 const deleteConfirmation = (student: { email: string; password: string }) => ({
   confirm: student.email,
+  password: student.password,
 });
 const A = '/api/v1/auth';
 const PNG = Buffer.from(
@@ -235,6 +236,44 @@ describeServer('account export and deletion', () => {
         readFileSync(path.join(outbox(), name), 'utf8').includes(other.email),
       ),
     ).toBe(true);
+  });
+
+  it('an email account confirms with its password, not the access token alone', async () => {
+    const student = await h.signedInUser();
+    const del = (body: Record<string, string>) =>
+      h.request('DELETE', `${A}/account`, body, { token: student.access_token });
+    const bare = await del({ confirm: student.email });
+    expect(bare.status).toBe(400);
+    expect(bare.body).toEqual({ detail: ACCOUNT_MESSAGES.passwordRequired });
+    const wrong = await del({ confirm: student.email, password: 'Wrong-Guess-1' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ detail: ACCOUNT_MESSAGES.wrongPassword });
+    expect((await h.get(`${A}/me`, { token: student.access_token })).status).toBe(200);
+    expect((await del(deleteConfirmation(student))).status).toBe(200);
+  });
+
+  it('an account without a password needs a sign-in within the last 5 minutes', async () => {
+    const student = await h.user('Pat');
+    h.advanceClock(6 * 60_000);
+    try {
+      const stale = await h.request(
+        'DELETE',
+        `${A}/account`,
+        { confirm: student.email },
+        { token: student.token },
+      );
+      expect(stale.status).toBe(403);
+      expect(stale.body).toEqual({ detail: ACCOUNT_MESSAGES.signInAgain });
+    } finally {
+      h.resetClock();
+    }
+    const fresh = await h.request(
+      'DELETE',
+      `${A}/account`,
+      { confirm: student.email },
+      { token: student.token },
+    );
+    expect(fresh.status).toBe(200);
   });
 
   it('a Google account confirms with its display name', async () => {
