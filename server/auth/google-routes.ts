@@ -4,15 +4,14 @@
  * one-time code bound to the browser's one-time value (`client_state` at login), never a token
  * (sign-in-code.ts).
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { errorResponses, PUBLIC } from '../http/openapi';
+import { createRouter, errorResponses, PUBLIC } from '../http/openapi';
 import { GOOGLE_STATE_TTL_SEC, GoogleSignInError, callbackUrl, createGoogleSignIn } from './google';
-import type { AuthEnv } from './guard';
+import type { AuthEnv } from '../http/auth';
 import { GoogleCallbackQuery, GoogleLoginQuery } from './schemas';
 import type { SignInCodes } from './sign-in-code';
 
@@ -40,7 +39,8 @@ const redirect = (description: string) => ({
   headers: { Location: { schema: { type: 'string' as const } } },
 });
 
-export function googleRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, codes: SignInCodes) {
+export function googleRoutes(deps: Deps, codes: SignInCodes) {
+  const app = createRouter<AuthEnv>();
   const google = createGoogleSignIn(deps);
 
   app.openapi(
@@ -98,4 +98,6 @@ export function googleRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, codes: SignI
       }
     },
   );
+
+  return app;
 }

@@ -9,7 +9,6 @@
  * link (an attacker's own sign-in, stopped at the redirect) is refused in their browser, which never
  * kept that value. A wrong value does not use the code up.
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Queryable } from '../db';
@@ -17,9 +16,9 @@ import { transaction } from '../db';
 import { signInCodes } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { errorResponses, PUBLIC } from '../http/openapi';
-import type { AuthEnv } from './guard';
-import { body, json, signedIn } from './route-helpers';
+import type { AuthEnv } from '../http/auth';
+import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
+import { signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';
 import type { SignedIn } from './service';
 import { hashToken, randomToken } from './tokens';
@@ -90,8 +89,9 @@ const SignInCodeBody = z
   })
   .openapi('SignInCodeRequest');
 
-/** Registers `POST /sign-in-code` on the auth router. */
-export function signInCodeRoutes(app: OpenAPIHono<AuthEnv>, codes: SignInCodes) {
+/** `POST /sign-in-code`, mounted on the auth router. */
+export function signInCodeRoutes(codes: SignInCodes) {
+  const app = createRouter<AuthEnv>();
   app.openapi(
     createRoute({
       method: 'post',
@@ -112,4 +112,5 @@ export function signInCodeRoutes(app: OpenAPIHono<AuthEnv>, codes: SignInCodes) 
       return c.json(signedIn(await codes.redeemSignInCode(code, state)), 200);
     },
   );
+  return app;
 }

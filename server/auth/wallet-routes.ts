@@ -1,14 +1,13 @@
 /** `POST|GET /web3/nonce` and `POST /web3/authenticate`: Sign-In with Ethereum (EIP-4361). */
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
 import { enforce } from '../http/rate-limit';
 import { clientAddress } from '../http/security';
 import { TOO_MANY_REQUESTS } from './throttle';
-import { errorResponses, PUBLIC } from '../http/openapi';
-import type { AuthEnv } from './guard';
-import { body, json, signedIn } from './route-helpers';
+import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
+import type { AuthEnv } from '../http/auth';
+import { signedIn } from './route-helpers';
 import {
   AuthResponse,
   Web3AuthenticateBody,
@@ -19,7 +18,8 @@ import {
 import type { AuthService } from './service';
 import { createWalletSignIn } from './wallet';
 
-export function walletRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: AuthService) {
+export function walletRoutes(deps: Deps, service: AuthService) {
+  const app = createRouter<AuthEnv>();
   const wallet = createWalletSignIn(deps, service);
   // Per client address, before the body is parsed or a signature checked (429 with Retry-After).
   const limited: MiddlewareHandler = async (c, next) => {
@@ -85,4 +85,6 @@ export function walletRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
     }),
     async (c) => c.json(signedIn(await wallet.authenticate(c.req.valid('json'))), 200),
   );
+
+  return app;
 }

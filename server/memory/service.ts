@@ -8,7 +8,7 @@
  * the endpoint fails) search ranks by PostgreSQL full-text search (`ts_rank_cd`, any word may match).
  * Every query is scoped to the caller's user id.
  */
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { learningMemories } from '../db/schema';
 import type { Deps } from '../deps';
@@ -48,6 +48,9 @@ export const MEMORY_MESSAGES = {
   tooFast: 'Too many things remembered at once. Please wait a moment and try again.',
   full: 'The learning memory is full.',
 } as const;
+
+/** A date of the account export (auth's GET /export). */
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmClient) {
   let mode: Promise<'pgvector' | 'sql'> | null = null;
@@ -181,6 +184,23 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
         score: 0,
         createdAt: r.createdAt.toISOString(),
       }));
+    },
+
+    /** The user's learning memory, for the account export. */
+    async exportRows(userId: string) {
+      const memory = await db
+        .select({
+          id: learningMemories.id,
+          text: learningMemories.text,
+          metadata: learningMemories.metadata,
+          created_at: learningMemories.createdAt,
+        })
+        .from(learningMemories)
+        .where(eq(learningMemories.userId, userId))
+        .orderBy(asc(learningMemories.createdAt));
+      return {
+        learning_memory: memory.map((row) => ({ ...row, created_at: iso(row.created_at) })),
+      };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { takeRedirectSignInState } from '../../../src/auth/sign-in-state';
 import type { Api } from '../../../src/api';
-import { normalizeUser, resolveAvatarUrl } from '../../../src/auth/auth.http';
+import { normalizeUser, resolveAvatarUrl } from '../../../src/http-user';
 import { createHttpApi } from '../../../src/http';
 import { json, startServer, wireUser, type TestServer } from './server';
 
