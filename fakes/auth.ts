@@ -89,6 +89,7 @@ export function fakeAuthAdapter(overrides: Partial<AuthAdapter> = {}): FakeAuthA
     refresh: async () => ({ access_token: TOKEN, token_type: 'bearer', refresh_token: REFRESH }),
     logout: async () => ok('Signed out'),
     googleLoginUrl: () => 'https://api.example.org/api/v1/auth/google/login',
+    exchangeSignInCode: async () => authResponse(),
     web3Nonce: async ({ wallet_address }) => ({ message: siweMessage(wallet_address) }),
     web3Authenticate: async ({ wallet_address }) => authResponse({ wallet_address }),
   };

@@ -71,6 +71,8 @@ export interface ChatSettings {
   maxStreams: number;
   /** Sends that may wait for a reply slot (AYAH_STREAM_QUEUE); past that, 503 with Retry-After. */
   streamQueue: number;
+  /** Replies one student may have being written at once, per server (429 beyond). */
+  concurrentReplies: number;
 }
 
 /** At most `limit` uses within `windowMs` (a fixed window, counted in the database). */
@@ -87,6 +89,12 @@ export interface LimitSettings {
   accountMailPerAddress: RateRule;
   /** … and per email address. */
   accountMailPerEmail: RateRule;
+  /** Wallet nonces and sign-ins per client address (each costs a signature check or a row). */
+  walletPerAddress: RateRule;
+  /** Learning-memory writes per student. */
+  memoryWrites: RateRule;
+  /** Learning memories one student may keep (oldest are kept; a write beyond is refused). */
+  memoryMaxRows: number;
 }
 
 /**
@@ -100,6 +108,9 @@ export const DEFAULT_LIMITS: LimitSettings = {
   goalWrites: { limit: 60, windowMs: 60_000 },
   accountMailPerAddress: { limit: 20, windowMs: 10 * 60_000 },
   accountMailPerEmail: { limit: 5, windowMs: 60 * 60_000 },
+  walletPerAddress: { limit: 30, windowMs: 60_000 },
+  memoryWrites: { limit: 30, windowMs: 60_000 },
+  memoryMaxRows: 2000,
 };
 
 export interface Config {
@@ -118,6 +129,10 @@ export interface Config {
   trustProxy: boolean;
   /** Largest accepted JSON or form body. */
   maxBodyBytes: number;
+  /** Time to receive a request's headers and body (AYAH_REQUEST_TIMEOUT_MS; main.ts sets it). */
+  requestTimeoutMs: number;
+  /** Open connections one client address may hold (AYAH_CONNECTIONS_PER_ADDRESS; 0: no cap). */
+  connectionsPerAddress: number;
   auth: AuthSettings;
   llm: LlmSettings;
   chat: ChatSettings;
@@ -148,6 +163,12 @@ export const DEFAULT_AUTH: AuthSettings = {
     forgetAfterMs: HOUR,
   },
 };
+
+/** A count that may be 0 (off); anything unreadable is the default. */
+function nonNegativeInt(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isInteger(n) && n >= 0 ? n : fallback;
+}
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -266,6 +287,8 @@ export function loadConfig(env: Env = process.env): Config {
     allowedOrigins: origins(env.AYAH_ALLOWED_ORIGINS),
     trustProxy: env.AYAH_TRUST_PROXY === '1' || env.AYAH_TRUST_PROXY === 'true',
     maxBodyBytes: 1024 * 1024,
+    requestTimeoutMs: positiveInt('AYAH_REQUEST_TIMEOUT_MS', env.AYAH_REQUEST_TIMEOUT_MS, 30_000),
+    connectionsPerAddress: nonNegativeInt(env.AYAH_CONNECTIONS_PER_ADDRESS, 64),
     auth: DEFAULT_AUTH,
     llm: loadLlmSettings(env),
     chat: {
@@ -273,6 +296,7 @@ export function loadConfig(env: Env = process.env): Config {
       rateWindowMs: MINUTE,
       maxStreams: positiveInt('AYAH_MAX_STREAMS', env.AYAH_MAX_STREAMS, DEFAULT_MAX_STREAMS),
       streamQueue: positiveInt('AYAH_STREAM_QUEUE', env.AYAH_STREAM_QUEUE, DEFAULT_STREAM_QUEUE),
+      concurrentReplies: 3,
     },
     limits: {
       ...DEFAULT_LIMITS,

@@ -4,7 +4,7 @@
  * answer never waits on (or reveals anything through the timing of) a mail server.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from './http/errors';
@@ -23,6 +23,8 @@ export interface Mailer {
   send(mail: Mail): void;
   /** Resolves when every queued mail has been handed over (or has failed). */
   flush(): Promise<void>;
+  /** Deletes the outbox's mails to `address` (after those in flight); nothing to do with SMTP. */
+  forget(address: string): Promise<void>;
 }
 
 export interface MailerOptions {
@@ -80,5 +82,28 @@ export function createMailer(options: MailerOptions): Mailer {
     async flush() {
       while (pending.size > 0) await Promise.all(pending);
     },
+    async forget(address) {
+      if (smtp) return;
+      while (pending.size > 0) await Promise.all(pending);
+      const wanted = address.trim().toLowerCase();
+      let names: string[];
+      try {
+        names = (await readdir(options.outboxDir)).filter((name) => name.endsWith('.eml'));
+      } catch {
+        return; // no outbox yet
+      }
+      for (const name of names) {
+        const file = path.join(options.outboxDir, name);
+        const text = await readFile(file, 'utf8').catch(() => '');
+        if (recipients(text).includes(wanted)) await rm(file, { force: true });
+      }
+    },
   };
+}
+
+/** The addresses of a mail's `To:` header (its header block only), lower-cased. */
+function recipients(eml: string): string[] {
+  const head = eml.split(/\r?\n\r?\n/, 1)[0] ?? '';
+  const to = /^to:(.*(?:\r?\n[ \t].*)*)/im.exec(head)?.[1] ?? '';
+  return (to.toLowerCase().match(/[^\s<>,"]+@[^\s<>,"]+/g) ?? []).map((a) => a.trim());
 }

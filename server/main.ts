@@ -11,6 +11,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
 import { secureDataDir } from './db/data-dir';
+import { capConnectionsPerAddress, connectionOptions } from './http/connections';
 import { createMailer } from './mailer';
 import { loadDemoPortal } from './demo-portal';
 import { warmUpMaths } from './llm/tools';
@@ -55,27 +56,32 @@ async function main() {
   });
 
   const fetch = demo ? demo.wrap(app.fetch) : app.fetch;
-  const server = serve({ fetch, port: config.port }, (info) => {
-    // The maths engines (mathsteps, mathjs) take seconds to load: load them now, not in a reply.
-    warmUpMaths();
-    const where = database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
-    console.log(
-      `Ayah is listening on http://localhost:${info.port} (public URL ${config.publicUrl})`,
-    );
-    console.log(
-      `Database: ${where}; mail: ${config.smtpUrl ? 'SMTP' : `outbox in ${config.dataDir}/outbox`}`,
-    );
-    console.log(
-      config.llm.baseUrl && config.llm.model
-        ? `Tutor: model ${config.llm.model} at ${config.llm.baseUrl}`
-        : 'Tutor: offline coach (step-by-step maths, answer checks, study plans). To connect a model, set ' +
-            'AYAH_LLM_BASE_URL (any OpenAI-compatible endpoint, e.g. http://localhost:11434/v1) and ' +
-            'AYAH_LLM_MODEL (and AYAH_LLM_API_KEY if it needs one), then restart.',
-    );
-    if (demo) console.log(`Example portal: ${config.publicUrl}/embed-demo (AYAH_DEMO_PORTAL=1)`);
-    if (!staticDir)
-      console.log('The app is not built (no dist-app/index.html): serving a placeholder page.');
-  });
+  const server = serve(
+    { fetch, port: config.port, serverOptions: connectionOptions(config.requestTimeoutMs) },
+    (info) => {
+      // The maths engines (mathsteps, mathjs) take seconds to load: load them now, not in a reply.
+      warmUpMaths();
+      const where = database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
+      console.log(
+        `Ayah is listening on http://localhost:${info.port} (public URL ${config.publicUrl})`,
+      );
+      console.log(
+        `Database: ${where}; mail: ${config.smtpUrl ? 'SMTP' : `outbox in ${config.dataDir}/outbox`}`,
+      );
+      console.log(
+        config.llm.baseUrl && config.llm.model
+          ? `Tutor: model ${config.llm.model} at ${config.llm.baseUrl}`
+          : 'Tutor: offline coach (step-by-step maths, answer checks, study plans). To connect a model, set ' +
+              'AYAH_LLM_BASE_URL (any OpenAI-compatible endpoint, e.g. http://localhost:11434/v1) and ' +
+              'AYAH_LLM_MODEL (and AYAH_LLM_API_KEY if it needs one), then restart.',
+      );
+      if (demo) console.log(`Example portal: ${config.publicUrl}/embed-demo (AYAH_DEMO_PORTAL=1)`);
+      if (!staticDir)
+        console.log('The app is not built (no dist-app/index.html): serving a placeholder page.');
+    },
+  );
+
+  capConnectionsPerAddress(server as Server, config.connectionsPerAddress);
 
   // Graceful shutdown: stop accepting, close idle keep-alive connections (again as each reply ends),
   // give replies in progress the grace period, then cut what is left, close the database (PGlite

@@ -1,11 +1,17 @@
 import { useLocation } from 'wouter';
 import { OAuthCallback, useAuth } from 'ayah-coach/auth';
+import { useApi } from '../api';
 
-/** The return from Google sign-in: reads the token, clears the address bar, and moves on. */
+/** The return from Google sign-in: exchanges the one-time code, clears the address bar, moves on. */
 export default function Page() {
+  const api = useApi();
   const { signIn } = useAuth();
   const [, navigate] = useLocation();
   return (
-    <OAuthCallback onSignedIn={signIn} onNavigate={(path) => navigate(path, { replace: true })} />
+    <OAuthCallback
+      adapter={api.auth}
+      onSignedIn={signIn}
+      onNavigate={(path) => navigate(path, { replace: true })}
+    />
   );
 }

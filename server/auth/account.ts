@@ -28,8 +28,11 @@ import {
 } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { forgetRateLimits } from '../http/rate-limit';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import type { AuthEnv } from '../http/auth';
+import { verifyPassword } from './passwords';
+import { TOO_MANY_REQUESTS, reserveAttempt, throttleKeys } from './throttle';
 import { MessageResponse, publicUser } from './schemas';
 
 export const ACCOUNT_MESSAGES = {
@@ -40,7 +43,13 @@ export const ACCOUNT_MESSAGES = {
   invalidSignature: 'The signature does not confirm this account',
   googleSignInAgain:
     'To delete a Google account, sign out, sign in with Google again, and delete it within 10 minutes',
+  passwordRequired: 'Enter your password to confirm',
+  wrongPassword: 'The password is not correct',
+  signInAgain: 'To delete your account, sign out, sign in again, and delete it within 5 minutes',
 } as const;
+
+/** How recent the sign-in of an account without a password (a portal's student) must be. */
+export const FRESH_SIGN_IN_MS = 5 * 60_000;
 
 /** How recent a Google account's sign-in must be to delete it. */
 export const GOOGLE_FRESH_SIGN_IN_MS = 10 * 60_000;
@@ -57,6 +66,11 @@ const DeleteAccountBody = z
       .optional()
       .openapi({ description: 'Wallet accounts: a fresh message from POST /web3/nonce' }),
     signature: z.string().max(1000).optional().openapi({ description: 'Its signature' }),
+    password: z
+      .string()
+      .max(256)
+      .optional()
+      .openapi({ description: "Email accounts with a password: the account's password" }),
   })
   .openapi('DeleteAccountRequest');
 
@@ -136,23 +150,46 @@ export function createAccountService(deps: Deps, parts: AccountParts) {
     if (!user.email && !user.isGoogle) {
       if (!same(input.confirm, user.displayName))
         throw new AppError(400, ACCOUNT_MESSAGES.confirmName);
+      await requireFreshSignIn(sessionId, FRESH_SIGN_IN_MS, ACCOUNT_MESSAGES.signInAgain);
       return null;
     }
     if (user.isGoogle) {
       if (!same(input.confirm, user.displayName))
         throw new AppError(400, ACCOUNT_MESSAGES.confirmName);
-      const [session] = await db
-        .select({ createdAt: authSessions.createdAt })
-        .from(authSessions)
-        .where(eq(authSessions.id, sessionId));
-      const signedInAt = session?.createdAt.getTime() ?? 0;
-      if (now().getTime() - signedInAt > GOOGLE_FRESH_SIGN_IN_MS)
-        throw new AppError(403, ACCOUNT_MESSAGES.googleSignInAgain);
+      await requireFreshSignIn(
+        sessionId,
+        GOOGLE_FRESH_SIGN_IN_MS,
+        ACCOUNT_MESSAGES.googleSignInAgain,
+      );
       return null;
     }
     if (!user.email || !same(input.confirm, user.email))
       throw new AppError(400, ACCOUNT_MESSAGES.confirmEmail);
+    // The access token alone must not delete an account: its password (login's throttle), or,
+    // without one, a sign-in within the last minutes.
+    if (!user.passwordHash) {
+      await requireFreshSignIn(sessionId, FRESH_SIGN_IN_MS, ACCOUNT_MESSAGES.signInAgain);
+      return null;
+    }
+    if (!input.password) throw new AppError(400, ACCOUNT_MESSAGES.passwordRequired);
+    const key = throttleKeys(user.email, '').account;
+    const { throttle } = config.auth;
+    const wait = await reserveAttempt(db, key, throttle.account, throttle.forgetAfterMs, now());
+    if (wait > 0)
+      throw new AppError(429, TOO_MANY_REQUESTS, { 'Retry-After': String(Math.ceil(wait / 1000)) });
+    if (!(await verifyPassword(user.passwordHash, input.password)))
+      throw new AppError(400, ACCOUNT_MESSAGES.wrongPassword);
     return null;
+  }
+
+  /** Throws 403 `detail` unless the caller's session began within `withinMs`. */
+  async function requireFreshSignIn(sessionId: string, withinMs: number, detail: string) {
+    const [session] = await db
+      .select({ createdAt: authSessions.createdAt })
+      .from(authSessions)
+      .where(eq(authSessions.id, sessionId));
+    const signedInAt = session?.createdAt.getTime() ?? 0;
+    if (now().getTime() - signedInAt > withinMs) throw new AppError(403, detail);
   }
 
   return {
@@ -229,7 +266,11 @@ export function createAccountService(deps: Deps, parts: AccountParts) {
           await tx
             .delete(siweNonces)
             .where(eq(siweNonces.walletAddress, user.walletAddress.toLowerCase()));
+        // Rate-limit counts keyed by the student's id or address go too.
+        await forgetRateLimits(tx, user.email ? [user.id, user.email] : [user.id]);
       });
+      // And the mails to them kept in the outbox (links to an account that is gone).
+      if (user.email) await deps.mailer.forget(user.email);
     },
   };
 }

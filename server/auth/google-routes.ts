@@ -1,7 +1,8 @@
 /**
  * `GET /google/login` and `GET /google/callback`: browser navigations, not fetches. Both answer with a
- * redirect; only an unconfigured server answers 503 `{detail}`. Every page sends
- * `Referrer-Policy: no-referrer`, so the token in `/oauth-callback?access_token=…` goes nowhere else.
+ * redirect; only an unconfigured server answers 503 `{detail}`. The callback's redirect carries a
+ * one-time code bound to the browser's one-time value (`client_state` at login), never a token
+ * (sign-in-code.ts).
  */
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -11,8 +12,8 @@ import { AppError } from '../http/errors';
 import { createRouter, errorResponses, PUBLIC } from '../http/openapi';
 import { GOOGLE_STATE_TTL_SEC, GoogleSignInError, callbackUrl, createGoogleSignIn } from './google';
 import type { AuthEnv } from '../http/auth';
-import { GoogleCallbackQuery } from './schemas';
-import type { AuthService } from './service';
+import { GoogleCallbackQuery, GoogleLoginQuery } from './schemas';
+import type { SignInCodes } from './sign-in-code';
 
 /**
  * The state is bound to the browser that started the sign-in (against login CSRF: an attacker's own
@@ -38,9 +39,9 @@ const redirect = (description: string) => ({
   headers: { Location: { schema: { type: 'string' as const } } },
 });
 
-export function googleRoutes(deps: Deps, service: AuthService) {
+export function googleRoutes(deps: Deps, codes: SignInCodes) {
   const app = createRouter<AuthEnv>();
-  const google = createGoogleSignIn(deps, service);
+  const google = createGoogleSignIn(deps);
 
   app.openapi(
     createRoute({
@@ -48,14 +49,17 @@ export function googleRoutes(deps: Deps, service: AuthService) {
       path: '/google/login',
       security: PUBLIC,
       summary: 'Start Google sign-in',
-      description: "A redirect to Google's consent page (OpenID Connect with state and PKCE).",
+      description:
+        "A redirect to Google's consent page (OpenID Connect with state and PKCE). `client_state` is a " +
+        'one-time value the page keeps in sessionStorage: the code the callback issues is bound to it.',
+      request: { query: GoogleLoginQuery },
       responses: {
         302: redirect("To Google's consent page (and sets the state's cookie)"),
-        ...errorResponses(503),
+        ...errorResponses(422, 503),
       },
     }),
     async (c) => {
-      const url = await google.authorizationUrl();
+      const url = await google.authorizationUrl(c.req.valid('query').client_state);
       stateCookie(c, deps.config.publicUrl, url.searchParams.get('state'));
       return c.redirect(url.toString(), 302);
     },
@@ -68,8 +72,8 @@ export function googleRoutes(deps: Deps, service: AuthService) {
       security: PUBLIC,
       summary: 'Finish Google sign-in (where Google sends the browser back)',
       description:
-        'Redirects to the app: `/oauth-callback?access_token=…&token_type=bearer&user_id=…&user_name=…' +
-        '&user_email=…&user_avatar=…&refresh_token=…`, or `/oauth-callback?error=…`.',
+        'Redirects to the app: `/oauth-callback?code=…` (a one-time code for POST /auth/sign-in-code), ' +
+        'or `/oauth-callback?error=…`. Never a token.',
       request: { query: GoogleCallbackQuery },
       responses: {
         302: redirect('To the app'),
@@ -81,8 +85,9 @@ export function googleRoutes(deps: Deps, service: AuthService) {
       const browserState = getCookie(c, GOOGLE_STATE_COOKIE) ?? null;
       if (browserState !== null) stateCookie(c, publicUrl, null);
       try {
-        const signedIn = await google.complete(c.req.valid('query'), browserState);
-        return c.redirect(callbackUrl(publicUrl, signedIn), 302);
+        const { userId, bindingHash } = await google.complete(c.req.valid('query'), browserState);
+        const code = await codes.issueSignInCode(userId, bindingHash);
+        return c.redirect(callbackUrl(publicUrl, { code }), 302);
       } catch (error) {
         if (error instanceof GoogleSignInError) {
           return c.redirect(callbackUrl(publicUrl, { error: error.reason }), 302);

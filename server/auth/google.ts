@@ -23,7 +23,8 @@ import { UNIQUE_VIOLATION, pgErrorCode, transaction } from '../db';
 import { oauthStates, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import type { AuthService, SignedIn } from './service';
+import type { User } from '../db/schema';
+import { bindingOf } from './sign-in-code';
 import { hashToken } from './tokens';
 
 export const GOOGLE_MESSAGES = {
@@ -106,7 +107,7 @@ function claimsOf(payload: JWTPayload): GoogleClaims {
   };
 }
 
-export function createGoogleSignIn(deps: Deps, service: AuthService) {
+export function createGoogleSignIn(deps: Deps) {
   const { db, config, logger, now } = deps;
   const google = config.google;
   let discovered: { doc: Discovery; at: number } | null = null;
@@ -156,12 +157,24 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
   }
 
   /** Uses up a state: of any number of uses, one gets the verifier, and only within 10 minutes. */
-  async function claimState(state: string): Promise<string | null> {
+  async function claimState(
+    state: string,
+  ): Promise<{ codeVerifier: string; clientStateHash: string | null } | null> {
     const [row] = await db
       .delete(oauthStates)
       .where(and(eq(oauthStates.stateHash, hashToken(state)), gt(oauthStates.expiresAt, now())))
-      .returning({ codeVerifier: oauthStates.codeVerifier });
-    return row?.codeVerifier ?? null;
+      .returning({
+        codeVerifier: oauthStates.codeVerifier,
+        clientStateHash: oauthStates.clientStateHash,
+      });
+    return row ?? null;
+  }
+
+  /** Writes what this sign-in learnt about the user (a link, a picture); answers the user's id. */
+  async function found(tx: Queryable, userId: string, extra: Partial<User>): Promise<string> {
+    if (Object.keys(extra).length > 0)
+      await tx.update(users).set(extra).where(eq(users.id, userId));
+    return userId;
   }
 
   async function verifyIdToken(idToken: string, doc: Discovery): Promise<GoogleClaims> {
@@ -193,7 +206,7 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
    * same email, linked only when Google vouches for the address and the account has verified it too;
    * else a new account.
    */
-  async function accountFor(tx: Queryable, claims: GoogleClaims): Promise<SignedIn> {
+  async function accountFor(tx: Queryable, claims: GoogleClaims): Promise<string> {
     const [linked] = await tx
       .select()
       .from(users)
@@ -201,9 +214,7 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
       .for('update')
       .limit(1);
     if (linked) {
-      return service.startSession(tx, linked.id, {
-        avatarUrl: linked.avatarUrl ?? claims.picture,
-      });
+      return found(tx, linked.id, { avatarUrl: linked.avatarUrl ?? claims.picture });
     }
     if (!claims.email) throw new GoogleSignInError(GOOGLE_MESSAGES.noEmail);
     const [sameEmail] = await tx
@@ -216,7 +227,7 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
       if (!claims.emailVerified || !sameEmail.emailVerifiedAt || sameEmail.googleSub) {
         throw new GoogleSignInError(GOOGLE_MESSAGES.emailInUse);
       }
-      return service.startSession(tx, sameEmail.id, {
+      return found(tx, sameEmail.id, {
         googleSub: claims.sub,
         avatarUrl: sameEmail.avatarUrl ?? claims.picture,
         updatedAt: now(),
@@ -237,12 +248,12 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
         updatedAt: at,
       })
       .returning({ id: users.id });
-    return service.startSession(tx, created!.id);
+    return created!.id;
   }
 
   return {
     /** Where to send the browser: Google's consent page, with a fresh state and PKCE challenge. */
-    async authorizationUrl(): Promise<URL> {
+    async authorizationUrl(clientState: string): Promise<URL> {
       const doc = await discovery();
       const state = generateState();
       const verifier = generateCodeVerifier();
@@ -251,6 +262,7 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
       await db.insert(oauthStates).values({
         stateHash: hashToken(state),
         codeVerifier: verifier,
+        clientStateHash: bindingOf(clientState),
         createdAt: at,
         expiresAt: new Date(at.getTime() + STATE_TTL_MS),
       });
@@ -274,7 +286,7 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
       },
       /** The state in the browser's cookie (set at login); null when it brought none. */
       browserState: string | null,
-    ): Promise<SignedIn> {
+    ): Promise<{ userId: string; bindingHash: string }> {
       settings();
       if (query.error) {
         if (query.state && sameState(query.state, browserState)) await claimState(query.state);
@@ -291,8 +303,9 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
         logger.warn('[google] the callback state is not the one this browser was given');
         throw new GoogleSignInError(GOOGLE_MESSAGES.badState);
       }
-      const verifier = await claimState(query.state);
-      if (!verifier) throw new GoogleSignInError(GOOGLE_MESSAGES.badState);
+      const claimed = await claimState(query.state);
+      if (!claimed?.clientStateHash) throw new GoogleSignInError(GOOGLE_MESSAGES.badState);
+      const { codeVerifier: verifier, clientStateHash: bindingHash } = claimed;
       let doc: Discovery;
       try {
         doc = await discovery();
@@ -315,7 +328,8 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
       const claims = await verifyIdToken(idToken, doc);
       for (let attempt = 1; ; attempt++) {
         try {
-          return await transaction(db, (tx) => accountFor(tx, claims));
+          const userId = await transaction(db, (tx) => accountFor(tx, claims));
+          return { userId, bindingHash };
         } catch (error) {
           // Two first sign-ins of one person at once: the loser finds the winner's account.
           if (attempt < 2 && pgErrorCode(error) === UNIQUE_VIOLATION) continue;
@@ -327,25 +341,16 @@ export function createGoogleSignIn(deps: Deps, service: AuthService) {
 }
 
 /**
- * `/oauth-callback` in the app, with exactly the spec's parameters and the session's refresh token
- * (only a refresh token renews a session; the app takes both out of the address bar at once).
+ * `/oauth-callback` in the app with a one-time `code` (exchanged by the page, with the browser's
+ * one-time value, at `POST /auth/sign-in-code`), or with `error=<a sentence for the user>`. Never a
+ * token: a link that signs whoever opens it into an account must not exist.
  */
-export function callbackUrl(publicUrl: string, outcome: SignedIn | { error: string }): string {
+export function callbackUrl(
+  publicUrl: string,
+  outcome: { code: string } | { error: string },
+): string {
   const url = new URL(`${publicUrl}/oauth-callback`);
-  if ('error' in outcome) {
-    url.searchParams.set('error', outcome.error);
-    return url.toString();
-  }
-  const { user, accessToken, refreshToken } = outcome;
-  const params: [string, string][] = [
-    ['access_token', accessToken],
-    ['token_type', 'bearer'],
-    ['user_id', user.id],
-    ['user_name', user.displayName],
-    ['user_email', user.email ?? ''],
-    ['user_avatar', user.avatarUrl ?? ''],
-    ['refresh_token', refreshToken],
-  ];
-  for (const [name, value] of params) url.searchParams.set(name, value);
+  if ('error' in outcome) url.searchParams.set('error', outcome.error);
+  else url.searchParams.set('code', outcome.code);
   return url.toString();
 }

@@ -20,6 +20,7 @@ import { accountRoutes } from './account';
 import type { AccountParts } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
+import { createSignInCodes, signInCodeRoutes } from './sign-in-code';
 import { portalRoutes } from './portal-routes';
 import { providersRoute } from './providers-route';
 import { walletRoutes } from './wallet-routes';
@@ -324,7 +325,10 @@ export function authRoutes(
   );
 
   app.route('/', avatarRoutes(deps, apiPrefix, auth));
-  app.route('/', googleRoutes(deps, service));
+  // Redirect sign-ins hand over a one-time code, never a token (sign-in-code.ts).
+  const codes = createSignInCodes(deps, (q, userId) => service.startSession(q, userId));
+  app.route('/', signInCodeRoutes(codes));
+  app.route('/', googleRoutes(deps, codes));
   app.route('/', walletRoutes(deps, service));
   app.route('/', portalRoutes(deps, service));
   app.route('/', accountRoutes(deps, auth, accountParts));

@@ -121,10 +121,14 @@ export const Web3AuthenticateBody = z
     message: z
       .string()
       .min(1)
-      .max(4000)
+      .max(2000)
       .openapi({ description: 'The message from POST /web3/nonce, exactly as signed' }),
   })
   .openapi('Web3AuthenticateRequest');
+
+export const GoogleLoginQuery = z.object({
+  client_state: z.string().min(16).max(256),
+});
 
 export const GoogleCallbackQuery = z.object({
   code: z.string().max(4096).optional(),

@@ -553,9 +553,25 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
     ): Promise<void> {
       const { user, sessionId } = auth;
       if (!user.passwordHash) throw new AppError(403, AUTH_MESSAGES.noPassword);
+      // A stolen token must not guess the password here: login's account throttle, same key.
+      const { throttle } = settings;
+      const keys = throttleKeys(user.email ?? user.id, '');
+      const wait = await reserveAttempt(
+        db,
+        keys.account,
+        throttle.account,
+        throttle.forgetAfterMs,
+        now(),
+      );
+      if (wait > 0) {
+        throw new AppError(429, AUTH_MESSAGES.throttled, {
+          'Retry-After': String(Math.ceil(wait / 1000)),
+        });
+      }
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
         throw new AppError(400, AUTH_MESSAGES.wrongCurrentPassword);
       }
+      await recordSuccess(db, keys);
       if (currentPassword === newPassword) throw new AppError(400, AUTH_MESSAGES.samePassword);
       const passwordHash = await hashPassword(newPassword);
       await transaction(db, async (tx) => {

@@ -1,6 +1,10 @@
 /** `POST|GET /web3/nonce` and `POST /web3/authenticate`: Sign-In with Ethereum (EIP-4361). */
 import { createRoute } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
+import { enforce } from '../http/rate-limit';
+import { clientAddress } from '../http/security';
+import { TOO_MANY_REQUESTS } from './throttle';
 import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
 import type { AuthEnv } from '../http/auth';
 import { signedIn } from './route-helpers';
@@ -17,9 +21,21 @@ import { createWalletSignIn } from './wallet';
 export function walletRoutes(deps: Deps, service: AuthService) {
   const app = createRouter<AuthEnv>();
   const wallet = createWalletSignIn(deps, service);
+  // Per client address, before the body is parsed or a signature checked (429 with Retry-After).
+  const limited: MiddlewareHandler = async (c, next) => {
+    await enforce(
+      deps.db,
+      `wallet:address:${clientAddress(c, deps.config.trustProxy)}`,
+      deps.config.limits.walletPerAddress,
+      deps.now(),
+      TOO_MANY_REQUESTS,
+    );
+    await next();
+  };
   const nonce = {
     path: '/web3/nonce',
     security: PUBLIC,
+    middleware: limited,
     summary: 'The Sign-In with Ethereum message for a wallet to sign',
     description:
       'An EIP-4361 message naming this site, the chain and a nonce that works once, for 10 minutes.',
@@ -32,7 +48,7 @@ export function walletRoutes(deps: Deps, service: AuthService) {
       request: { body: body(Web3NonceBody) },
       responses: {
         200: json(Web3NonceResponse, 'The message to sign'),
-        ...errorResponses(415, 422),
+        ...errorResponses(415, 422, 429),
       },
     }),
     async (c) => c.json({ message: await wallet.issue(c.req.valid('json').wallet_address) }, 200),
@@ -43,7 +59,10 @@ export function walletRoutes(deps: Deps, service: AuthService) {
       method: 'get',
       ...nonce,
       request: { query: Web3NonceQuery },
-      responses: { 200: json(Web3NonceResponse, 'The message to sign'), ...errorResponses(422) },
+      responses: {
+        200: json(Web3NonceResponse, 'The message to sign'),
+        ...errorResponses(422, 429),
+      },
     }),
     async (c) => c.json({ message: await wallet.issue(c.req.valid('query').wallet_address) }, 200),
   );
@@ -53,6 +72,7 @@ export function walletRoutes(deps: Deps, service: AuthService) {
       method: 'post',
       path: '/web3/authenticate',
       security: PUBLIC,
+      middleware: limited,
       summary: 'Sign in with a signed Sign-In with Ethereum message',
       description:
         'The first sign-in of a wallet creates its account (no email, no password). A bad signature, ' +
@@ -60,7 +80,7 @@ export function walletRoutes(deps: Deps, service: AuthService) {
       request: { body: body(Web3AuthenticateBody) },
       responses: {
         200: json(AuthResponse, 'Signed in'),
-        ...errorResponses(401, 415, 422),
+        ...errorResponses(401, 415, 422, 429),
       },
     }),
     async (c) => c.json(signedIn(await wallet.authenticate(c.req.valid('json'))), 200),

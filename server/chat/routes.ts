@@ -12,10 +12,11 @@ import { streamSSE } from 'hono/streaming';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../http/auth';
 import type { Deps } from '../deps';
+import { createStreamCap } from './stream-cap';
 import { AppError } from '../http/errors';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
-import { BUSY_STATUS, createStreamGate } from '../http/stream-gate';
+import { BUSY_STATUS, createStreamGate, type StreamTicket } from '../http/stream-gate';
 import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 import { TutorError } from '../llm/model';
@@ -133,6 +134,7 @@ export function chatRoutes(
     queueSize: deps.config.chat.streamQueue,
   });
   const signedIn = { security: BEARER, middleware: auth };
+  const replies = createStreamCap(deps.config.chat.concurrentReplies);
 
   /** Reads the whole reply; throws on failure. Nothing is stored unless the reply is complete. */
   async function collect(
@@ -168,8 +170,10 @@ export function chatRoutes(
     async (c) => {
       const signal = c.req.raw.signal;
       const input = { ...c.req.valid('json'), timeZone: requestTimeZone(c) };
-      const place = gate.enter();
+      const release = replies.acquire(c.var.auth.user.id);
+      let place: StreamTicket | undefined;
       try {
+        place = gate.enter();
         const turn = await tutor.begin(c.var.auth.user, input, signal);
         await place.ready(signal);
         const response = await collect(turn);
@@ -181,7 +185,8 @@ export function chatRoutes(
         const { status, detail } = failureDetail(error);
         throw new AppError(status, detail);
       } finally {
-        place.release();
+        place?.release();
+        release();
       }
     },
   );
@@ -213,13 +218,22 @@ export function chatRoutes(
       requestSignal.addEventListener('abort', cancel, { once: true });
       const input = { ...c.req.valid('json'), timeZone: requestTimeZone(c) };
       // A place is taken before anything is stored: a send the server cannot take loses nothing.
-      const place = gate.enter();
+      const release = replies.acquire(c.var.auth.user.id);
+      let place: StreamTicket;
+      try {
+        place = gate.enter();
+      } catch (error) {
+        release();
+        requestSignal.removeEventListener('abort', cancel);
+        throw error;
+      }
       let turn: TutorTurn;
       try {
         turn = await tutor.begin(c.var.auth.user, input, upstream.signal);
       } catch (error) {
         place.release();
         requestSignal.removeEventListener('abort', cancel);
+        release();
         throw error;
       }
       return streamSSE(c, async (stream) => {
@@ -259,6 +273,7 @@ export function chatRoutes(
         } finally {
           place.release();
           requestSignal.removeEventListener('abort', cancel);
+          release();
         }
       });
     },

@@ -4,7 +4,8 @@
  * data dir's lock first (data-dir.ts), so neither runs beside a live server: a copy of pages that are
  * being written is not a backup. For PostgreSQL (`DATABASE_URL`) use pg_dump / pg_restore.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir, secureDataDir } from './data-dir';
@@ -22,7 +23,16 @@ export async function backupDataDir(pgdata: string, file: string): Promise<numbe
       await client.exec('CHECKPOINT');
       const dump = await client.dumpDataDir('gzip');
       const bytes = Buffer.from(await dump.arrayBuffer());
-      writeFileSync(file, bytes, { mode: 0o600 });
+      // `mode` only applies to a file being created: a new private file beside the target, renamed
+      // over it, so an existing world-readable file never holds the dump (and a crash leaves no half).
+      const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        writeFileSync(temporary, bytes, { mode: 0o600, flag: 'wx' });
+        renameSync(temporary, file);
+      } catch (error) {
+        rmSync(temporary, { force: true });
+        throw error;
+      }
       return bytes.length;
     } finally {
       await client.close();

@@ -176,6 +176,8 @@ export const oauthStates = pgTable(
   {
     stateHash: text('state_hash').primaryKey(),
     codeVerifier: text('code_verifier').notNull(),
+    /** SHA-256 of the one-time value the browser keeps in sessionStorage (sign-in-code.ts). */
+    clientStateHash: text('client_state_hash'),
     createdAt: at('created_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
   },
@@ -413,6 +415,30 @@ export const conversions = pgTable(
 );
 
 // ---- end of learning ----
+
+// ---- red team round 3 ----
+
+/**
+ * One-time sign-in codes (auth/sign-in-code.ts): a redirect carries a code, never a token; the page
+ * exchanges it once, within a minute, with the one-time value the browser that started the sign-in
+ * kept (stored here as SHA-256, like the code).
+ */
+export const signInCodes = pgTable(
+  'sign_in_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bindingHash: text('binding_hash').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [
+    index('sign_in_codes_user_idx').on(t.userId),
+    index('sign_in_codes_expires_idx').on(t.expiresAt),
+  ],
+);
 
 // ---- LTI 1.3: platforms, launches, courses, grades (issue 23) ----
 

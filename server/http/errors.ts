@@ -172,8 +172,56 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
     logger.warn(`[http] ${c.req.method} ${c.req.path}: a NUL reached the database unchecked`);
     return c.json({ detail: NUL_MESSAGE }, 422);
   }
-  logger.error(`[http] ${c.req.method} ${c.req.path} failed:`, error);
+  // A write naming a row that went meanwhile: the account was deleted while its request ran (the
+  // request had passed the bearer check), or something of theirs, deleted by another of their tabs.
+  if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) {
+    logger.warn(`[http] ${c.req.method} ${c.req.path}: ${describeForLog(error)}`);
+    return namesUser(error)
+      ? c.json({ detail: 'Could not validate credentials' }, 401, { 'WWW-Authenticate': 'Bearer' })
+      : c.json({ detail: 'Not Found' }, 404);
+  }
+  logger.error(`[http] ${c.req.method} ${c.req.path} failed:`, loggable(error));
   return c.json({ detail: 'Internal Server Error' }, 500);
+}
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** The database's error itself (drizzle wraps it as the `cause` of a DrizzleQueryError). */
+function databaseError(error: unknown): Record<string, unknown> | null {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return e as Record<string, unknown>;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/** A foreign key to `users` (every such constraint is named `<table>_user_id_users_id_fk`). */
+const namesUser = (error: unknown) =>
+  /_users_id_fk$|_user_id_fkey$/.test(String(databaseError(error)?.constraint ?? ''));
+
+/**
+ * A database error as the log may keep it: its code, where it happened and the statement, but
+ * never the statement's parameters or the error's message and detail, which can quote what a student
+ * wrote (a child's message text must not reach a log).
+ */
+function describeForLog(error: unknown): string {
+  const db = databaseError(error);
+  if (!db) return error instanceof Error ? error.name : 'error';
+  const statement =
+    error instanceof Error && error.message.startsWith('Failed query: ')
+      ? (error.message.slice('Failed query: '.length).split('\nparams:')[0] ?? '')
+      : '';
+  const where = ['table', 'column', 'constraint', 'routine']
+    .filter((key) => typeof db[key] === 'string')
+    .map((key) => `${key} ${String(db[key])}`)
+    .join(', ');
+  return `database error ${String(db.code)}${where ? ` (${where})` : ''}${statement ? `: ${statement}` : ''}`;
+}
+
+/** What `logger.error` receives for an unexpected error: database errors described without values. */
+function loggable(error: unknown): unknown {
+  return databaseError(error) ? describeForLog(error) : error;
 }
 
 function statusText(status: number): string {

@@ -45,3 +45,18 @@ export async function enforce(
   const retryAfter = await consume(q, key, rule, now);
   if (retryAfter > 0) throw new AppError(429, detail, { 'Retry-After': String(retryAfter) });
 }
+
+/**
+ * Removes every count that names one of `subjects` (a user id, an email address): keys end with
+ * `:<subject>` (`goal-write:<id>`, `reset:email:<address>` …). For account deletion.
+ */
+export async function forgetRateLimits(q: Queryable, subjects: string[]): Promise<void> {
+  const names = [...new Set(subjects.map((s) => s.toLowerCase()))];
+  if (names.length === 0) return;
+  await q.delete(rateLimits).where(
+    sql.join(
+      names.map((name) => sql`right(lower(${rateLimits.key}), ${name.length + 1}) = ${`:${name}`}`),
+      sql` or `,
+    ),
+  );
+}

@@ -1,9 +1,16 @@
 /**
- * Runs the maths tools in one worker thread (maths-worker.ts), each call bounded: a call that has
- * not answered within its time ends the thread (the engines cannot be interrupted any other way),
- * and the next call starts a fresh one. Loading the engines does not count against a call's time
- * limit's kill: a call waiting for a thread still loading just answers that it took too long.
+ * Runs the maths tools in a pool of worker threads (maths-worker.ts), one call per thread at a time,
+ * each call bounded. The engines are synchronous and cannot be interrupted: a call that has not
+ * answered within its time ends its own thread, and only that one (a fresh thread takes its place).
+ * A call's clock starts when a thread takes it, so calls queued behind a slow one are not charged for
+ * its time: one student's pathological equation keeps one thread busy for its budget while the others
+ * go on answering everyone else. A call that waits in the queue longer than `QUEUE_LIMIT_MS` (every
+ * thread stuck or still loading) answers that the checker is busy, without ending anything.
+ *
+ * An expression is also measured before it is queued (`tooBig`: operators and nesting depth, a pass
+ * over the characters), so a huge one never reaches the engines.
  */
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { MathsAnswer, MathsJob } from './maths-worker';
 import type { Result } from './tool-runs';
@@ -12,21 +19,38 @@ type Call = Omit<MathsJob, 'id'>;
 
 interface Pending {
   job: MathsJob;
-  sent: boolean;
-  /** Called when the job is sent (its time limit may start then). */
-  onSend: () => void;
-  resolve: (result: Result) => void;
+  timeoutMs: number;
+  /** Ends the call with `result` (once). */
+  settle: (result: Result) => void;
+  /** The queue's deadline, cleared when a thread takes the call. */
+  queueTimer?: NodeJS.Timeout;
 }
 
 interface Thread {
   worker: Worker;
   ready: Promise<void>;
   isReady: boolean;
-  /** Its calls not answered yet. */
-  pending: Map<number, Pending>;
+  /** The call it is running, and that call's run timer. */
+  running: { call: Pending; timer: NodeJS.Timeout } | null;
+  ended: boolean;
 }
 
-let thread: Thread | null = null;
+/** Threads: from the cores, at least 2 (so one stuck call never stops everyone), at most 4. */
+export const POOL_SIZE = Math.max(2, Math.min(os.availableParallelism(), 4));
+
+/** How long a call may wait for a free thread before it answers that the checker is busy. */
+export const QUEUE_LIMIT_MS = 5000;
+
+export const TOO_LONG = 'The check took too long; work it out carefully instead.';
+export const TOO_BUSY = 'The maths checker is busy; work it out carefully instead.';
+export const TOO_BIG = 'This is too big to check; split it into smaller steps.';
+
+/** Limits of `tooBig`: far above school maths, far below what keeps an engine busy for long. */
+const MAX_OPERATORS = 60;
+const MAX_DEPTH = 8;
+
+let threads: Thread[] = [];
+const queue: Pending[] = [];
 let nextId = 1;
 
 function createWorker(): Worker {
@@ -42,98 +66,153 @@ function createWorker(): Worker {
   return new Worker(new URL('./maths-worker.js', import.meta.url));
 }
 
-function send(current: Thread, call: Pending) {
-  call.sent = true;
-  call.onSend();
-  current.worker.postMessage(call.job);
+/** Gives queued calls to the ready, idle threads. */
+function dispatch() {
+  for (const thread of threads) {
+    if (queue.length === 0) return;
+    if (!thread.isReady || thread.running || thread.ended) continue;
+    const call = queue.shift()!;
+    clearTimeout(call.queueTimer);
+    // The call's clock starts now, when it runs.
+    const timer = setTimeout(() => expire(thread), call.timeoutMs);
+    thread.running = { call, timer };
+    thread.worker.postMessage(call.job);
+  }
+}
+
+/** The running call took too long: it answers so, and its thread (only its) is ended and replaced. */
+function expire(thread: Thread) {
+  const running = thread.running;
+  if (!running || thread.ended) return;
+  thread.running = null;
+  running.call.settle({ error: TOO_LONG });
+  retire(thread);
+  void thread.worker.terminate();
+}
+
+/** Takes `thread` out of the pool and starts its replacement (loading takes seconds: start now). */
+function retire(thread: Thread) {
+  if (thread.ended) return;
+  thread.ended = true;
+  threads = threads.filter((t) => t !== thread);
+  if (threads.length < POOL_SIZE) startThread();
 }
 
 function startThread(): Thread {
-  if (thread) return thread;
   const worker = createWorker();
   // An idle thread never keeps the process alive.
   worker.unref();
   let markReady = () => {};
-  const current: Thread = {
+  const thread: Thread = {
     worker,
     isReady: false,
     ready: new Promise<void>((resolve) => (markReady = resolve)),
-    pending: new Map(),
+    running: null,
+    ended: false,
   };
-  const { pending } = current;
   worker.on('message', (message: MathsAnswer | 'ready') => {
     if (message === 'ready') {
-      current.isReady = true;
+      thread.isReady = true;
       markReady();
-      for (const call of pending.values()) if (!call.sent) send(current, call);
+      dispatch();
       return;
     }
-    const call = pending.get(message.id);
-    pending.delete(message.id);
-    call?.resolve(message.result);
+    const running = thread.running;
+    if (!running || running.call.job.id !== message.id) return;
+    clearTimeout(running.timer);
+    thread.running = null;
+    running.call.settle(message.result);
+    dispatch();
   });
-  const failAll = (why: string) => {
-    if (thread === current) thread = null;
-    markReady(); // settled: a caller waiting for it learns from its calls' errors
-    for (const [id, call] of pending) {
-      pending.delete(id);
-      call.resolve({ error: why });
+  const failed = (why: string) => {
+    markReady(); // settled: a caller waiting for it learns from its call's answer
+    const running = thread.running;
+    thread.running = null;
+    if (running) {
+      clearTimeout(running.timer);
+      running.call.settle({ error: why });
     }
+    retire(thread);
+    dispatch();
   };
-  worker.on('error', (error) => failAll(`The check failed: ${error.message}`));
-  worker.on('exit', () => failAll(TOO_LONG));
-  thread = current;
-  return current;
+  worker.on('error', (error) => failed(`The check failed: ${error.message}`));
+  worker.on('exit', () => failed(TOO_LONG));
+  threads.push(thread);
+  return thread;
 }
 
-export const TOO_LONG = 'The check took too long; work it out carefully instead.';
+function fillPool() {
+  while (threads.length < POOL_SIZE) startThread();
+}
 
-/** Starts the thread and loads the engines; resolves once calls can run. */
-export function warmUp(): Promise<void> {
-  return startThread().ready;
+/** Starts the threads and loads the engines; resolves once every thread can run calls. */
+export async function warmUp(): Promise<void> {
+  fillPool();
+  await Promise.all(threads.map((t) => t.ready));
 }
 
 /**
- * Runs one call in the thread; answers within `timeoutMs`, an error when it could not. With
- * `afterLoad`, the time counts from when the thread has loaded (the offline coach's answer waits for
- * the engines; a tool call, whose model can do without, does not).
+ * Too big for the engines: more than `MAX_OPERATORS` operators or brackets nested deeper than
+ * `MAX_DEPTH`. One pass over the characters, before anything is parsed.
+ */
+export function tooBig(text: string): boolean {
+  let depth = 0;
+  let deepest = 0;
+  let operators = 0;
+  for (const ch of text) {
+    if (ch === '(' || ch === '[' || ch === '{') deepest = Math.max(deepest, ++depth);
+    else if (ch === ')' || ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
+    else if ('+-*/^=%'.includes(ch)) operators++;
+  }
+  return operators > MAX_OPERATORS || deepest > MAX_DEPTH;
+}
+
+function mathsTexts(call: Call): string[] {
+  const job = call as MathsJob; // `Omit` over the union loses which input goes with which name
+  switch (job.name) {
+    case 'check_math':
+      return [job.input.expression, job.input.claimed ?? ''];
+    case 'solve_steps':
+      return [job.input.problem];
+    case 'coach':
+      return [];
+  }
+}
+
+/**
+ * Runs one call on a free thread; answers within `timeoutMs` of starting to run, an error when it
+ * could not. With `afterLoad`, the call waits in the queue as long as it takes (the offline coach's
+ * answer waits for the engines); otherwise at most `QUEUE_LIMIT_MS` (a tool call, whose model can
+ * do without).
  */
 export function runMaths(
   call: Call,
   timeoutMs: number,
   { afterLoad = false }: { afterLoad?: boolean } = {},
 ): Promise<Result> {
-  const current = startThread();
+  if (mathsTexts(call).some(tooBig)) return Promise.resolve({ error: TOO_BIG });
+  fillPool();
   const job = { ...call, id: nextId++ } as MathsJob;
   return new Promise<Result>((resolve) => {
-    const { pending } = current;
-    let timer: NodeJS.Timeout | undefined;
-    const expire = () => {
-      const entry = pending.get(job.id);
-      if (!entry) return;
-      pending.delete(job.id);
-      resolve({ error: TOO_LONG });
-      // Sent and unanswered: the engines are stuck on it (or on one before it). End the thread.
-      if (entry.sent && thread === current) {
-        thread = null;
-        void current.worker.terminate();
-        // The next thread loads now, so the next calls find it ready (loading takes seconds).
-        startThread();
-      }
-    };
-    if (!afterLoad) timer = setTimeout(expire, timeoutMs);
-    const entry: Pending = {
+    let done = false;
+    const pending: Pending = {
       job,
-      sent: false,
-      onSend: () => {
-        timer ??= setTimeout(expire, timeoutMs);
-      },
-      resolve: (result) => {
-        clearTimeout(timer);
+      timeoutMs,
+      settle: (result) => {
+        if (done) return;
+        done = true;
         resolve(result);
       },
     };
-    pending.set(job.id, entry);
-    if (current.isReady) send(current, entry);
+    if (!afterLoad) {
+      pending.queueTimer = setTimeout(() => {
+        const at = queue.indexOf(pending);
+        if (at < 0) return;
+        queue.splice(at, 1);
+        pending.settle({ error: TOO_BUSY });
+      }, QUEUE_LIMIT_MS);
+    }
+    queue.push(pending);
+    dispatch();
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The tutor's maths tools, run on the server through the AI SDK's tool calling: `check_math` (is this
  * answer or step right? evaluate, compare expressions, solve) and `solve_steps` (the step engine).
- * They run in a worker thread (maths-pool.ts): each call answers within TOOL_TIMEOUT_MS, and one that
+ * They run in a pool of worker threads (maths-pool.ts): each call answers within TOOL_TIMEOUT_MS of
+ * starting to run, and one that
  * would run longer is stopped there instead of blocking the server.
  */
 import { tool, zodSchema } from 'ai';

@@ -4,14 +4,27 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AuthEnv } from '../http/auth';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
-import { NUL_MESSAGE, hasNoNul, jsonHasNoNul } from '../http/text';
+import {
+  NUL_MESSAGE,
+  SURROGATE_MESSAGE,
+  hasNoNul,
+  isWellFormed,
+  jsonHasNoNul,
+  jsonIsWellFormed,
+} from '../http/text';
 import type { MemoryService } from './service';
 
 const MAX_METADATA_CHARS = 4000;
 
 const StoreBody = z
   .strictObject({
-    text: z.string().trim().min(1).max(8000).refine(hasNoNul, NUL_MESSAGE),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(8000)
+      .refine(hasNoNul, NUL_MESSAGE)
+      .refine(isWellFormed, SURROGATE_MESSAGE),
     metadata: z
       .record(z.string().max(100), z.unknown())
       .refine(...jsonDepthCheck)
@@ -19,6 +32,7 @@ const StoreBody = z
         message: `Metadata must be at most ${MAX_METADATA_CHARS} characters as JSON`,
       })
       .refine(jsonHasNoNul, NUL_MESSAGE)
+      .refine(jsonIsWellFormed, SURROGATE_MESSAGE)
       .optional(),
   })
   .openapi('StoreUserDataRequest');
@@ -43,7 +57,7 @@ export function memoryRoutes(auth: MiddlewareHandler<AuthEnv>, service: MemorySe
       request: { body: body(StoreBody) },
       responses: {
         201: json(z.object({ id: z.string() }).openapi('StoredUserData'), 'Stored'),
-        ...errorResponses(401, 415, 422),
+        ...errorResponses(401, 409, 415, 422, 429),
       },
     }),
     async (c) => {

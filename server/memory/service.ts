@@ -8,10 +8,12 @@
  * the endpoint fails) search ranks by PostgreSQL full-text search (`ts_rank_cd`, any word may match).
  * Every query is scoped to the caller's user id.
  */
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { learningMemories } from '../db/schema';
 import type { Deps } from '../deps';
+import { AppError } from '../http/errors';
+import { enforce } from '../http/rate-limit';
 import type { LlmClient } from '../llm/model';
 
 export interface MemoryHit {
@@ -42,10 +44,15 @@ const rowsOf = (result: unknown): unknown[] => (result as { rows?: unknown[] }).
 
 const vectorLiteral = (v: number[]) => `{${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}`;
 
+export const MEMORY_MESSAGES = {
+  tooFast: 'Too many things remembered at once. Please wait a moment and try again.',
+  full: 'The learning memory is full.',
+} as const;
+
 /** A date of the account export (auth's GET /export). */
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function createMemoryService({ db, logger, now }: Deps, llm: LlmClient) {
+export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmClient) {
   let mode: Promise<'pgvector' | 'sql'> | null = null;
   function vectorMode() {
     mode ??= db.execute(sql`select 1 from pg_extension where extname = 'vector'`).then((r) => {
@@ -129,6 +136,20 @@ export function createMemoryService({ db, logger, now }: Deps, llm: LlmClient) {
 
   return {
     async store(userId: string, text: string, metadata: Record<string, unknown> = {}) {
+      // Bounded per student: writes a minute, and rows in all (an account must not grow without end).
+      await enforce(
+        db,
+        `memory-write:${userId}`,
+        config.limits.memoryWrites,
+        now(),
+        MEMORY_MESSAGES.tooFast,
+      );
+      const [kept] = await db
+        .select({ n: count() })
+        .from(learningMemories)
+        .where(eq(learningMemories.userId, userId));
+      if ((kept?.n ?? 0) >= config.limits.memoryMaxRows)
+        throw new AppError(409, MEMORY_MESSAGES.full);
       const embedding = await embedOrNull(text);
       const [row] = await db
         .insert(learningMemories)

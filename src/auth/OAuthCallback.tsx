@@ -6,13 +6,22 @@ import { Spinner } from '../ui/spinner';
 import { AuthLayout, headingClass, NavLink } from './AuthLayout';
 import { OAUTH_PARAMS, oauthCallbackLogic, readOAuthParams } from './oauth-callback.machine';
 import { useNotices } from './use-notices';
+import type { AuthAdapter } from './auth.adapter';
+import { takeRedirectSignInState } from './sign-in-state';
 
 export type OAuthCallbackProps = {
+  /** Exchanges the callback's one-time code (`exchangeSignInCode`). */
+  adapter: Pick<AuthAdapter, 'exchangeSignInCode'>;
   /** The callback's query string or parameters. @default location.search */
   search?: string | URLSearchParams | undefined;
   /**
-   * Hands the access token to the session (`useAuth().signIn`); a returned promise is awaited, and
-   * its rejection means 'Failed to complete Google sign-in'.
+   * The one-time value this browser kept when it started the sign-in.
+   * @default read (and forgotten) from sessionStorage
+   */
+  signInState?: string | null | undefined;
+  /**
+   * Hands the exchanged access token to the session (`useAuth().signIn`); a returned promise is
+   * awaited, and its rejection means 'Failed to complete Google sign-in'.
    * @default nothing: the token is dropped
    */
   onSignedIn?: ((token: string, refreshToken?: string | null) => unknown) | undefined;
@@ -29,20 +38,28 @@ export type OAuthCallbackProps = {
 
 /** The return from Google sign-in (spec section 2, "OAuth callback"). */
 export function OAuthCallback({
+  adapter,
   search,
+  signInState,
   onSignedIn,
   onNavigate,
   clearAddressBar = removeOAuthParams,
   theme,
   className,
 }: OAuthCallbackProps) {
-  const [params] = useState(() => readOAuthParams(search ?? globalThis.location?.search ?? ''));
+  const [params] = useState(() => ({
+    ...readOAuthParams(search ?? globalThis.location?.search ?? ''),
+    state: signInState === undefined ? takeRedirectSignInState() : signInState,
+  }));
   const clear = useRef(clearAddressBar);
   // Before the first paint: the token must not linger in the address bar or the history.
   useLayoutEffect(() => clear.current(), []);
 
   const actorRef = useActorRef(
-    oauthCallbackLogic({ signIn: (token, refresh) => onSignedIn?.(token, refresh) }),
+    oauthCallbackLogic({
+      exchange: (body) => adapter.exchangeSignInCode(body),
+      signIn: (token, refresh) => onSignedIn?.(token, refresh),
+    }),
     {
       input: params,
     },

@@ -43,6 +43,12 @@ export type TokenResponse = {
   refresh_token?: string;
 };
 
+/** POST /sign-in-code: the redirect's code and the one-time value the browser kept. */
+export type SignInCodeRequest = {
+  code: string;
+  state: string;
+};
+
 /** POST /refresh and, optionally, POST /logout. */
 export type RefreshRequest = {
   refresh_token: string;
@@ -149,8 +155,13 @@ export interface AuthAdapter {
    * token when given, else by the bearer access token.
    */
   logout(body: Partial<RefreshRequest>, options?: CallOptions): Promise<MessageResponse>;
-  /** Where to send the browser for Google sign-in (a full-page redirect, not a fetch). */
+  /**
+   * Where to send the browser for Google sign-in (a full-page redirect, not a fetch); makes and keeps
+   * the browser's one-time value (sign-in-state.ts) the callback's code is bound to.
+   */
   googleLoginUrl(): string;
+  /** Exchanges a redirect's one-time code, with this browser's one-time value, for a session. */
+  exchangeSignInCode(body: SignInCodeRequest, options?: CallOptions): Promise<AuthResponse>;
   /** The message to sign for wallet sign-in. */
   web3Nonce(body: Web3NonceRequest, options?: CallOptions): Promise<Web3NonceResponse>;
   /** Signs in with the signed message; 401 for a bad signature or a reused or expired nonce. */

@@ -1,6 +1,7 @@
 import type { HttpClient } from '../http-client';
 import { trimSlash, withNormalizedUser } from '../http-user';
 import type { AuthAdapter, User } from './auth.adapter';
+import { beginRedirectSignIn } from './sign-in-state';
 
 const AUTH = '/api/v1/auth';
 
@@ -29,7 +30,10 @@ export function authHttp(client: HttpClient): AuthAdapter {
       client.request(`${AUTH}/refresh`, { method: 'POST', body, signal }),
     logout: (body, { signal } = {}) =>
       client.request(`${AUTH}/logout`, { method: 'POST', body, signal }),
-    googleLoginUrl: () => `${trimSlash(client.baseURL)}${AUTH}/google/login`,
+    googleLoginUrl: () =>
+      `${trimSlash(client.baseURL)}${AUTH}/google/login?client_state=${beginRedirectSignIn()}`,
+    exchangeSignInCode: (body, { signal } = {}) =>
+      withUser(client.request(`${AUTH}/sign-in-code`, { method: 'POST', body, signal })),
     web3Nonce: (body, { signal } = {}) =>
       client.request(`${AUTH}/web3/nonce`, { method: 'POST', body, signal }),
     web3Authenticate: (body, { signal } = {}) =>

@@ -1,11 +1,17 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import { AUTH } from '../lib/limits';
 import { OAUTH_MESSAGES, oauthError } from '../lib/messages';
+import type { AuthResponse } from './auth.adapter';
 import type { AuthNotice } from './notices';
 import { stubActor } from '../lib/stub-actor';
 
-/** The query parameters Google sign-in returns with (spec section 2, "/oauth-callback"). */
+/**
+ * The query parameters of `/oauth-callback`: the server sends a one-time `code` (or `error`); the
+ * spec's token parameters are still taken out of the address bar, but never used: a token in a link
+ * would sign whoever opens it into someone else's account.
+ */
 export const OAUTH_PARAMS = [
+  'code',
   'access_token',
   'token_type',
   'user_id',
@@ -19,9 +25,10 @@ export const OAUTH_PARAMS = [
 export type OAuthParams = Partial<Record<(typeof OAUTH_PARAMS)[number], string | null>>;
 
 export type OAuthCallbackContext = {
-  token: string | null;
-  /** The session's refresh token, when the server sent one. */
-  refreshToken: string | null;
+  /** The one-time code of the redirect. */
+  code: string | null;
+  /** The one-time value this browser kept when it started the sign-in (sign-in-state.ts). */
+  state: string | null;
   /** The name the provider gave, for the greeting while the user loads. */
   userName: string | null;
   /** Why the sign-in failed. */
@@ -35,24 +42,27 @@ export type OAuthCallbackContext = {
 export const oauthCallbackMachine = setup({
   types: {
     context: {} as OAuthCallbackContext,
-    input: {} as OAuthParams,
+    input: {} as OAuthParams & { state?: string | null },
     emitted: {} as AuthNotice,
   },
   actors: {
-    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
+    signIn: stubActor<unknown, { code: string; state: string }>('signIn'),
   },
   delays: { redirect: AUTH.oauthErrorRedirectMs },
 }).createMachine({
   id: 'oauthCallback',
   context: ({ input }) => {
-    const token = input.access_token?.trim() || null;
+    const code = input.code?.trim() || null;
+    const state = input.state ?? null;
+    // A code without this browser's one-time value comes from someone else's sign-in: refused.
     const error = input.error?.trim()
       ? oauthError(input.error.trim())
-      : token
+      : code && state
         ? null
-        : OAUTH_MESSAGES.noAccessToken;
-    const refreshToken = input.refresh_token?.trim() || null;
-    return { token, refreshToken, userName: input.user_name?.trim() || null, error };
+        : code
+          ? OAUTH_MESSAGES.googleIncomplete
+          : OAUTH_MESSAGES.noAccessToken;
+    return { code, state, userName: null, error };
   },
   initial: 'start',
   states: {
@@ -63,10 +73,7 @@ export const oauthCallbackMachine = setup({
       tags: ['busy'],
       invoke: {
         src: 'signIn',
-        input: ({ context }) => ({
-          token: context.token ?? '',
-          refreshToken: context.refreshToken,
-        }),
+        input: ({ context }) => ({ code: context.code ?? '', state: context.state ?? '' }),
         onDone: {
           target: 'done',
           actions: [
@@ -89,13 +96,20 @@ export const oauthCallbackMachine = setup({
   },
 });
 
-/** The callback's machine; `signIn` hands the token to the session and loads the user. */
+/**
+ * The callback's machine: `exchange` trades the code and the browser's one-time value for a session
+ * (the adapter's `exchangeSignInCode`), `signIn` hands its tokens to the session.
+ */
 export function oauthCallbackLogic(host: {
+  exchange(body: { code: string; state: string }): Promise<AuthResponse>;
   signIn(token: string, refreshToken?: string | null): unknown;
 }) {
   return oauthCallbackMachine.provide({
     actors: {
-      signIn: fromPromise(async ({ input }) => host.signIn(input.token, input.refreshToken)),
+      signIn: fromPromise(async ({ input }) => {
+        const answer = await host.exchange(input);
+        return host.signIn(answer.access_token, answer.refresh_token ?? null);
+      }),
     },
   });
 }

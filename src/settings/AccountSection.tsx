@@ -26,6 +26,8 @@ export function deletionConfirmation(user: User): {
   expected: string;
   label: string;
   description?: string;
+  /** Email accounts: the password too (the access token alone must not delete an account). */
+  password?: boolean;
 } {
   if (user.wallet_address && !user.email)
     return {
@@ -51,6 +53,7 @@ export function deletionConfirmation(user: User): {
     kind: 'type',
     expected: user.email,
     label: `Type your email (${user.email}) to confirm`,
+    password: true,
   };
 }
 
@@ -79,6 +82,7 @@ export function AccountSection({
 }) {
   const state = useSelector(actor, (snapshot) => snapshot);
   const [typed, setTyped] = useState('');
+  const [password, setPassword] = useState('');
   const [mismatch, setMismatch] = useState<string | null>(null);
   const headingId = useId();
   const confirmation = deletionConfirmation(user);
@@ -92,7 +96,12 @@ export function AccountSection({
     if (confirmation.kind === 'type') {
       if (typed.trim().toLowerCase() !== confirmation.expected.trim().toLowerCase())
         return setMismatch(SETTINGS_MESSAGES.confirmMismatch);
-      return actor.send({ type: 'delete.confirm', body: { confirm: typed.trim() } });
+      return actor.send({
+        type: 'delete.confirm',
+        body: confirmation.password
+          ? { confirm: typed.trim(), password }
+          : { confirm: typed.trim() },
+      });
     }
     if (!signDeletion) return setMismatch(SETTINGS_MESSAGES.deleteAccountFailed);
     try {
@@ -122,6 +131,7 @@ export function AccountSection({
           disabled={busy}
           onClick={() => {
             setTyped('');
+            setPassword('');
             setMismatch(null);
             actor.send({ type: 'delete.start' });
           }}
@@ -139,6 +149,16 @@ export function AccountSection({
         onConfirm={() => void confirm()}
         onCancel={() => actor.send({ type: 'delete.cancel' })}
       >
+        {confirmation.kind === 'type' && confirmation.password && (
+          <Field label="Your password">
+            <Input
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </Field>
+        )}
         {confirmation.kind === 'type' ? (
           <Field
             label={confirmation.label}

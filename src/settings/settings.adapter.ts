@@ -32,6 +32,8 @@ export type ChangePasswordRequest = {
  */
 export type DeleteAccountRequest = {
   confirm: string;
+  /** Email accounts: the account's password. */
+  password?: string;
   message?: string;
   signature?: string;
 };

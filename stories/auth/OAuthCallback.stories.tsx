@@ -3,14 +3,21 @@ import { expect, fn, waitFor, within } from 'storybook/test';
 import { OAuthCallback } from 'ayah-coach/auth';
 import { clearToasts, findToast } from '../support';
 
-const SUCCESS =
-  '?access_token=tok-google&token_type=bearer&user_id=u1&user_name=Ada&user_email=ada%40example.org&user_avatar=';
+const SUCCESS = '?code=one-time-code';
 
 const meta = {
   title: 'Auth/OAuthCallback',
   component: OAuthCallback,
   args: {
+    adapter: {
+      exchangeSignInCode: fn(async () => ({
+        access_token: 'tok-google',
+        token_type: 'bearer' as const,
+        user: {} as never,
+      })),
+    },
     search: SUCCESS,
+    signInState: 'kept-by-this-browser',
     onSignedIn: fn(),
     onNavigate: fn(),
     clearAddressBar: fn(),
@@ -27,7 +34,7 @@ export const SigningIn: Story = {
   play: async ({ canvasElement, args }) => {
     await expect(args.clearAddressBar).toHaveBeenCalledTimes(1);
     await expect(within(canvasElement).getByRole('status')).toHaveTextContent(
-      'Welcome, Ada! Finishing your Google sign-in…',
+      'Finishing your Google sign-in…',
     );
   },
 };
@@ -54,7 +61,7 @@ export const ErrorReturned: Story = {
 };
 
 export const NoAccessToken: Story = {
-  args: { search: '?token_type=bearer' },
+  args: { search: '?access_token=from-a-link&token_type=bearer' },
   play: async () => {
     await findToast('Authentication failed: No access token received', 'alert');
   },

@@ -86,7 +86,7 @@ export type paths = {
         };
         /**
          * Finish Google sign-in (where Google sends the browser back)
-         * @description Redirects to the app: `/oauth-callback?access_token=…&token_type=bearer&user_id=…&user_name=…&user_email=…&user_avatar=…&refresh_token=…`, or `/oauth-callback?error=…`.
+         * @description Redirects to the app: `/oauth-callback?code=…` (a one-time code for POST /auth/sign-in-code), or `/oauth-callback?error=…`. Never a token.
          */
         get: operations["getAuthGoogleCallback"];
         put?: never;
@@ -106,7 +106,7 @@ export type paths = {
         };
         /**
          * Start Google sign-in
-         * @description A redirect to Google's consent page (OpenID Connect with state and PKCE).
+         * @description A redirect to Google's consent page (OpenID Connect with state and PKCE). `client_state` is a one-time value the page keeps in sessionStorage: the code the callback issues is bound to it.
          */
         get: operations["getAuthGoogleLogin"];
         put?: never;
@@ -342,6 +342,26 @@ export type paths = {
          * @description Answers the same whether or not the address has an account; `retry_after` says in how many seconds another mail can be asked for (a request inside that time sends nothing). Limited per client address and per email address (429 with Retry-After), before any lookup.
          */
         post: operations["postAuthResendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sign-in-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a one-time sign-in code for tokens
+         * @description The code a sign-in redirect carried (`/oauth-callback?code=…`), with the one-time `state` the browser kept when it started the sign-in. Single use, valid for a minute.
+         */
+        post: operations["postAuthSignInCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1085,6 +1105,8 @@ export type components = {
             confirm: string;
             /** @description Wallet accounts: a fresh message from POST /web3/nonce */
             message?: string;
+            /** @description Email accounts with a password: the account's password */
+            password?: string;
             /** @description Its signature */
             signature?: string;
         };
@@ -1264,6 +1286,10 @@ export type components = {
                 score: number;
                 text: string;
             }[];
+        };
+        SignInCodeRequest: {
+            code: string;
+            state: string;
         };
         StoredUserData: {
             id: string;
@@ -1633,7 +1659,9 @@ export interface operations {
     };
     getAuthGoogleLogin: {
         parameters: {
-            query?: never;
+            query: {
+                client_state: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1647,6 +1675,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Unavailable */
             503: {
@@ -2255,6 +2292,57 @@ export interface operations {
             };
         };
     };
+    postAuthSignInCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthResponse"];
+                };
+            };
+            /** @description The request cannot be carried out */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postAuthTokenExchange: {
         parameters: {
             query?: never;
@@ -2415,6 +2503,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAuthWeb3Nonce: {
@@ -2439,6 +2536,15 @@ export interface operations {
             };
             /** @description Validation error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2481,6 +2587,15 @@ export interface operations {
             };
             /** @description Validation error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3864,6 +3979,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unsupported content type */
             415: {
                 headers: {
@@ -3875,6 +3999,15 @@ export interface operations {
             };
             /** @description Validation error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -171,6 +171,8 @@ export class Harness {
         ...base.limits,
         accountMailPerAddress: { limit: 1_000_000, windowMs: 60_000 },
         accountMailPerEmail: { limit: 1_000_000, windowMs: 60_000 },
+        walletPerAddress: { limit: 1_000_000, windowMs: 60_000 },
+        memoryWrites: { limit: 1_000_000, windowMs: 60_000 },
         ...this.options.limits,
       },
       auth: {

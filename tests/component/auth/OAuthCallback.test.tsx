@@ -1,6 +1,8 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OAuthCallback } from '../../../src/auth/OAuthCallback';
+import { beginRedirectSignIn } from '../../../src/auth/sign-in-state';
+import { authResponse } from '../../../fakes/auth';
 import { clearToasts, renderWithToasts } from '../render';
 import { findToast } from '../../support/toasts';
 
@@ -8,38 +10,63 @@ afterEach(() => {
   clearToasts();
   vi.useRealTimers();
   window.history.replaceState(null, '', '/');
+  sessionStorage.clear();
+});
+
+const adapter = (
+  impl = async () => ({ ...authResponse(), access_token: 'tok-g', refresh_token: 'r-g' }),
+) => ({
+  exchangeSignInCode: vi.fn(impl),
 });
 
 describe('<OAuthCallback>', () => {
-  it('takes the token out of the address bar at once, signs in and goes to /', async () => {
-    window.history.replaceState(
-      null,
-      '',
-      '/oauth-callback?access_token=tok-g&token_type=bearer&user_name=Ada&refresh_token=r-g&keep=1#top',
-    );
+  it('takes the code out of the address bar at once, exchanges it with this browser’s value, signs in', async () => {
+    const state = beginRedirectSignIn();
+    window.history.replaceState(null, '', '/oauth-callback?code=one-time&keep=1#top');
     const onSignedIn = vi.fn();
     const onNavigate = vi.fn();
-    renderWithToasts(<OAuthCallback onSignedIn={onSignedIn} onNavigate={onNavigate} />);
+    const api = adapter();
+    renderWithToasts(
+      <OAuthCallback adapter={api} onSignedIn={onSignedIn} onNavigate={onNavigate} />,
+    );
 
     expect(window.location.search).toBe('?keep=1');
     expect(window.location.hash).toBe('#top');
     await findToast('Successfully signed in with Google!');
+    expect(api.exchangeSignInCode).toHaveBeenCalledWith({ code: 'one-time', state });
     expect(onSignedIn).toHaveBeenCalledWith('tok-g', 'r-g');
     expect(onNavigate).toHaveBeenCalledWith('/');
+    // The one-time value is forgotten once read.
+    expect(sessionStorage.length).toBe(0);
     expect(screen.getByRole('heading', { name: 'Signed in' })).toBeInTheDocument();
   });
 
-  it('shows the progress while the session loads the user', () => {
+  it('a link with an access token never signs this browser in', async () => {
+    beginRedirectSignIn();
+    window.history.replaceState(
+      null,
+      '',
+      '/oauth-callback?access_token=attackers&token_type=bearer&refresh_token=theirs',
+    );
+    const onSignedIn = vi.fn();
+    const api = adapter();
+    renderWithToasts(<OAuthCallback adapter={api} onSignedIn={onSignedIn} />);
+    expect(window.location.search).toBe('');
+    await findToast('Authentication failed: No access token received', 'alert');
+    expect(onSignedIn).not.toHaveBeenCalled();
+    expect(api.exchangeSignInCode).not.toHaveBeenCalled();
+  });
+
+  it('shows the progress while the code is exchanged', () => {
     renderWithToasts(
       <OAuthCallback
-        search="?access_token=t&user_name=Ada"
-        onSignedIn={() => new Promise(() => {})}
+        adapter={adapter(() => new Promise(() => {}))}
+        search="?code=c"
+        signInState="s"
         clearAddressBar={() => {}}
       />,
     );
-    expect(screen.getByRole('status')).toHaveTextContent(
-      'Welcome, Ada! Finishing your Google sign-in…',
-    );
+    expect(screen.getByRole('status')).toHaveTextContent('Finishing your Google sign-in…');
   });
 
   it('an error: the message, then /auth after 3 s', async () => {
@@ -48,6 +75,7 @@ describe('<OAuthCallback>', () => {
     const clearAddressBar = vi.fn();
     renderWithToasts(
       <OAuthCallback
+        adapter={adapter()}
         search={new URLSearchParams({ error: 'access_denied' })}
         onNavigate={onNavigate}
         clearAddressBar={clearAddressBar}
@@ -64,10 +92,15 @@ describe('<OAuthCallback>', () => {
     expect(onNavigate).toHaveBeenCalledWith('/auth');
   });
 
-  it('no token: Authentication failed, with a link back', async () => {
+  it('no code: Authentication failed, with a link back', async () => {
     const onNavigate = vi.fn();
     const { user } = renderWithToasts(
-      <OAuthCallback search="" onNavigate={onNavigate} clearAddressBar={() => {}} />,
+      <OAuthCallback
+        adapter={adapter()}
+        search=""
+        onNavigate={onNavigate}
+        clearAddressBar={() => {}}
+      />,
     );
     await findToast('Authentication failed: No access token received', 'alert');
     await user.click(screen.getByRole('link', { name: 'Back to sign in' }));

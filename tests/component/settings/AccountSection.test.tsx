@@ -59,7 +59,7 @@ describe('Settings: export my data', () => {
 });
 
 describe('Settings: delete my account', () => {
-  it('asks for the email typed exactly; a mismatch calls nothing', async () => {
+  it('asks for the email typed exactly and the password; a mismatch calls nothing', async () => {
     const { user, adapter, onAccountDeleted } = await openData();
     await user.click(screen.getByRole('button', { name: 'Delete my account' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete your account?' });
@@ -70,10 +70,11 @@ describe('Settings: delete my account', () => {
     expect(adapter.calls.some((c) => c.method === 'deleteAccount')).toBe(false);
     await user.clear(input);
     await user.type(input, 'ADA@example.org');
+    await user.type(within(dialog).getByLabelText('Your password'), 'Blue-Kettle-42');
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     expect(await screen.findByText('Your account was deleted.')).toBeInTheDocument();
     expect(adapter.calls.find((c) => c.method === 'deleteAccount')?.args).toEqual([
-      { confirm: 'ADA@example.org' },
+      { confirm: 'ADA@example.org', password: 'Blue-Kettle-42' },
     ]);
     await waitFor(() => expect(onAccountDeleted).toHaveBeenCalledTimes(1));
   });

@@ -4,6 +4,8 @@
  * (found from the schema itself, so a table added later is covered) and makes every old token 401.
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Wallet } from 'ethers';
 import { beforeAll, expect, it } from 'vitest';
@@ -14,6 +16,12 @@ import type { TestUser } from '../harness';
 import { describeServer, isFastApiError, useServer } from '../harness';
 
 const h = useServer();
+const outbox = () => path.join(h.dataDir, 'outbox');
+/** What an email account's deletion asks for. */
+const deleteConfirmation = (student: { email: string; password: string }) => ({
+  confirm: student.email,
+  password: student.password,
+});
 const A = '/api/v1/auth';
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -185,6 +193,87 @@ describeServer('account export and deletion', () => {
     // Another student keeps everything.
     expect(await rowsOf(other.id)).toEqual(otherBefore);
     expect((await h.as(other).get(`${A}/me`)).status).toBe(200);
+  });
+
+  it('deletion also removes the student’s rate-limit rows and their mails in the outbox', async () => {
+    const student = await h.signedInUser();
+    const api = h.as(student.access_token);
+    await h.post(`${A}/password-reset`, { email: student.email });
+    await h.mailTo(student.email, /reset/i);
+    expect(
+      (
+        await api.post('/api/v1/goal', {
+          subject: 'math',
+          goal_type: 'problems_solved',
+          target_value: 2,
+        })
+      ).status,
+    ).toBe(201);
+    const traces = async () => ({
+      limits: (
+        await h.sql<{ key: string }>(
+          sql`select key from rate_limits where position(${student.email} in key) > 0
+              or position(${student.user.id} in key) > 0`,
+        )
+      ).map((row) => row.key),
+      mails: readdirSync(outbox())
+        .map((name) => readFileSync(path.join(outbox(), name), 'utf8'))
+        .filter((text) => text.includes(student.email)),
+    });
+    const before = await traces();
+    expect(before.limits.length).toBeGreaterThanOrEqual(2);
+    expect(before.mails.length).toBe(2);
+    // Another student's mail stays.
+    const other = await h.signedInUser();
+
+    const reply = await h.request('DELETE', `${A}/account`, deleteConfirmation(student), {
+      token: student.access_token,
+    });
+    expect(reply.status).toBe(200);
+    expect(await traces()).toEqual({ limits: [], mails: [] });
+    expect(
+      readdirSync(outbox()).some((name) =>
+        readFileSync(path.join(outbox(), name), 'utf8').includes(other.email),
+      ),
+    ).toBe(true);
+  });
+
+  it('an email account confirms with its password, not the access token alone', async () => {
+    const student = await h.signedInUser();
+    const del = (body: Record<string, string>) =>
+      h.request('DELETE', `${A}/account`, body, { token: student.access_token });
+    const bare = await del({ confirm: student.email });
+    expect(bare.status).toBe(400);
+    expect(bare.body).toEqual({ detail: ACCOUNT_MESSAGES.passwordRequired });
+    const wrong = await del({ confirm: student.email, password: 'Wrong-Guess-1' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ detail: ACCOUNT_MESSAGES.wrongPassword });
+    expect((await h.get(`${A}/me`, { token: student.access_token })).status).toBe(200);
+    expect((await del(deleteConfirmation(student))).status).toBe(200);
+  });
+
+  it('an account without a password needs a sign-in within the last 5 minutes', async () => {
+    const student = await h.user('Pat');
+    h.advanceClock(6 * 60_000);
+    try {
+      const stale = await h.request(
+        'DELETE',
+        `${A}/account`,
+        { confirm: student.email },
+        { token: student.token },
+      );
+      expect(stale.status).toBe(403);
+      expect(stale.body).toEqual({ detail: ACCOUNT_MESSAGES.signInAgain });
+    } finally {
+      h.resetClock();
+    }
+    const fresh = await h.request(
+      'DELETE',
+      `${A}/account`,
+      { confirm: student.email },
+      { token: student.token },
+    );
+    expect(fresh.status).toBe(200);
   });
 
   it('a Google account confirms with its display name', async () => {

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GOOGLE_MESSAGES } from '../../../server/auth/google';
+import { SIGN_IN_CODE_MESSAGES } from '../../../server/auth/sign-in-code';
 import type { FakeUser, Spoil } from '../fake-oidc';
 import { FakeOidcProvider } from '../fake-oidc';
 import { STRONG_PASSWORD, describeServer, uniqueEmail, useServer } from '../harness';
@@ -42,15 +43,19 @@ const manual = (url: string, headers: Record<string, string> = {}) =>
 
 /** The browser's state cookie of each sign-in started, by its state (one browser per sign-in). */
 const cookieOf = new Map<string, string>();
+/** The one-time value each browser kept in sessionStorage when it started, by state. */
+const clientStateOf = new Map<string, string>();
 
 /** GET /google/login: the provider's authorize URL it redirects to (its cookie is kept by state). */
 async function startLogin(): Promise<URL> {
-  const reply = await manual(`${h.url}${AUTH}/google/login`);
+  const clientState = randomUUID() + randomUUID();
+  const reply = await manual(`${h.url}${AUTH}/google/login?client_state=${clientState}`);
   expect(reply.status).toBe(302);
   const url = new URL(reply.headers.get('location')!);
   const cookie = reply.headers.get('set-cookie')!;
   expect(cookie).toMatch(/^ayah_google_state=[^;]+;/);
   cookieOf.set(url.searchParams.get('state')!, cookie.split(';')[0]!);
+  clientStateOf.set(url.searchParams.get('state')!, clientState);
   return url;
 }
 
@@ -65,9 +70,10 @@ async function consent(authorizeUrl: URL, user: FakeUser, spoil?: Spoil) {
 
 /**
  * GET /google/callback (as the browser would, with the cookie of the browser that started this
- * state unless `cookie` says otherwise): where the server sends the browser.
+ * state unless `cookie` says otherwise): where the server sends the browser, `?code=…` or
+ * `?error=…`.
  */
-async function callback(params: Record<string, string>, cookie?: string | null) {
+async function redirectOf(params: Record<string, string>, cookie?: string | null) {
   const sent = cookie === undefined ? cookieOf.get(params.state ?? '') : cookie;
   const reply = await manual(
     `${h.url}${AUTH}/google/callback?${new URLSearchParams(params)}`,
@@ -81,13 +87,40 @@ async function callback(params: Record<string, string>, cookie?: string | null) 
   return location.searchParams;
 }
 
+/** POST /sign-in-code, as the callback page does. */
+const redeem = (code: string, state: string) => h.post(`${AUTH}/sign-in-code`, { code, state });
+
+/**
+ * The callback, then (for a code) the page's exchange with the one-time value of the browser that
+ * started the sign-in: the outcome as the spec's parameters (or `error`).
+ */
+async function callback(params: Record<string, string>, cookie?: string | null) {
+  const back = await redirectOf(params, cookie);
+  if (!back.has('code')) return back;
+  // Never a token in the URL: the code alone.
+  expect([...back.keys()]).toEqual(['code']);
+  const reply = await redeem(back.get('code')!, clientStateOf.get(params.state ?? '')!);
+  expect(reply.status).toBe(200);
+  const { access_token, token_type, refresh_token, user } = reply.body;
+  return new URLSearchParams({
+    access_token,
+    token_type,
+    user_id: user.id,
+    user_name: user.display_name,
+    user_email: user.email,
+    user_avatar: user.profile.avatar_url ?? '',
+    refresh_token,
+  });
+}
+
 async function signInWithGoogle(user: FakeUser, spoil?: Spoil) {
   return callback(await consent(await startLogin(), user, spoil));
 }
 
 describeServer('Google sign-in', () => {
   it('redirects to the provider with state, PKCE (S256) and our redirect URI', async () => {
-    const reply = await manual(`${h.url}${AUTH}/google/login`);
+    expect((await manual(`${h.url}${AUTH}/google/login`)).status).toBe(422);
+    const reply = await manual(`${h.url}${AUTH}/google/login?client_state=${'s'.repeat(32)}`);
     expect(reply.status).toBe(302);
     expect(reply.headers.get('referrer-policy')).toBe('no-referrer');
     const url = new URL(reply.headers.get('location')!);
@@ -104,7 +137,7 @@ describeServer('Google sign-in', () => {
     expect((await startLogin()).searchParams.get('state')).not.toBe(q.get('state'));
   });
 
-  it('creates the account of a new Google user and redirects with exactly the spec’s parameters', async () => {
+  it('creates the account of a new Google user; its one-time code gives the spec’s parameters', async () => {
     const user = googler();
     const params = await signInWithGoogle(user);
     expect([...params.keys()]).toEqual(CALLBACK_PARAMS);
@@ -191,7 +224,7 @@ describeServer('Google sign-in', () => {
   });
 
   it('binds the state to the browser: an HttpOnly, SameSite=Lax cookie the callback must bring', async () => {
-    const reply = await manual(`${h.url}${AUTH}/google/login`);
+    const reply = await manual(`${h.url}${AUTH}/google/login?client_state=${'c'.repeat(32)}`);
     const state = new URL(reply.headers.get('location')!).searchParams.get('state')!;
     const cookie = reply.headers.get('set-cookie')!;
     expect(cookie).toContain(`ayah_google_state=${state}`);
@@ -219,6 +252,43 @@ describeServer('Google sign-in', () => {
       cookie: cookieOf.get(answer.state)!,
     });
     expect(again.headers.get('set-cookie')).toMatch(/^ayah_google_state=;.*Max-Age=0/);
+  });
+
+  it('hands over a one-time code, never a token, bound to the browser that started the sign-in', async () => {
+    // The attacker signs in as themself and stops at the redirect: its code, sent to a victim in a
+    // link, is refused in the victim's browser (no one-time value, or its own), and is not used up.
+    const attacker = googler();
+    const answer = await consent(await startLogin(), attacker);
+    const back = await redirectOf(answer);
+    expect([...back.keys()]).toEqual(['code']);
+    const code = back.get('code')!;
+    expect(code).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    const victimState = clientStateOf.get((await startLogin()).searchParams.get('state')!)!;
+    for (const state of [victimState, 'x'.repeat(32)]) {
+      const refused = await redeem(code, state);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ detail: SIGN_IN_CODE_MESSAGES.invalid });
+    }
+    // The browser that started it exchanges it, once.
+    const mine = await redeem(code, clientStateOf.get(answer.state)!);
+    expect(mine.status).toBe(200);
+    expect(mine.body.user.email).toBe(attacker.email);
+    expect(mine.body.refresh_token).toEqual(expect.any(String));
+    expect((await redeem(code, clientStateOf.get(answer.state)!)).status).toBe(400);
+    // Tokens in the app's URL are nothing the server ever writes; a made-up code is refused.
+    expect((await redeem('made-up-code', victimState)).status).toBe(400);
+    expect((await h.post(`${AUTH}/sign-in-code`, { code })).status).toBe(422);
+  });
+
+  it('lets a sign-in code expire after a minute', async () => {
+    const answer = await consent(await startLogin(), googler());
+    const code = (await redirectOf(answer)).get('code')!;
+    h.advanceClock(61_000);
+    try {
+      expect((await redeem(code, clientStateOf.get(answer.state)!)).status).toBe(400);
+    } finally {
+      h.resetClock();
+    }
   });
 
   it('lets a state expire after 10 minutes', async () => {
@@ -268,7 +338,10 @@ describeServer('Google sign-in', () => {
   });
 
   it('answers 503 {detail} when Google is not configured', async () => {
-    for (const path of ['/google/login', '/google/callback?code=a&state=b']) {
+    for (const path of [
+      `/google/login?client_state=${'c'.repeat(32)}`,
+      '/google/callback?code=a&state=b',
+    ]) {
       const reply = await plain.get(`${AUTH}${path}`);
       expect(reply.status).toBe(503);
       expect(reply.body).toEqual({ detail: GOOGLE_MESSAGES.notConfigured });

@@ -72,6 +72,38 @@ describeServer('login throttling', () => {
     }
   });
 
+  it('throttles change-password like login: guesses of the current password lock the account', async () => {
+    const user = await h.signedInUser();
+    const change = (current: string) =>
+      h.post(
+        `${AUTH}/change-password`,
+        { current_password: current, new_password: 'Green-Teapot-77' },
+        { token: user.access_token },
+      );
+    h.freezeClock();
+    try {
+      // 12 concurrent guesses: only the threshold are evaluated, the rest answer 429 at once.
+      const replies = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => change(`Wrong-Guess-${i}`)),
+      );
+      expect(replies.filter((r) => r.status === 400)).toHaveLength(3);
+      expect(replies.filter((r) => r.status === 429)).toHaveLength(9);
+      const locked = await change(user.password);
+      expect(locked.status).toBe(429);
+      expect(locked.body).toEqual({
+        detail: 'Too many failed sign-in attempts. Please try again later.',
+      });
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // The same account lock as login's: the password cannot be guessed there meanwhile either.
+      expect((await client()(user.email, user.password)).status).toBe(429);
+      h.advanceClock(BASE + 100);
+      expect((await change(user.password)).status).toBe(200);
+      expect(await lockOf(user.email)).toBeUndefined();
+    } finally {
+      h.resetClock();
+    }
+  });
+
   it('counts and checks in one step: of 30 concurrent wrong passwords exactly the threshold are evaluated', async () => {
     const user = await h.signedInUser();
     // Each from its own address, so that only the account's count can stop them; the clock stands

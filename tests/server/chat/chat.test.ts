@@ -5,6 +5,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { SEARCH_COUNT_LIMIT } from '../../../server/chat/service';
+import { STREAM_CAP_MESSAGE } from '../../../server/chat/stream-cap';
+import { SLOW_EQUATION } from '../slow-maths';
 import type { TestUser } from '../harness';
 import { describeServer, isFastApiError, parseSse, useServer } from '../harness';
 
@@ -317,6 +319,8 @@ describeServer('chat with the offline coach', () => {
     const api = h.as(user);
     for (let i = 0; i < 12; i++)
       expect((await api.post(`${C}/send`, say(`q${i}`))).status).toBe(200);
+    // Deleting every chat gives no sends back: they are counted, not read from the messages.
+    expect((await api.delete(`${C}/all`)).status).toBe(200);
     const limited = await api.post(`${C}/send`, say('one more'));
     expect(limited.status).toBe(429);
     expect(isFastApiError(limited.body)).toBe(true);
@@ -328,6 +332,20 @@ describeServer('chat with the offline coach', () => {
     } finally {
       h.resetClock();
     }
+  });
+
+  it('caps the replies one student has being written at once (429), not other students’', async () => {
+    const api = h.as(await h.user());
+    // Questions the offline coach works on for its whole budget: four at once, three are written.
+    const replies = await Promise.all(
+      Array.from({ length: 4 }, () => api.post(`${C}/send`, say(`Solve ${SLOW_EQUATION}`))),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 429]);
+    const refused = replies.find((r) => r.status === 429)!;
+    expect(refused.body).toEqual({ detail: STREAM_CAP_MESSAGE });
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    // Their places are free again once the replies are done.
+    expect((await api.post(`${C}/send`, say('2 + 2?'))).status).toBe(200);
   });
 
   it("never shows or touches another user's session (404)", async () => {

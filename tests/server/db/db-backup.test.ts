@@ -4,7 +4,15 @@
  * neither runs while a live process holds the data dir.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +68,9 @@ describe.skipIf(onPostgres)('db:backup and db:restore', () => {
       await addUser('kept@example.com');
       await addUser('also-kept@example.com');
 
+      // Over an older, world-readable file of that name: the backup is private all the same.
+      writeFileSync(backup, 'an older file');
+      chmodSync(backup, 0o644);
       const backedUp = npmScript('db-backup', backup);
       expect(backedUp.status, backedUp.output).toBe(0);
       expect(backedUp.output).toContain(`Backed up ${dataDir}/pgdata to ${backup}`);

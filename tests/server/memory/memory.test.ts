@@ -72,6 +72,27 @@ function behaves(h: Harness) {
     expect((await h.request('POST', `${V}/search-user-data`, { query: 'x' })).status).toBe(401);
   });
 
+  it('refuses a lone surrogate in metadata with 422, as in the text (nothing stored)', async () => {
+    const api = h.as(await h.user());
+    for (const body of [
+      { text: 'ok', metadata: { note: 'half \ud800 a pair' } },
+      { text: 'ok', metadata: { ['key \udc00']: 1 } },
+      { text: 'ok', metadata: { deep: [{ x: '\udfff' }] } },
+      { text: 'half \ud800 a pair' },
+    ]) {
+      const reply = await api.post(`${V}/store-user-data`, body);
+      expect(reply.status, JSON.stringify(body)).toBe(422);
+      expect(isFastApiError(reply.body)).toBe(true);
+    }
+    const found = await api.post(`${V}/search-user-data`, { query: 'ok half pair' });
+    expect(found.body.results).toEqual([]);
+    const pair = await api.post(`${V}/store-user-data`, {
+      text: 'ok',
+      metadata: { e: '\ud83d\ude00' },
+    });
+    expect(pair.status).toBe(201);
+  });
+
   it('survives any query text', async () => {
     const api = h.as(await h.user());
     await api.post(`${V}/store-user-data`, { text: "O'Brien's 100% sure: a_b \\ c" });

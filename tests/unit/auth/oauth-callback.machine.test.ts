@@ -1,44 +1,42 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { oauthCallbackLogic, readOAuthParams } from '../../../src/auth/oauth-callback.machine';
-import { deferred } from '../../../fakes/auth';
+import { authResponse, deferred } from '../../../fakes/auth';
 import { paths, settle, start, toasts } from './support';
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-const SUCCESS =
-  '?access_token=tok-g&token_type=bearer&user_id=u1&user_name=Ada%20L&user_email=ada%40example.org&user_avatar=&refresh_token=r-g';
+const SUCCESS = '?code=one-time-code';
+const STATE = 'this-browser-kept-this';
+const exchangeOk = async () => ({ ...authResponse(), access_token: 'tok-g', refresh_token: 'r-g' });
 
 describe('oauth-callback machine', () => {
   it('reads the query parameters', () => {
-    expect(readOAuthParams(SUCCESS)).toEqual({
-      access_token: 'tok-g',
-      token_type: 'bearer',
-      user_id: 'u1',
-      user_name: 'Ada L',
-      user_email: 'ada@example.org',
-      user_avatar: '',
-      refresh_token: 'r-g',
+    expect(readOAuthParams(`${SUCCESS}&access_token=x`)).toMatchObject({
+      code: 'one-time-code',
+      access_token: 'x',
       error: null,
     });
   });
 
-  it('signs in with the token, then toasts and goes to /', async () => {
+  it('exchanges the code with the browser’s one-time value, signs in, toasts and goes to /', async () => {
     const session = deferred<void>();
     const tokens: unknown[] = [];
+    const exchanged: unknown[] = [];
     const { actor, notices } = start(
       oauthCallbackLogic({
+        exchange: async (body) => (exchanged.push(body), exchangeOk()),
         signIn: (...pair: unknown[]) => {
           tokens.push(pair);
           return session.promise;
         },
       }),
-      { input: readOAuthParams(SUCCESS) },
+      { input: { ...readOAuthParams(SUCCESS), state: STATE } },
     );
     expect(actor.getSnapshot().value).toBe('signingIn');
-    expect(actor.getSnapshot().context.userName).toBe('Ada L');
-    expect(tokens).toEqual([['tok-g', 'r-g']]);
+    await vi.waitFor(() => expect(tokens).toEqual([['tok-g', 'r-g']]));
+    expect(exchanged).toEqual([{ code: 'one-time-code', state: STATE }]);
 
     session.resolve();
     await settle(actor, 'done');
@@ -46,11 +44,37 @@ describe('oauth-callback machine', () => {
     expect(paths(notices)).toEqual(['/']);
   });
 
+  it('never signs in with a token from the URL (a link that would swap the account)', () => {
+    const signIn = vi.fn();
+    const exchange = vi.fn(exchangeOk);
+    const { actor, notices } = start(oauthCallbackLogic({ exchange, signIn }), {
+      input: {
+        ...readOAuthParams('?access_token=attackers&refresh_token=theirs&token_type=bearer'),
+        state: STATE,
+      },
+    });
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(toasts(notices)).toEqual(['error: Authentication failed: No access token received']);
+    expect(signIn).not.toHaveBeenCalled();
+    expect(exchange).not.toHaveBeenCalled();
+  });
+
+  it('a code this browser did not start a sign-in for is refused before it is exchanged', () => {
+    const exchange = vi.fn(exchangeOk);
+    const { actor, notices } = start(oauthCallbackLogic({ exchange, signIn: () => {} }), {
+      input: { ...readOAuthParams(SUCCESS), state: null },
+    });
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(toasts(notices)).toEqual(['error: Failed to complete Google sign-in']);
+    expect(exchange).not.toHaveBeenCalled();
+  });
+
   it('an error parameter: OAuth error: {error}, then /auth after 3 s', async () => {
     vi.useFakeTimers();
-    const { actor, notices } = start(oauthCallbackLogic({ signIn: () => {} }), {
-      input: readOAuthParams('?error=access_denied&access_token=ignored'),
-    });
+    const { actor, notices } = start(
+      oauthCallbackLogic({ exchange: exchangeOk, signIn: () => {} }),
+      { input: readOAuthParams('?error=access_denied&code=ignored') },
+    );
     expect(actor.getSnapshot().value).toBe('failed');
     expect(toasts(notices)).toEqual(['error: OAuth error: access_denied']);
     await vi.advanceTimersByTimeAsync(2999);
@@ -60,18 +84,13 @@ describe('oauth-callback machine', () => {
     expect(paths(notices)).toEqual(['/auth']);
   });
 
-  it('no token: Authentication failed: No access token received', () => {
-    const { actor, notices } = start(oauthCallbackLogic({ signIn: () => {} }), {
-      input: readOAuthParams('?token_type=bearer'),
-    });
-    expect(actor.getSnapshot().value).toBe('failed');
-    expect(toasts(notices)).toEqual(['error: Authentication failed: No access token received']);
-  });
-
-  it('a session that cannot load the user: Failed to complete Google sign-in', async () => {
+  it('a refused code (used, expired, another browser’s): Failed to complete Google sign-in', async () => {
     const { actor, notices } = start(
-      oauthCallbackLogic({ signIn: () => Promise.reject(new Error('401')) }),
-      { input: readOAuthParams(SUCCESS) },
+      oauthCallbackLogic({
+        exchange: () => Promise.reject(new Error('400')),
+        signIn: () => {},
+      }),
+      { input: { ...readOAuthParams(SUCCESS), state: STATE } },
     );
     await settle(actor, 'failed');
     expect(toasts(notices)).toEqual(['error: Failed to complete Google sign-in']);

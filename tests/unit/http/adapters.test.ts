@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { takeRedirectSignInState } from '../../../src/auth/sign-in-state';
 import type { Api } from '../../../src/api';
 import { normalizeUser, resolveAvatarUrl } from '../../../src/http-user';
 import { createHttpApi } from '../../../src/http';
@@ -61,6 +62,13 @@ const rows: Row[] = [
     'POST',
     '/api/v1/auth/verify-email',
     { token: 't1' },
+  ],
+  [
+    'auth.exchangeSignInCode',
+    (a) => a.auth.exchangeSignInCode({ code: 'c1', state: 's1' }),
+    'POST',
+    '/api/v1/auth/sign-in-code',
+    { code: 'c1', state: 's1' },
   ],
   [
     'auth.resendVerification',
@@ -377,10 +385,20 @@ describe('answers', () => {
     });
   });
 
-  it('builds the Google sign-in URL without fetching', () => {
-    expect(api.auth.googleLoginUrl()).toBe(`${server.url}/api/v1/auth/google/login`);
+  it('builds the Google sign-in URL without fetching, with a one-time value this tab keeps', () => {
+    const url = new URL(api.auth.googleLoginUrl());
+    expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/api/v1/auth/google/login`);
+    expect(url.searchParams.get('client_state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Kept in sessionStorage where there is one (the component tests read it back); none here.
+    expect(takeRedirectSignInState()).toBe(
+      globalThis.sessionStorage ? url.searchParams.get('client_state') : null,
+    );
     const slashed = createHttpApi({ baseURL: `${server.url}/`, getToken: () => null });
-    expect(slashed.auth.googleLoginUrl()).toBe(`${server.url}/api/v1/auth/google/login`);
+    expect(slashed.auth.googleLoginUrl()).toMatch(
+      new RegExp(`^${server.url}/api/v1/auth/google/login\\?client_state=`),
+    );
+    // Each sign-in its own value.
+    expect(api.auth.googleLoginUrl()).not.toBe(url.toString());
     expect(server.received).toHaveLength(0);
   });
 });

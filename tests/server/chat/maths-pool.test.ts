@@ -1,0 +1,60 @@
+/**
+ * The maths pool under one student's pathological equation (red team round 3, #2): it keeps one
+ * thread busy for its whole budget, and only that thread is ended, while the others answer everyone
+ * else's maths; a call's clock starts when it runs; a huge expression never reaches the engines.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  POOL_SIZE,
+  TOO_BIG,
+  TOO_LONG,
+  runMaths,
+  tooBig,
+  warmUp,
+} from '../../../server/llm/maths-pool';
+import { SLOW_EQUATION } from '../slow-maths';
+
+const BUDGET_MS = 2000;
+const check = (expression: string) =>
+  runMaths({ name: 'check_math', input: { expression } }, BUDGET_MS);
+
+describe('the maths pool', () => {
+  it('has a thread per core, at least two', () => {
+    expect(POOL_SIZE).toBeGreaterThanOrEqual(2);
+  });
+
+  it(
+    'answers 15 students’ equations while one student’s equation holds a thread past its budget',
+    { timeout: 60_000 },
+    async () => {
+      await warmUp();
+      const attack = check(SLOW_EQUATION);
+      const others = Array.from({ length: 15 }, () => check('2x + 3 = 11'));
+      const answers = await Promise.all(others);
+      expect(answers).toEqual(Array.from({ length: 15 }, () => ({ solutions: 'x = 4' })));
+      expect(await attack).toEqual({ error: TOO_LONG });
+
+      // The ended thread was replaced; two attacks at once, and the pool is whole again after.
+      await warmUp();
+      const both = await Promise.all([check(SLOW_EQUATION), check(SLOW_EQUATION)]);
+      expect(both).toEqual([{ error: TOO_LONG }, { error: TOO_LONG }]);
+      await warmUp();
+      expect(await check('3x = 12')).toEqual({ solutions: 'x = 4' });
+    },
+  );
+
+  it('refuses an expression too big for the engines before it is queued', async () => {
+    const deep = '('.repeat(20) + 'x' + ')'.repeat(20) + ' = 1';
+    const long = Array.from({ length: 70 }, () => '1').join('+');
+    expect(tooBig(deep)).toBe(true);
+    expect(tooBig(long)).toBe(true);
+    expect(tooBig(SLOW_EQUATION)).toBe(false);
+    expect(tooBig('(3/4 + 1/8) * (2x - 1) = 5')).toBe(false);
+    const started = Date.now();
+    expect(await check(deep)).toEqual({ error: TOO_BIG });
+    expect(await runMaths({ name: 'solve_steps', input: { problem: long } }, BUDGET_MS)).toEqual({
+      error: TOO_BIG,
+    });
+    expect(Date.now() - started).toBeLessThan(50);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The Node server's own limits (red team round 3, #16), on the real process: a request whose body
+ * trickles in is cut at the request timeout (it was held 300 s), and one address's connections beyond
+ * the cap are closed as they open.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeServer } from '../harness';
+import type { ServerProcess } from '../server-process';
+import { startServer, stopServer } from '../server-process';
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-connections-'));
+let server: ServerProcess;
+beforeAll(async () => {
+  server = await startServer(dataDir, {
+    AYAH_REQUEST_TIMEOUT_MS: '1500',
+    AYAH_CONNECTIONS_PER_ADDRESS: '4',
+  });
+}, 180_000);
+afterAll(async () => {
+  if (server) await stopServer(server);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Opens a connection; answers it, what it received, and when it closed (ms after opening). */
+async function connect() {
+  const { port } = new URL(server.url);
+  const socket = net.connect(Number(port), '127.0.0.1');
+  const opened = Date.now();
+  let received = '';
+  socket.on('data', (chunk) => (received += chunk));
+  const closed = new Promise<number>((resolve) => {
+    socket.on('close', () => resolve(Date.now() - opened));
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return { socket, closed, received: () => received };
+}
+
+const slowBody = (socket: net.Socket) =>
+  socket.write(
+    'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+      'Content-Length: 1000\r\n\r\n{"email":',
+  );
+
+describeServer('the server’s connection limits', () => {
+  it(
+    'cuts a request whose body never finishes at the request timeout',
+    { timeout: 30_000 },
+    async () => {
+      const slow = await connect();
+      slowBody(slow.socket);
+      // A byte now and then keeps the socket busy, not idle: only the request timeout ends it.
+      const drip = setInterval(() => slow.socket.write(' '), 200);
+      try {
+        const after = await Promise.race([
+          slow.closed,
+          new Promise<number>((resolve) => setTimeout(() => resolve(-1), 10_000)),
+        ]);
+        expect(after).toBeGreaterThan(1000);
+        expect(after).toBeLessThan(5000);
+        expect(slow.received()).toMatch(/^HTTP\/1\.1 408/);
+      } finally {
+        clearInterval(drip);
+        slow.socket.destroy();
+      }
+    },
+  );
+
+  it(
+    'closes one address’s connections beyond the cap, and serves it again after',
+    { timeout: 30_000 },
+    async () => {
+      const held = await Promise.all(Array.from({ length: 4 }, () => connect()));
+      const extra = await connect();
+      const closedIn = await Promise.race([
+        extra.closed,
+        new Promise<number>((resolve) => setTimeout(() => resolve(-1), 1000)),
+      ]);
+      expect(closedIn).toBeGreaterThanOrEqual(0);
+      expect(extra.received()).toBe('');
+      for (const c of held) c.socket.destroy();
+      await Promise.all(held.map((c) => c.closed));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
+    },
+  );
+});
