@@ -253,6 +253,11 @@ export const WALLET_UI_MESSAGES = {
   convertFailed: 'Could not convert your points. Your points were not spent.',
   /** Not quoted in the spec. */
   loadFailed: 'Could not load your wallet. Please try again.',
+  /** Not quoted in the spec: what the reward token is, for students and their parents. */
+  tokenExplained: (tokenName: string) =>
+    `${tokenName} tokens are Ayah's reward tokens: you get them by converting the points you earn ` +
+    `for learning. They are not money and cannot be bought, sold or cashed in; your school decides ` +
+    `what they can be swapped for, such as a class reward or a certificate.`,
   /** Not quoted in the spec. */
   noActivity: 'No activity yet. Earn points by chatting with Ayah and reaching your goals.',
 } as const;
