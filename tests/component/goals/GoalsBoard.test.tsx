@@ -11,7 +11,12 @@ import {
 } from '../../fakes/goals';
 import { clearToasts, renderWithToasts } from '../render';
 
-vi.mock('canvas-confetti', () => ({ default: vi.fn(async () => undefined) }));
+// canvas-confetti's cannon: created once, for the main thread (no worker: issue 25 item 2).
+const confetti = vi.hoisted(() => {
+  const fire = vi.fn(async () => undefined);
+  return { fire, create: vi.fn(() => fire) };
+});
+vi.mock('canvas-confetti', () => ({ default: { create: confetti.create } }));
 
 afterEach(() => {
   clearToasts();
@@ -255,10 +260,7 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
   });
 
   it('fires confetti when motion is allowed, loading it only then', async () => {
-    const confetti = (await import('canvas-confetti')).default as unknown as ReturnType<
-      typeof vi.fn
-    >;
-    confetti.mockClear();
+    confetti.fire.mockClear();
     renderBoard(
       {},
       { celebrations: [{ goal_id: 'g-english', milestone: 100 }] },
@@ -274,7 +276,12 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
       'data-motion',
       'confetti',
     );
-    await waitFor(() => expect(confetti).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(confetti.fire).toHaveBeenCalledTimes(1));
+    // A CSP of `script-src 'self'` refuses canvas-confetti's blob: worker: drawn on the main thread.
+    expect(confetti.create).toHaveBeenCalledWith(
+      undefined,
+      expect.objectContaining({ useWorker: false }),
+    );
   });
 
   it("logs 'Failed to fetch goals' and offers to try again", async () => {
