@@ -37,7 +37,7 @@ export default function Page() {
         onSessionChange={(id) => openSession(id)}
         onTitleChange={setTitle}
         // The student came here to write; a portal's embed leaves focus where its reader is.
-        autoFocus
+        focusOnMount
         className="ay:min-h-0 ay:flex-1"
       />
     </SidebarLayout>

@@ -49,7 +49,7 @@ export interface ChatProps {
    * the portal's keyboard and screen-reader users keep their place.
    * @default false
    */
-  autoFocus?: boolean;
+  focusOnMount?: boolean;
   /** @default the enclosing Ayah root's theme, else 'light' */
   theme?: Theme;
   className?: string;
@@ -82,7 +82,7 @@ type ConversationProps = Pick<
   | 'onTitleChange'
   | 'dashboardData'
   | 'store'
-  | 'autoFocus'
+  | 'focusOnMount'
 > & { userId: string | null };
 
 function Conversation({
@@ -93,7 +93,7 @@ function Conversation({
   onTitleChange,
   dashboardData,
   store,
-  autoFocus = false,
+  focusOnMount = false,
 }: ConversationProps) {
   const [logic] = useState(() => chatLogic(adapter, store ?? browserChatStore()));
   const actor = useActorRef(logic, { input: { userId, sessionId, dashboardData } });
@@ -110,12 +110,12 @@ function Conversation({
 
   return (
     <ChatActorProvider value={actor}>
-      <ChatLayout autoFocus={autoFocus} />
+      <ChatLayout focusOnMount={focusOnMount} />
     </ChatActorProvider>
   );
 }
 
-function ChatLayout({ autoFocus }: { autoFocus: boolean }) {
+function ChatLayout({ focusOnMount }: { focusOnMount: boolean }) {
   const actor = useChatActor('ChatLayout');
   const view = useSelector(actor, (s) => {
     if (s.hasTag('loading')) return 'loading';
@@ -134,7 +134,7 @@ function ChatLayout({ autoFocus }: { autoFocus: boolean }) {
           view === 'empty' ? 'ay:flex-1' : 'ay:pb-3',
         )}
       >
-        <ChatComposer autoFocus={autoFocus} />
+        <ChatComposer focusOnMount={focusOnMount} />
       </div>
     </>
   );

@@ -24,7 +24,7 @@ export interface ChatComposerProps {
    * embed, where it would take a portal's keyboard and screen-reader users from their place.
    * @default false
    */
-  autoFocus?: boolean;
+  focusOnMount?: boolean;
   className?: string;
 }
 
@@ -32,7 +32,7 @@ export interface ChatComposerProps {
  * The message input. Enter sends, Shift+Enter starts a new line. While a reply is awaited the input
  * is read-only (it keeps focus) and the send button turns into Stop.
  */
-export function ChatComposer({ autoFocus = false, className }: ChatComposerProps) {
+export function ChatComposer({ focusOnMount = false, className }: ChatComposerProps) {
   const actor = useChatActor('ChatComposer');
   const draft = useSelector(actor, (s) => s.context.draft);
   const failed = useSelector(actor, (s) => s.context.failed);
@@ -51,11 +51,11 @@ export function ChatComposer({ autoFocus = false, className }: ChatComposerProps
   // Ready to type on arrival where the host asks for it, unless the reader is already elsewhere or on
   // a touch screen (where focus would throw up the keyboard over the page).
   useEffect(() => {
-    if (!autoFocus) return;
+    if (!focusOnMount) return;
     const idle = document.activeElement === null || document.activeElement === document.body;
     const touch = globalThis.matchMedia?.('(pointer: coarse)').matches ?? false;
     if (idle && !touch) inputRef.current?.focus({ preventScroll: true });
-  }, [autoFocus]);
+  }, [focusOnMount]);
 
   // A paste past the limit keeps its first 4000 characters (and the spec's toast says why).
   function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {

@@ -11,11 +11,11 @@ afterEach(() => clearToasts());
 
 function renderChat(
   sendStream?: ReturnType<typeof controlledStream>['stream'],
-  { autoFocus = true } = {},
+  { focusOnMount = true } = {},
 ) {
   const adapter = fakeChatAdapter(sendStream ? { sendStream } : {});
   const view = renderWithToasts(
-    <Chat adapter={adapter} store={memoryChatStore()} autoFocus={autoFocus} />,
+    <Chat adapter={adapter} store={memoryChatStore()} focusOnMount={focusOnMount} />,
   );
   const input = () => screen.getByRole('textbox', { name: 'Message Ayah' });
   return { ...view, input };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise, waitFor, type AnyActorLogic } from 'xstate';
-import type { GoalListResponse, GoalResponse, GoalsAdapter } from '../../../src/api';
+import type { Celebration, GoalListResponse, GoalResponse, GoalsAdapter } from '../../../src/api';
 import { boardMachine, goalsLogic, type BoardEmitted } from '../../../src/goals/board.machine';
 import {
   apiError,
@@ -369,7 +369,7 @@ describe('board machine: celebrations', () => {
   }
 
   it('never shows a milestone passed: a higher one replaces the queued one of its goal', async () => {
-    let found = [
+    let found: Celebration[] = [
       { goal_id: 'g-math', milestone: 25 as const },
       { goal_id: 'g-science', milestone: 50 as const },
     ];
