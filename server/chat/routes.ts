@@ -110,6 +110,12 @@ const SessionDetail = Session.extend({
 const SessionPage = z
   .object({ sessions: z.array(Session), ...pageFields })
   .openapi('ChatSessionPage');
+const SearchHit = Session.extend({
+  archived: z.boolean().openapi({ description: 'In the archive: Unarchive brings it back' }),
+}).openapi('ChatSearchHit');
+const SearchPage = z
+  .object({ sessions: z.array(SearchHit), ...pageFields })
+  .openapi('ChatSearchPage');
 const Message = z.object({ message: z.string() }).openapi('ChatMessageResponse');
 const Id = z.object({ id: z.string() });
 
@@ -310,11 +316,12 @@ export function chatRoutes(
       path: '/search',
       summary: 'Sessions whose title or messages contain the text (case-insensitive)',
       description:
+        'Archived sessions are found too, marked `archived`. ' +
         `Newest activity first. \`total\` is exact up to ${SEARCH_COUNT_LIMIT} matches (or up to ` +
         'one past the page asked for, if further); past that it is a lower bound. `hasMore` is exact.',
       ...signedIn,
       request: { query: SearchQuery },
-      responses: { 200: json(SessionPage, 'A page'), ...errorResponses(401, 422) },
+      responses: { 200: json(SearchPage, 'A page'), ...errorResponses(401, 422) },
     }),
     async (c) => {
       const { search, ...page } = c.req.valid('query');

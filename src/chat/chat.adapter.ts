@@ -60,6 +60,12 @@ export type ChatSessionDetail = ChatSession & {
 /** A page of sessions: `{sessions, total, page, limit, hasMore}`. */
 export type ChatSessionPage = Paged<'sessions', ChatSession>;
 
+/** A search match: archived sessions are found too, marked so the student can unarchive them. */
+export type ChatSearchHit = ChatSession & { archived: boolean };
+
+/** GET /search's page of matches. */
+export type ChatSearchPage = Paged<'sessions', ChatSearchHit>;
+
 /** PATCH /sessions/{id}/title: 1–100 characters. */
 export type RenameSessionRequest = {
   title: string;
@@ -93,7 +99,7 @@ export interface ChatAdapter {
   /** Deletes an active session. */
   deleteSession(id: string, options?: CallOptions): Promise<MessageResponse>;
   /** Searches sessions; `limit` 20 and `page` 1 unless given. */
-  search(query: ChatSearchQuery, options?: CallOptions): Promise<ChatSessionPage>;
+  search(query: ChatSearchQuery, options?: CallOptions): Promise<ChatSearchPage>;
   /** Archived sessions; `limit` 50 and `page` 1 unless given. */
   listArchived(query?: PageQuery, options?: CallOptions): Promise<ChatSessionPage>;
   /** Archives every active session. */

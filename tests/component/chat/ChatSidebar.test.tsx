@@ -136,6 +136,23 @@ describe('<ChatSidebar>', () => {
     expect(onSessionRemoved).toHaveBeenCalledWith('s3');
   });
 
+  // Issue 25 item 6: the archive toast offers Undo for its 4 seconds.
+  it('undoes an archive from its toast', async () => {
+    const adapter = fakeChatAdapter();
+    const unarchive = vi.spyOn(adapter, 'unarchiveSession');
+    const { user } = renderWithToasts(<ChatSidebar adapter={adapter} />);
+    const { menu } = await openMenu(user, 'The French Revolution');
+    await user.click(within(menu).getByRole('menuitem', { name: 'Archive' }));
+    const toast = (await findToast('Chat archived successfully')).closest('[role="status"]')!;
+    expect(screen.queryByRole('button', { name: 'The French Revolution' })).not.toBeInTheDocument();
+    await user.click(within(toast as HTMLElement).getByRole('button', { name: 'Undo' }));
+    expect(unarchive).toHaveBeenCalledWith('s3', expect.anything());
+    expect(await findToast('Chat unarchived successfully')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('button', { name: 'The French Revolution' }),
+    ).toBeInTheDocument();
+  });
+
   it('deletes a chat after confirming', async () => {
     const onSessionRemoved = vi.fn();
     const deleteSession = vi.fn(async () => ({ message: 'ok' }));
