@@ -1,6 +1,6 @@
 /**
  * The declared layers of the repo, checked in `npm test` (scripts/test.mjs) by dependency-cruiser:
- * `npx depcruise src app server stories .storybook --config .dependency-cruiser.cjs`.
+ * `npx depcruise src app server stories fakes .storybook --config .dependency-cruiser.cjs`.
  *
  *   src/            the published library: never reaches into the host app, the server, benches or tests
  *   src/<feature>/  auth, chat, goals, wallet, settings, markdown: a feature uses another only through
@@ -9,11 +9,15 @@
  *   app/, stories/  the host app and the stories use the package's public entries (`ayah-coach/…`,
  *                   resolved by tsconfig paths), never a src/ path
  *   server/         its own package: the spec's rules through 'ayah-coach/rules', never a src/ path
+ *   fakes/          one fake adapter per feature, shared by tests and stories: stories never import tests/
+ *   server/<domain>/ auth, chat, goals, points, memory, tutor, legal, health (and lti, classes …): a domain
+ *                   imports no other domain; it asks for a narrow port that server/app.ts hands it
+ *   server/http, server/db, server/llm  the shared layers under every domain: they import none
  * and nowhere an import cycle, type-only imports included.
  */
 const FEATURES = '(auth|chat|goals|wallet|settings|markdown)';
-/** The API seam of a feature: its wire types and their HTTP implementation. */
-const WIRE_SEAM = `^src/${FEATURES}/[^/]+\\.(adapter|http)\\.ts$`;
+/** The server's shared layers, under every domain (see server-domain-imports-no-domain). */
+const SERVER_SHARED = '(?:http|db|llm)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -31,29 +35,15 @@ module.exports = {
       comment:
         'src/ is the published library: it never imports the host app, the server, benches or tests.',
       from: { path: '^src/' },
-      to: { path: '^(app|server|bench|tests|stories|examples)/' },
+      to: { path: '^(app|server|bench|tests|stories|examples|fakes)/' },
     },
     {
       name: 'feature-through-its-entry',
       severity: 'error',
       comment:
         "A feature uses another feature only through that feature's index.ts (e.g. chat imports '../markdown'), never its internals.",
-      from: { path: `^src/${FEATURES}/`, pathNot: WIRE_SEAM },
+      from: { path: `^src/${FEATURES}/` },
       to: { path: `^src/${FEATURES}/`, pathNot: ['^src/$1/', `^src/${FEATURES}/index\\.ts$`] },
-    },
-    {
-      name: 'wire-seam-through-wire-seam',
-      severity: 'error',
-      comment:
-        "Exception to feature-through-its-entry, for the API seam only: a feature's <f>.adapter.ts and <f>.http.ts " +
-        "may use another feature's adapter and http modules (settings' Data Controls are the chat archive calls and " +
-        'its profile answers are the auth user), since the seam carries wire types and paths, no UI and no machine; ' +
-        'src/api.ts and src/http.ts gather it whole. They still reach nothing else of another feature.',
-      from: { path: WIRE_SEAM },
-      to: {
-        path: `^src/${FEATURES}/`,
-        pathNot: ['^src/$1/', `^src/${FEATURES}/index\\.ts$`, WIRE_SEAM],
-      },
     },
     {
       name: 'shared-layers-import-no-feature',
@@ -71,12 +61,50 @@ module.exports = {
       to: { path: '^src/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
     },
     {
+      name: 'stories-and-fakes-import-no-tests',
+      severity: 'error',
+      comment:
+        'Stories and the fakes they share with tests stand on their own: they never import tests/ (tests import them).',
+      from: { path: '^(stories|fakes|\\.storybook)/' },
+      to: { path: '^tests/' },
+    },
+    {
       name: 'server-uses-the-rules-entry',
       severity: 'error',
       comment:
         "The server is its own package: it takes the spec's rules through 'ayah-coach/rules', as an installed server would, never a src/ path.",
       from: { path: '^server/' },
       to: { path: '^src/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'server-domain-imports-no-domain',
+      severity: 'error',
+      comment:
+        'A server domain (every folder of server/ but the shared layers) never imports another domain: it ' +
+        'asks for a narrow port (PointsLedger, TutorChat, GoalsReader …) that server/app.ts, the one ' +
+        'composition root, builds and hands in. Shared, below every domain: server/http (paging, ids, ' +
+        'openapi helpers, rate limits, the auth context), server/db (schema, locks, notifications), ' +
+        'server/llm (the model client, prompt, safety, maths) and the files at server/ top level other ' +
+        'than app.ts and main.ts (deps, config, mailer, ports: types and settings, no domain logic).',
+      from: { path: `^server/(?!${SERVER_SHARED}/)([^/]+)/` },
+      to: { path: '^server/([^/]+)/', pathNot: ['^server/$1/', `^server/${SERVER_SHARED}/`] },
+    },
+    {
+      name: 'server-shared-layers-import-no-domain',
+      severity: 'error',
+      comment:
+        "server/http, server/db, server/llm and server/'s top-level files sit under every domain: they " +
+        'import none, and nothing but main.ts imports the composition root (app.ts). config.ts and ' +
+        "demo-portal.ts read the settings main.ts starts with, so they may use a domain's settings " +
+        'parser (auth/trusted-issuers.ts).',
+      from: {
+        path: `^server/(${SERVER_SHARED}/|[^/]+\\.ts$)`,
+        pathNot: '^server/(app|main|config|demo-portal)\\.ts$',
+      },
+      to: {
+        path: ['^server/[^/]+/', '^server/app\\.ts$'],
+        pathNot: `^server/${SERVER_SHARED}/`,
+      },
     },
     {
       name: 'not-to-unresolvable',

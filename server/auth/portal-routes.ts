@@ -1,11 +1,10 @@
 /** `POST /token-exchange`: a school portal's signed assertion for an Ayah session (portal.ts). */
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { errorResponses, PUBLIC } from '../http/openapi';
-import type { AuthEnv } from './guard';
+import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
+import type { AuthEnv } from '../http/auth';
 import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
-import { body, json, signedIn } from './route-helpers';
+import { signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';
 import type { AuthService } from './service';
 
@@ -27,7 +26,8 @@ const TokenExchangeBody = z
   })
   .openapi('TokenExchangeRequest');
 
-export function portalRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: AuthService) {
+export function portalRoutes(deps: Deps, service: AuthService) {
+  const app = createRouter<AuthEnv>();
   const portal = createPortalSignIn(deps, service);
   app.openapi(
     createRoute({
@@ -57,4 +57,6 @@ export function portalRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
       );
     },
   );
+
+  return app;
 }

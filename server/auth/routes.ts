@@ -8,16 +8,16 @@
  * bearer token dies within 30 minutes. `POST /logout` revokes the session and its refresh chain.
  * A session ends at the latest 30 days after its sign-in.
  */
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { createRoute } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { AppError, validationItems } from '../http/errors';
-import { BEARER, createRouter, errorResponses, PUBLIC } from '../http/openapi';
+import { BEARER, PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
 import { clientAddress } from '../http/security';
-import type { AuthEnv } from './guard';
-import { requireAuth } from './guard';
+import type { AuthEnv } from '../http/auth';
 import { accountRoutes } from './account';
+import type { AccountParts } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
 import { portalRoutes } from './portal-routes';
@@ -42,9 +42,9 @@ import {
   UserResponse,
   publicUser,
 } from './schemas';
-import { body, json, signedIn } from './route-helpers';
-import { MESSAGES, createAuthService } from './service';
-import type { SessionCache } from './session-cache';
+import { signedIn } from './route-helpers';
+import { AUTH_MESSAGES } from './service';
+import type { AuthService } from './service';
 
 /** Said on the routes that cost a hash or a mail. */
 const LIMITED =
@@ -54,12 +54,17 @@ const mediaType = (c: Context) =>
   (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
 /**
- * `sessions` is the server's session cache (session-cache.ts). `apiPrefix` is where the app mounts
- * the API (`/api/v1`): avatar URLs are built under it.
+ * `auth` is the bearer-token guard and `service` the auth service, both built by server/app.ts;
+ * `accountParts` the other domains' rows of a user, for the account export.
+ * `apiPrefix` is where the app mounts the API (`/api/v1`): avatar URLs are built under it.
  */
-export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api/v1') {
-  const service = createAuthService(deps, sessions);
-  const auth = requireAuth(service);
+export function authRoutes(
+  deps: Deps,
+  auth: MiddlewareHandler<AuthEnv>,
+  service: AuthService,
+  accountParts: AccountParts,
+  apiPrefix = '/api/v1',
+) {
   const app = createRouter<AuthEnv>();
   const address = (c: Context) => clientAddress(c, deps.config.trustProxy);
 
@@ -80,7 +85,7 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
       const input = c.req.valid('json');
       await service.limitAccountMail('register', input.email, address(c));
       const user = await service.register(input);
-      return c.json({ message: MESSAGES.registered, user: publicUser(user) }, 201);
+      return c.json({ message: AUTH_MESSAGES.registered, user: publicUser(user) }, 201);
     },
   );
 
@@ -204,7 +209,7 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
       const { email } = c.req.valid('json');
       await service.limitAccountMail('resend', email, address(c));
       const { retryAfterSec, sent } = await service.resendVerification(email);
-      const message = sent ? MESSAGES.resendSent : MESSAGES.resendCooldown(retryAfterSec);
+      const message = sent ? AUTH_MESSAGES.resendSent : AUTH_MESSAGES.resendCooldown(retryAfterSec);
       return c.json({ message, retry_after: retryAfterSec }, 200);
     },
   );
@@ -223,7 +228,7 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
       const { email } = c.req.valid('json');
       await service.limitAccountMail('reset', email, address(c));
       await service.requestPasswordReset(email);
-      return c.json({ message: MESSAGES.resetSent }, 200);
+      return c.json({ message: AUTH_MESSAGES.resetSent }, 200);
     },
   );
 
@@ -240,7 +245,7 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
     async (c) => {
       const { token, new_password } = c.req.valid('json');
       await service.confirmPasswordReset(token, new_password);
-      return c.json({ message: MESSAGES.resetDone }, 200);
+      return c.json({ message: AUTH_MESSAGES.resetDone }, 200);
     },
   );
 
@@ -260,7 +265,7 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
     async (c) => {
       const { current_password, new_password } = c.req.valid('json');
       await service.changePassword(c.var.auth, current_password, new_password);
-      return c.json({ message: MESSAGES.passwordChanged }, 200);
+      return c.json({ message: AUTH_MESSAGES.passwordChanged }, 200);
     },
   );
 
@@ -283,7 +288,7 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
     async (c) => {
       const { refresh_token } = c.req.valid('json');
       if (refresh_token === undefined) {
-        throw new AppError(401, MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
+        throw new AppError(401, AUTH_MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
       }
       const result = await service.refreshWithToken(refresh_token);
       const { access_token, token_type, expires_in } = signedIn(result);
@@ -294,7 +299,7 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
     },
   );
 
-  providersRoute(app, deps);
+  app.route('/', providersRoute(deps));
   app.openapi(
     createRoute({
       method: 'post',
@@ -314,15 +319,15 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
       if (refresh_token !== undefined) await service.logoutWithRefreshToken(refresh_token);
       else
         await service.logout((await service.authenticate(c.req.header('authorization'))).sessionId);
-      return c.json({ message: MESSAGES.signedOut }, 200);
+      return c.json({ message: AUTH_MESSAGES.signedOut }, 200);
     },
   );
 
-  avatarRoutes(app, deps, apiPrefix, auth);
-  googleRoutes(app, deps, service);
-  walletRoutes(app, deps, service);
-  portalRoutes(app, deps, service);
-  accountRoutes(app, deps, auth);
+  app.route('/', avatarRoutes(deps, apiPrefix, auth));
+  app.route('/', googleRoutes(deps, service));
+  app.route('/', walletRoutes(deps, service));
+  app.route('/', portalRoutes(deps, service));
+  app.route('/', accountRoutes(deps, auth, accountParts));
 
-  return { app, service, auth };
+  return app;
 }

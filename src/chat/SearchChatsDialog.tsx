@@ -6,7 +6,7 @@ import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
 import { toast } from '../ui/toast';
 import type { ChatAdapter, ChatSearchHit, ChatSession } from './chat.adapter';
-import { REFRESH_CHAT_HISTORY_EVENT } from './chat.store';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { MessageIcon, SearchIcon } from './chat-icons';
 import { searchLogic } from './search.machine';
 

@@ -8,7 +8,7 @@ import {
   fakeGoalsAdapter,
   goal,
   type FakeGoalsOptions,
-} from '../../fakes/goals';
+} from '../../../fakes/goals';
 import { clearToasts, renderWithToasts } from '../render';
 
 // canvas-confetti's cannon: created once, for the main thread (no worker: issue 25 item 2).
