@@ -11,8 +11,8 @@ import type {
   ChatSendResponse,
   ChatSession,
   ChatSessionDetail,
-  ChatSessionPage,
   ChatStreamEvent,
+  Paged,
 } from '../src/api';
 import { ApiError } from '../src/lib/http-errors';
 
@@ -45,7 +45,7 @@ export function session(
   return { id, title, createdAt: lastMessageAt, lastMessageAt, messageCount };
 }
 
-export function page(sessions: ChatSession[]): ChatSessionPage {
+export function page<S extends ChatSession>(sessions: S[]): Paged<'sessions', S> {
   return { sessions, total: sessions.length, page: 1, limit: 20, hasMore: false };
 }
 
@@ -178,6 +178,7 @@ function sleep(ms: number, signal?: AbortSignal) {
 /** The fake adapter: sample answers everywhere, each call replaceable through `overrides`. */
 export function fakeChatAdapter(overrides: Partial<ChatAdapter> = {}): ChatAdapter {
   let sessions = [...sampleSessions];
+  let archived: ChatSession[] = [];
   const find = (id: string) => sessions.find((s) => s.id === id);
   const notFound = () => new ApiError(404, 'Session not found');
 
@@ -202,20 +203,29 @@ export function fakeChatAdapter(overrides: Partial<ChatAdapter> = {}): ChatAdapt
     },
     search: async ({ search, limit = 20 }) =>
       page(
-        sessions
+        [
+          ...sessions.map((s) => ({ ...s, archived: false })),
+          ...archived.map((s) => ({ ...s, archived: true })),
+        ]
           .filter((s) => s.title.toLowerCase().includes(search.toLowerCase()))
           .slice(0, limit),
       ),
-    listArchived: async () => page([]),
+    listArchived: async () => page(archived),
     archiveAll: async () => ({ message: 'All chats archived' }),
     deleteAll: async () => ({ message: 'All chats deleted' }),
     archiveSession: async (id) => {
       const found = find(id);
       if (!found) throw notFound();
       sessions = sessions.filter((s) => s.id !== id);
+      archived = [found, ...archived];
       return found;
     },
-    unarchiveSession: async (id) => session(id, 'Unarchived chat'),
+    unarchiveSession: async (id) => {
+      const found = archived.find((s) => s.id === id) ?? session(id, 'Unarchived chat');
+      archived = archived.filter((s) => s.id !== id);
+      sessions = [found, ...sessions.filter((s) => s.id !== id)];
+      return found;
+    },
     deleteArchivedSession: async () => ({ message: 'Chat deleted' }),
     ...overrides,
   };

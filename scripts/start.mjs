@@ -151,4 +151,14 @@ const server = spawn(process.execPath, [path.join(serverDir, 'dist', 'main.js')]
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.kill(signal));
 }
+// A supervisor may signal a process above this one (`npm start`'s npm, or the shell npm runs us in),
+// which dies without passing the signal on: this process is then handed to another parent, and the
+// server must not keep answering and holding the data dir. Losing the parent counts as SIGTERM.
+const parent = process.ppid;
+const orphaned = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphaned);
+  console.log('[start] the process that started Ayah is gone: stopping the server.');
+  server.kill('SIGTERM');
+}, 250);
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

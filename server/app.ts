@@ -104,7 +104,13 @@ export function createApp(appDeps: AppDeps) {
 
   app.onError((error, c) => errorResponse(error, c, logger));
   app.use('*', securityHeaders({ https: config.publicUrl.startsWith('https:') }));
-  app.use('/api/*', corsPolicy(config.publicUrl, config.allowedOrigins));
+  app.use(
+    '/api/*',
+    corsPolicy(config.publicUrl, config.allowedOrigins, {
+      logger,
+      now: () => deps.now().getTime(),
+    }),
+  );
   app.use('/api/*', emptyBodyIsNoBody);
   // An answer given before the request body was read (a 401 from the auth middleware, say) leaves
   // the rest of the body on the socket, so the connection cannot be reused: say so, as the 413 does,

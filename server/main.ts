@@ -75,6 +75,30 @@ async function main() {
               'AYAH_LLM_BASE_URL (any OpenAI-compatible endpoint, e.g. http://localhost:11434/v1) and ' +
               'AYAH_LLM_MODEL (and AYAH_LLM_API_KEY if it needs one), then restart.',
       );
+      // A portal that cannot call or sign in is misconfigured here: say what is allowed and trusted.
+      console.log(
+        config.allowedOrigins.length
+          ? `Portals allowed to call the API from a browser (AYAH_ALLOWED_ORIGINS): ${config.allowedOrigins.join(', ')}`
+          : 'Portals allowed to call the API from a browser (AYAH_ALLOWED_ORIGINS): none, only this app',
+      );
+      console.log(
+        config.trustedIssuers.length
+          ? `Portal sign-in trusted (AYAH_TRUSTED_ISSUERS): ${config.trustedIssuers
+              .map(
+                (t) =>
+                  `${t.issuer} for ${t.audience} (${t.keys.kind === 'jwks' ? `keys at ${t.keys.url}` : 'one public key'})`,
+              )
+              .join('; ')}`
+          : 'Portal sign-in trusted (AYAH_TRUSTED_ISSUERS): none',
+      );
+      const ownLegal = ['terms', 'privacy'].filter(
+        (n) => !existsSync(path.join(config.dataDir, `${n}.md`)),
+      );
+      if (ownLegal.length)
+        console.log(
+          `Legal pages: students see the default ${ownLegal.map((n) => (n === 'terms' ? 'terms of use' : 'privacy notice')).join(' and ')}. ` +
+            `To show your school's own, write ${ownLegal.map((n) => `${n}.md`).join(' and ')} (markdown) into ${config.dataDir}.`,
+        );
       if (demo) console.log(`Example portal: ${config.publicUrl}/embed-demo (AYAH_DEMO_PORTAL=1)`);
       if (!staticDir)
         console.log('The app is not built (no dist-app/index.html): serving a placeholder page.');

@@ -36,6 +36,8 @@ export default function Page() {
         sessionId={sessionId}
         onSessionChange={(id) => openSession(id)}
         onTitleChange={setTitle}
+        // The student came here to write; a portal's embed leaves focus where its reader is.
+        focusOnMount
         className="ay:min-h-0 ay:flex-1"
       />
     </SidebarLayout>

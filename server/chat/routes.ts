@@ -101,6 +101,10 @@ const SessionDetail = Session.extend({
 }).openapi('ChatSessionDetail');
 
 const SessionPage = pageOf('ChatSessionPage', 'sessions', Session);
+const SearchHit = Session.extend({
+  archived: z.boolean().openapi({ description: 'In the archive: Unarchive brings it back' }),
+}).openapi('ChatSearchHit');
+const SearchPage = pageOf('ChatSearchPage', 'sessions', SearchHit);
 const Message = z.object({ message: z.string() }).openapi('ChatMessageResponse');
 const Id = z.object({ id: z.string() });
 
@@ -339,11 +343,12 @@ export function chatRoutes(
       path: '/search',
       summary: 'Sessions whose title or messages contain the text (case-insensitive)',
       description:
+        'Archived sessions are found too, marked `archived`. ' +
         `Newest activity first. \`total\` is exact up to ${SEARCH_COUNT_LIMIT} matches (or up to ` +
         'one past the page asked for, if further); past that it is a lower bound. `hasMore` is exact.',
       ...signedIn,
       request: { query: SearchQuery },
-      responses: { 200: json(SessionPage, 'A page'), ...errorResponses(401, 422) },
+      responses: { 200: json(SearchPage, 'A page'), ...errorResponses(401, 422) },
     }),
     async (c) => {
       const { search, ...page } = c.req.valid('query');

@@ -239,20 +239,19 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
     },
 
     /**
-     * Sessions whose title or any message contains `text`, case-insensitively: a match in one
+     * Sessions, archived ones too (marked), whose title or any message contains `text`,
+     * case-insensitively: a match in one
      * session's `search_text` (see `searchDocument`), newest activity first. `total` is exact up to
      * SEARCH_COUNT_LIMIT matches; past it, it says "at least that many".
      */
     async search(userId: string, text: string, page: Page) {
       const needle = text.trim();
       if (needle === '') return paged('sessions', [], 0, page);
-      const matched = and(
-        eq(chatSessions.userId, userId),
-        isNull(chatSessions.archivedAt),
-        searchMatch(needle),
-      );
+      // Archived chats are found too (a student looks for a word, not for where the chat is kept),
+      // each marked, so the client can offer Unarchive.
+      const matched = and(eq(chatSessions.userId, userId), searchMatch(needle));
       const rows = await db
-        .select(sessionFields)
+        .select({ ...sessionFields, archivedAt: chatSessions.archivedAt })
         .from(chatSessions)
         .where(matched)
         .orderBy(desc(chatSessions.lastMessageAt), desc(chatSessions.id))
@@ -270,7 +269,8 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           .limit(upTo);
         total = (await db.select({ n: count() }).from(hits.as('hits')))[0]?.n ?? 0;
       }
-      return paged('sessions', rows.map(publicSession), total, page);
+      const hits = rows.map((r) => ({ ...publicSession(r), archived: r.archivedAt !== null }));
+      return paged('sessions', hits, total, page);
     },
 
     /**

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { cors } from 'hono/cors';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Logger } from './errors';
 
 // The app's pages: its own scripts only; inline styles for KaTeX and React. Images: the app's own
 // (uploaded avatars are served under /api/v1), previews (blob:, data:) and Google profile pictures;
@@ -72,8 +73,13 @@ export function securityHeaders(options: { https: boolean }): MiddlewareHandler 
  * than the rest of a GET /auth/me.) No API route sets `Vary` of its own; one that did would replace
  * `Origin` here.
  */
-export function corsPolicy(publicUrl: string, allowed: readonly string[]): MiddlewareHandler {
+export function corsPolicy(
+  publicUrl: string,
+  allowed: readonly string[],
+  { logger, now = Date.now }: { logger?: Pick<Logger, 'warn'>; now?: () => number } = {},
+): MiddlewareHandler {
   const origins = new Set([new URL(publicUrl).origin, ...allowed]);
+  const warnStranger = logger ? strangerWarning(logger, [...origins], now) : () => {};
   const exposeHeaders = ['Retry-After'];
   const preflight = cors({
     origin: (origin) => (origins.has(origin) ? origin : null),
@@ -87,12 +93,43 @@ export function corsPolicy(publicUrl: string, allowed: readonly string[]): Middl
   const vary = ['Vary', 'Origin'] as const;
   const stranger: HeaderList = [expose, vary];
   return (c, next) => {
-    if (c.req.method === 'OPTIONS') return preflight(c, next);
     const origin = c.req.header('origin') ?? '';
+    if (c.req.method === 'OPTIONS') {
+      if (origin && !origins.has(origin)) warnStranger(origin);
+      return preflight(c, next);
+    }
     const headers = origins.has(origin)
       ? [['Access-Control-Allow-Origin', origin] as const, expose, vary]
       : stranger;
     return withStandingHeaders(c, headers, next);
+  };
+}
+
+/** Warnings about one origin at most this often, for at most this many origins at a time. */
+const STRANGER_WARNING_MS = 10 * 60_000;
+const STRANGER_ORIGINS_KEPT = 1000;
+
+/**
+ * A portal whose origin is missing from AYAH_ALLOWED_ORIGINS sees its browser refuse every call,
+ * while the server answered the preflight 204: one warning per unknown origin (again after ten
+ * minutes) tells the operator why, without letting a flood of made-up origins flood the log.
+ */
+function strangerWarning(logger: Pick<Logger, 'warn'>, allowed: string[], now: () => number) {
+  const lastWarned = new Map<string, number>();
+  return (origin: string) => {
+    const at = now();
+    const last = lastWarned.get(origin);
+    if (last !== undefined && at - last < STRANGER_WARNING_MS) return;
+    lastWarned.delete(origin);
+    if (lastWarned.size >= STRANGER_ORIGINS_KEPT) {
+      const oldest = lastWarned.keys().next().value;
+      if (oldest !== undefined) lastWarned.delete(oldest);
+    }
+    lastWarned.set(origin, at);
+    logger.warn(
+      `CORS: refused a browser call from ${JSON.stringify(origin.slice(0, 200))}: that origin is not ` +
+        `in AYAH_ALLOWED_ORIGINS (allowed: ${allowed.join(', ')}). Add it there if it is your portal.`,
+    );
   };
 }
 

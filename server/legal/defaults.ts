@@ -1,4 +1,8 @@
-/** The texts served when the school has not put its own under the data dir. Plain, short, replaceable. */
+/**
+ * The texts served when the school has not put its own (`terms.md`, `privacy.md`) in the data dir:
+ * complete as they stand, since students read them. The operator is told how to replace them in the
+ * start log and the README, never on the page.
+ */
 export const DEFAULT_PAGES = {
   terms: `# Terms of use
 
@@ -19,28 +23,41 @@ change or end the rewards programme.
 
 ## Changes
 Your school may update these terms. The current version is always on this page.
-
-*Your school can replace this text: put its own in \`terms.md\` in the server's data directory.*
 `,
   privacy: `# Privacy notice
 
-This notice explains what Ayah keeps about you and why.
+This notice explains what Ayah keeps about you, why, who can see it and how long it is kept. Ayah is
+run by your school, which decides how it is used and is responsible for your information.
 
 ## What we keep
-- Your account: name, email address (or wallet address), and a profile picture if you add one.
-- Your chats with the tutor, your goals and your points, so you can come back to them.
+- Your account: your name, your email address (or wallet address, or the id your school's portal gives
+  you), and a profile picture if you add one. Your password is kept only as a scrambled code that
+  cannot be turned back into the password.
+- Your chats with the tutor, your goals, your progress and your points, so you can come back to them.
 - A short learning memory (subjects and topics you worked on) that helps the tutor help you.
+- If a message looks like you might be in danger or shares private details such as a phone number or
+  a home address, a note that this happened (never the message itself), so that help can be offered.
 
 ## What we do with it
-We use it only to run Ayah for you and your school. We do not sell it or show you advertising.
+We use it only to run Ayah for you and your school: to answer your questions, show your goals and
+points, and keep your account safe. We do not sell it, we do not show you advertising, and we do not
+use it to build a profile of you for anyone else.
+
+## Who can see it
+You, and the people your school allows to run Ayah. If your school has connected an AI model, your
+chat messages are sent to it to write the tutor's answers, and to nothing else.
+
+## How long we keep it
+As long as your account exists. When you delete your account, everything Ayah keeps about you is
+deleted with it, at once.
 
 ## Your choices
-You can download everything Ayah keeps about you, and delete your account, from Settings.
+You can see and download everything Ayah keeps about you, and delete your account, from Settings.
+You can ask a parent, carer or teacher to help you do this.
 
 ## Questions
-Ask your school's data protection contact.
-
-*Your school can replace this text: put its own in \`privacy.md\` in the server's data directory.*
+Ask your teacher or your school's data protection contact. You, or a parent or carer, can ask the
+school what it keeps about you, to correct it, or to delete it.
 `,
 } as const;
 

@@ -7,6 +7,7 @@
  */
 import { SUBJECT_LABELS, type Subject } from 'ayah-coach/rules';
 import { checkAnswer, findMaths, solve } from './maths';
+import { wordProblem } from './word-problems';
 import type { Worked } from './maths';
 import type { Turn } from './turn';
 import { goalLine } from './prompt';
@@ -20,6 +21,7 @@ const CAN_DO = [
   'Here is what I *can* do with you right now:',
   '',
   '- **Maths, step by step**: send me an equation or a sum, like $2x + 3 = 11$, $\\frac{1}{2} + \\frac{1}{3}$ or "15 percent of 80". I give you a hint first, then one step at a time when you say *next step*.',
+  '- **Word problems** with one or two steps, like *Sam has 3 apples and buys 5 more. How many now?*: we turn the story into a sum together.',
   '- **Check your answer**: tell me what you got (like $x = 4$) and I will check it.',
   '- **Plan your study** from your weekly goals.',
 ].join('\n');
@@ -47,7 +49,7 @@ function progress(history: Turn[]): Progress | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const turn = history[i]!;
     if (turn.role !== 'user') continue;
-    const problem = findMaths(turn.content);
+    const problem = problemIn(turn.content);
     if (!problem || (ANSWER_ONLY.test(turn.content) && answersEarlier(history, i))) continue;
     const worked = solve(problem);
     if (!worked) return null;
@@ -63,7 +65,12 @@ function progress(history: Turn[]): Progress | null {
 
 /** Whether an answer-only turn answers an earlier problem (rather than starting one). */
 function answersEarlier(history: Turn[], i: number): boolean {
-  return history.slice(0, i).some((t) => t.role === 'user' && findMaths(t.content) !== null);
+  return history.slice(0, i).some((t) => t.role === 'user' && problemIn(t.content) !== null);
+}
+
+/** The maths a message asks about: written out, or the sum of a simple word problem. */
+function problemIn(text: string): string | null {
+  return findMaths(text) ?? wordProblem(text)?.expression ?? null;
 }
 
 function stepText(worked: Worked, index: number): string {
@@ -165,11 +172,25 @@ export function coachAnswer(student: StudentContext, question: string, history: 
   if (state && !firstTurn) {
     if (ALL.test(question)) return nextSteps(state, true);
     const problem = findMaths(question);
-    if (problem && ANSWER_ONLY.test(question)) {
+    // A bare number ("8") is an answer too.
+    if (ANSWER_ONLY.test(question) && (problem || /\d/.test(question))) {
       const verdict = checked(state, question);
       if (verdict) return verdict;
     }
     if (!problem && NEXT.test(question)) return nextSteps(state, false);
+  }
+
+  // A story first becomes its sum, with the words that say which operation, then is tutored as one.
+  const story = findMaths(question) ? null : wordProblem(question);
+  if (story) {
+    const worked = solve(story.expression);
+    if (worked && worked.steps.length > 0)
+      return [
+        ...opening,
+        `Let's turn the story into maths. The numbers are in the story, and ${story.reading}.`,
+        '',
+        firstHint(worked),
+      ].join('\n');
   }
 
   const problem = findMaths(question);
@@ -189,7 +210,6 @@ export function coachAnswer(student: StudentContext, question: string, history: 
     `${firstTurn ? `Hi ${student.name}! ` : ''}That's a good question. ${OFFLINE_LINE} I'd rather not guess an answer and teach you something wrong.`,
     '',
     CAN_DO,
-    '- **Word problems**: write the problem as an equation (like $2x + 3 = 11$) and I will work through it with you.',
     '',
     ...plan(student),
   ].join('\n');

@@ -109,7 +109,12 @@ export function AuthScreen({
           <h2 id={choicesId} ref={headingRef} tabIndex={-1} className={headingClass}>
             Welcome! How would you like to continue?
           </h2>
-          <WalletSignIn actorRef={walletRef} />
+          {/* Email first and the wallet last: a child's first choice is the one they (and their
+              parents) know; a crypto wallet is for the few who already have one. */}
+          <Button onClick={() => actorRef.send({ type: 'choice.email' })}>
+            <MailIcon />
+            Continue with Email
+          </Button>
           <Button
             variant="outline"
             loading={googleBusy}
@@ -128,10 +133,7 @@ export function AuthScreen({
               {FIRST_RUN_MESSAGES.googleUnavailable}
             </p>
           )}
-          <Button onClick={() => actorRef.send({ type: 'choice.email' })}>
-            <MailIcon />
-            Continue with Email
-          </Button>
+          <WalletSignIn actorRef={walletRef} />
         </section>
       )}
       {view === 'email' && (

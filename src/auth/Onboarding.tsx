@@ -29,6 +29,17 @@ export type OnboardingProps = {
 
 const STEPS = ['welcome', 'subjects', 'tour'] as const;
 
+/**
+ * What Ayah does, as true with the offline practice helper as with a connected AI tutor: maths step by
+ * step and checked answers always; explanations in the other subjects only where the school has
+ * connected the full tutor.
+ */
+const ONBOARDING_PROMISE =
+  'Ayah is your learning coach. In the chat it works through maths with you one step at a time ' +
+  '(sums, fractions, equations and simple word problems), checks your answers and helps you plan ' +
+  "your week's goals. Where your school has connected the full AI tutor, it explains science, " +
+  'history and English too.';
+
 /** A short first run: what Ayah does, the subjects of interest, and how goals and points work. */
 export function Onboarding({ adapter, onDone, name, theme, className }: OnboardingProps) {
   const actorRef = useActorRef(onboardingLogic(adapter));
@@ -64,10 +75,7 @@ export function Onboarding({ adapter, onDone, name, theme, className }: Onboardi
           <h1 ref={headingRef} tabIndex={-1} className={headingClass}>
             {name ? `Welcome to Ayah, ${name}!` : 'Welcome to Ayah!'}
           </h1>
-          <p className="ay:text-sm">
-            Ayah is your AI learning coach. Ask a question in the chat and Ayah explains it step by
-            step, at your level, in math, science, history and english.
-          </p>
+          <p className="ay:text-sm">{ONBOARDING_PROMISE}</p>
           <Button onClick={next}>Next</Button>
         </section>
       )}

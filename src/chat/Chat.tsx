@@ -44,6 +44,12 @@ export interface ChatProps {
   store?: ChatStore;
   /** Shows a Sign in button to the guest. @default undefined */
   onSignIn?: () => void;
+  /**
+   * Focus the message input as the chat mounts. The host app turns it on; an embed leaves it off so
+   * the portal's keyboard and screen-reader users keep their place.
+   * @default false
+   */
+  focusOnMount?: boolean;
   /** @default the enclosing Ayah root's theme, else 'light' */
   theme?: Theme;
   className?: string;
@@ -70,7 +76,13 @@ export function Chat({ adapter, user, theme, className, onSignIn, ...props }: Ch
 
 type ConversationProps = Pick<
   ChatProps,
-  'adapter' | 'sessionId' | 'onSessionChange' | 'onTitleChange' | 'dashboardData' | 'store'
+  | 'adapter'
+  | 'sessionId'
+  | 'onSessionChange'
+  | 'onTitleChange'
+  | 'dashboardData'
+  | 'store'
+  | 'focusOnMount'
 > & { userId: string | null };
 
 function Conversation({
@@ -81,6 +93,7 @@ function Conversation({
   onTitleChange,
   dashboardData,
   store,
+  focusOnMount = false,
 }: ConversationProps) {
   const [logic] = useState(() => chatLogic(adapter, store ?? browserChatStore()));
   const actor = useActorRef(logic, { input: { userId, sessionId, dashboardData } });
@@ -97,12 +110,12 @@ function Conversation({
 
   return (
     <ChatActorProvider value={actor}>
-      <ChatLayout />
+      <ChatLayout focusOnMount={focusOnMount} />
     </ChatActorProvider>
   );
 }
 
-function ChatLayout() {
+function ChatLayout({ focusOnMount }: { focusOnMount: boolean }) {
   const actor = useChatActor('ChatLayout');
   const view = useSelector(actor, (s) => {
     if (s.hasTag('loading')) return 'loading';
@@ -121,7 +134,7 @@ function ChatLayout() {
           view === 'empty' ? 'ay:flex-1' : 'ay:pb-3',
         )}
       >
-        <ChatComposer />
+        <ChatComposer focusOnMount={focusOnMount} />
       </div>
     </>
   );

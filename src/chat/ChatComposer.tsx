@@ -19,6 +19,12 @@ import { preloadMarkdown } from './ReplyMarkdown';
 export const CHAT_DISCLAIMER = 'Ayah can make mistakes. Check important info.';
 
 export interface ChatComposerProps {
+  /**
+   * Focus the input as it mounts (when nothing else has focus and not on a touch screen). Off for an
+   * embed, where it would take a portal's keyboard and screen-reader users from their place.
+   * @default false
+   */
+  focusOnMount?: boolean;
   className?: string;
 }
 
@@ -26,7 +32,7 @@ export interface ChatComposerProps {
  * The message input. Enter sends, Shift+Enter starts a new line. While a reply is awaited the input
  * is read-only (it keeps focus) and the send button turns into Stop.
  */
-export function ChatComposer({ className }: ChatComposerProps) {
+export function ChatComposer({ focusOnMount = false, className }: ChatComposerProps) {
   const actor = useChatActor('ChatComposer');
   const draft = useSelector(actor, (s) => s.context.draft);
   const failed = useSelector(actor, (s) => s.context.failed);
@@ -42,13 +48,14 @@ export function ChatComposer({ className }: ChatComposerProps) {
     inputRef.current?.focus();
   }
 
-  // Ready to type on arrival, unless the reader is already elsewhere or on a touch screen (where focus
-  // would throw up the keyboard over the page).
+  // Ready to type on arrival where the host asks for it, unless the reader is already elsewhere or on
+  // a touch screen (where focus would throw up the keyboard over the page).
   useEffect(() => {
+    if (!focusOnMount) return;
     const idle = document.activeElement === null || document.activeElement === document.body;
     const touch = globalThis.matchMedia?.('(pointer: coarse)').matches ?? false;
     if (idle && !touch) inputRef.current?.focus({ preventScroll: true });
-  }, []);
+  }, [focusOnMount]);
 
   // A paste past the limit keeps its first 4000 characters (and the spec's toast says why).
   function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 
 import { useActorRef, useSelector } from '@xstate/react';
 import { cn } from '../lib/cn';
 import { toast } from '../ui/toast';
+import { Button } from '../ui/button';
 import { MountOnOpen } from '../ui/mount-on-open';
 import { AyahRoot, type Theme } from '../ui/root';
 import type { ChatAdapter } from './chat.adapter';
@@ -157,6 +158,9 @@ export function ChatSidebar({
   );
 }
 
+/** How long an archive's toast, and its Undo, stays. */
+const ARCHIVE_UNDO_MS = 4000;
+
 function useSidebarEffects(
   actor: SessionsActorRef,
   onSessionRemoved: ((sessionId: string) => void) | undefined,
@@ -170,9 +174,29 @@ function useSidebarEffects(
     const refresh = () => actor.send({ type: 'sessions.refresh' });
     window.addEventListener(REFRESH_CHAT_HISTORY_EVENT, refresh);
     const subscriptions = [
-      actor.on('notify', ({ tone, message }) =>
-        tone === 'error' ? toast.error(message) : toast.success(message),
-      ),
+      actor.on('notify', ({ tone, message, undo }) => {
+        if (tone === 'error') return toast.error(message);
+        if (!undo) return toast.success(message);
+        // An archive can be undone for as long as its toast shows.
+        return toast.success(
+          (t) => (
+            <span className="ay:flex ay:items-center ay:gap-3">
+              {message}
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => {
+                  toast.dismiss(t.id);
+                  actor.send({ type: 'session.unarchive', sessionId: undo });
+                }}
+              >
+                Undo
+              </Button>
+            </span>
+          ),
+          { duration: ARCHIVE_UNDO_MS },
+        );
+      }),
       actor.on('session.removed', ({ sessionId }) => latest.current?.(sessionId)),
     ];
     return () => {

@@ -1,9 +1,12 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Dialog, DialogContent, DialogTitle } from '../ui/dialog';
 import { AyahRoot, type Theme } from '../ui/root';
+import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
-import type { ChatAdapter, ChatSession } from './chat.adapter';
+import { toast } from '../ui/toast';
+import type { ChatAdapter, ChatSearchHit, ChatSession } from './chat.adapter';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { MessageIcon, SearchIcon } from './chat-icons';
 import { searchLogic } from './search.machine';
 
@@ -20,7 +23,8 @@ export interface SearchChatsDialogProps {
 
 /**
  * The search modal: up to 10 recent chats while the query is blank, matches in titles and messages
- * while typing. Arrow keys move between the chats, Enter opens one, Escape closes.
+ * while typing, archived chats among them (marked, with Unarchive). Arrow keys move between the
+ * chats, Enter opens one, Escape closes.
  */
 export function SearchChatsDialog({
   adapter,
@@ -65,6 +69,20 @@ function SearchPanel({
   const searching = useSelector(actor, (s) => s.hasTag('typing'));
   const blank = useSelector(actor, (s) => s.matches('idle'));
   const none = useSelector(actor, (s) => s.matches('noResults'));
+  const unarchiving = useSelector(actor, (s) => s.context.unarchiving);
+
+  useEffect(() => {
+    const subscriptions = [
+      actor.on('notify', ({ tone, message }) =>
+        tone === 'error' ? toast.error(message) : toast.success(message),
+      ),
+      // The sidebar's list gains the chat back.
+      actor.on('session.unarchived', () =>
+        window.dispatchEvent(new Event(REFRESH_CHAT_HISTORY_EVENT)),
+      ),
+    ];
+    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+  }, [actor]);
 
   const status = searching
     ? 'Searching…'
@@ -107,7 +125,13 @@ function SearchPanel({
           />
         )}
         {!blank && !none && results.length > 0 && (
-          <SessionResults heading="Results" sessions={results} onSelect={onSelect} />
+          <SessionResults
+            heading="Results"
+            sessions={results}
+            onSelect={onSelect}
+            unarchiving={unarchiving}
+            onUnarchive={(sessionId) => actor.send({ type: 'result.unarchive', sessionId })}
+          />
         )}
         {none && (
           <p className="ay:py-8 ay:text-center ay:text-sm ay:text-muted-foreground">
@@ -126,11 +150,15 @@ function SessionResults({
   sessions,
   empty,
   onSelect,
+  unarchiving = [],
+  onUnarchive,
 }: {
   heading: string;
-  sessions: ChatSession[];
+  sessions: (ChatSession | ChatSearchHit)[];
   empty?: string;
   onSelect: (session: ChatSession) => void;
+  unarchiving?: string[];
+  onUnarchive?: (sessionId: string) => void;
 }) {
   if (sessions.length === 0) {
     return empty ? (
@@ -144,7 +172,7 @@ function SessionResults({
       </h3>
       <ul className="ay:flex ay:flex-col">
         {sessions.map((session) => (
-          <li key={session.id}>
+          <li key={session.id} className="ay:flex ay:items-center ay:gap-1">
             <button
               type="button"
               data-search-item=""
@@ -153,14 +181,30 @@ function SessionResults({
                 if (event.key === 'ArrowDown') moveFocus(event, 1);
                 if (event.key === 'ArrowUp') moveFocus(event, -1);
               }}
-              className="ay:flex ay:w-full ay:items-center ay:gap-3 ay:rounded-md ay:px-2 ay:py-2 ay:text-left ay:text-sm ay:hover:bg-muted ay:focus-visible:bg-muted"
+              className="ay:flex ay:min-w-0 ay:flex-1 ay:items-center ay:gap-3 ay:rounded-md ay:px-2 ay:py-2 ay:text-left ay:text-sm ay:hover:bg-muted ay:focus-visible:bg-muted"
             >
               <MessageIcon className="ay:text-muted-foreground" />
               <span className="ay:min-w-0 ay:flex-1 ay:truncate">{session.title}</span>
+              {'archived' in session && session.archived && (
+                <span className="ay:shrink-0 ay:rounded-sm ay:bg-muted ay:px-1.5 ay:py-0.5 ay:text-xs ay:text-muted-foreground">
+                  Archived
+                </span>
+              )}
               <span className="ay:shrink-0 ay:text-xs ay:text-muted-foreground">
                 {formatDate(session.lastMessageAt)}
               </span>
             </button>
+            {'archived' in session && session.archived && onUnarchive && (
+              <Button
+                variant="ghost"
+                size="sm"
+                loading={unarchiving.includes(session.id)}
+                aria-label={`Unarchive ${session.title}`}
+                onClick={() => onUnarchive(session.id)}
+              >
+                Unarchive
+              </Button>
+            )}
           </li>
         ))}
       </ul>

@@ -5,6 +5,7 @@ import type {
   ChatSessionPage,
   MessageResponse,
   PageQuery,
+  Paged,
 } from '../wire';
 
 /** The session wire types, shared with settings' Data Controls through src/wire.ts. */
@@ -58,6 +59,12 @@ export type ChatSessionDetail = ChatSession & {
   messages: ChatMessage[];
 };
 
+/** A search match: archived sessions are found too, marked so the student can unarchive them. */
+export type ChatSearchHit = ChatSession & { archived: boolean };
+
+/** GET /search's page of matches. */
+export type ChatSearchPage = Paged<'sessions', ChatSearchHit>;
+
 /** PATCH /sessions/{id}/title: 1–100 characters. */
 export type RenameSessionRequest = {
   title: string;
@@ -92,7 +99,7 @@ export interface ChatAdapter extends ArchiveAdapter {
   /** Deletes an active session. */
   deleteSession(id: string, options?: CallOptions): Promise<MessageResponse>;
   /** Searches sessions; `limit` 20 and `page` 1 unless given. */
-  search(query: ChatSearchQuery, options?: CallOptions): Promise<ChatSessionPage>;
+  search(query: ChatSearchQuery, options?: CallOptions): Promise<ChatSearchPage>;
   /** Archives one session and answers with it. */
   archiveSession(id: string, options?: CallOptions): Promise<ChatSession>;
 }

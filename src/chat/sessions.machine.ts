@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise, raise, setup } from 'xstate';
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
 import type { ChatAdapter, ChatSession, ChatSessionPage } from './chat.adapter';
@@ -17,12 +17,15 @@ export type SessionsEvent =
   | { type: 'rename.save'; title: string }
   | { type: 'rename.cancel' }
   | { type: 'session.archive'; sessionId: string }
+  /** Undo of an archive (its toast's button). */
+  | { type: 'session.unarchive'; sessionId: string }
   | { type: 'session.delete'; sessionId: string }
   | { type: 'delete.confirm' }
   | { type: 'delete.cancel' };
 
 export type SessionsEmitted =
-  | { type: 'notify'; tone: 'success' | 'error'; message: string }
+  /** `undo`: the session whose archive the toast may undo. */
+  | { type: 'notify'; tone: 'success' | 'error'; message: string; undo?: string }
   /** A session left the list (archived or deleted): a chat showing it should start over. */
   | { type: 'session.removed'; sessionId: string };
 
@@ -57,6 +60,7 @@ export const sessionsMachine = setup({
       HOW,
     ),
     archiveSession: stubActor<ChatSession, { sessionId: string }>('archiveSession', HOW),
+    unarchiveSession: stubActor<ChatSession, { sessionId: string }>('unarchiveSession', HOW),
     deleteSession: stubActor<unknown, { sessionId: string }>('deleteSession', HOW),
   },
   guards: {
@@ -70,6 +74,7 @@ export const sessionsMachine = setup({
     clearTarget: assign({ target: null }),
     showSessions: assign({ sessions: (_, page: ChatSessionPage) => page.sessions }),
     clearSessions: assign({ sessions: [] }),
+    refreshList: raise({ type: 'sessions.refresh' }),
     replaceSession: assign({
       sessions: ({ context }, renamed: ChatSession) =>
         context.sessions.map((s) => (s.id === renamed.id ? { ...s, title: renamed.title } : s)),
@@ -87,7 +92,22 @@ export const sessionsMachine = setup({
       tone: 'error',
       message: CHAT_MESSAGES.renameFailed,
     }),
-    notifyArchived: emit({ type: 'notify', tone: 'success', message: CHAT_MESSAGES.archived }),
+    notifyArchived: emit(({ context }) => ({
+      type: 'notify' as const,
+      tone: 'success' as const,
+      message: CHAT_MESSAGES.archived,
+      undo: context.target?.id ?? '',
+    })),
+    notifyUnarchived: emit({
+      type: 'notify',
+      tone: 'success',
+      message: CHAT_MESSAGES.unarchived,
+    }),
+    notifyUnarchiveFailed: emit({
+      type: 'notify',
+      tone: 'error',
+      message: CHAT_MESSAGES.unarchiveFailed,
+    }),
     notifyArchiveFailed: emit({
       type: 'notify',
       tone: 'error',
@@ -139,6 +159,19 @@ export const sessionsMachine = setup({
               actions: 'setTarget',
             },
             'session.delete': { guard: 'isKnownSession', target: 'deleting', actions: 'setTarget' },
+            'session.unarchive': 'unarchiving',
+          },
+        },
+        /** Undoing an archive: the chat comes back and the list reloads. */
+        unarchiving: {
+          tags: ['busy'],
+          invoke: {
+            src: 'unarchiveSession',
+            input: ({ event }) => ({
+              sessionId: event.type === 'session.unarchive' ? event.sessionId : '',
+            }),
+            onDone: { target: 'idle', actions: ['notifyUnarchived', 'refreshList'] },
+            onError: { target: 'idle', actions: 'notifyUnarchiveFailed' },
           },
         },
         renaming: {
@@ -226,6 +259,9 @@ export function sessionsLogic(adapter: ChatAdapter) {
       ),
       archiveSession: fromPromise(({ input, signal }) =>
         adapter.archiveSession(input.sessionId, { signal }),
+      ),
+      unarchiveSession: fromPromise(({ input, signal }) =>
+        adapter.unarchiveSession(input.sessionId, { signal }),
       ),
       deleteSession: fromPromise(({ input, signal }) =>
         adapter.deleteSession(input.sessionId, { signal }),

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import { cn } from '../lib/cn';
 import { celebrationMessage } from '../lib/messages';
+import { clampPercent } from '../lib/progress';
 import { Button } from '../ui/button';
 import { XIcon } from '../ui/icons';
 import { useBoardActor } from './goals-context';
@@ -11,7 +12,8 @@ import { useReducedMotion } from './use-reduced-motion';
 
 /**
  * A milestone (25, 50, 75, 100 %) reached: a banner, confetti unless motion is reduced (then a calm
- * banner alone), and the words in a polite live region for screen readers. Each shows once.
+ * banner alone), and the words in a polite live region for screen readers. One log celebrates once,
+ * with the highest milestone it crossed; the board's machine drops the ones it passed.
  */
 export function GoalCelebration({ reducedMotion }: { reducedMotion?: boolean | undefined }) {
   const board = useBoardActor('GoalCelebration');
@@ -19,12 +21,17 @@ export function GoalCelebration({ reducedMotion }: { reducedMotion?: boolean | u
   const celebration = useSelector(board, (s) =>
     s.matches({ celebration: 'showing' }) ? (s.context.celebrations[0] ?? null) : null,
   );
-  const subject = useSelector(
-    board,
-    (s) => s.context.goals.find((g) => g._id === celebration?.goal_id)?.subject,
+  const goal = useSelector(board, (s) =>
+    s.context.goals.find((g) => g._id === celebration?.goal_id),
   );
   const key = celebration ? `${celebration.goal_id}:${celebration.milestone}` : null;
-  const message = celebration ? celebrationMessage(celebration.milestone, subject) : '';
+  // The words and the number agree with the goal's card: its percent, rounded as the card rounds it.
+  const percent = Math.round(
+    Math.max(clampPercent(goal?.total_progress ?? 0), celebration?.milestone ?? 0),
+  );
+  const message = celebration
+    ? celebrationMessage(celebration.milestone, goal?.subject, percent)
+    : '';
 
   useEffect(() => {
     if (!key || reduced || !celebration) return;
@@ -53,7 +60,7 @@ export function GoalCelebration({ reducedMotion }: { reducedMotion?: boolean | u
         >
           <TrophyIcon className="ay:size-6 ay:shrink-0 ay:text-success" />
           <p className="ay:flex-1 ay:text-sm ay:font-medium">
-            <span aria-hidden="true">{celebration.milestone}% · </span>
+            <span aria-hidden="true">{percent}% · </span>
             {message}
           </p>
           <Button

@@ -43,7 +43,7 @@ export type BoardContext = {
   history: GoalHistory;
   /** Milestones to celebrate, the one shown first. */
   celebrations: Celebration[];
-  /** `goal_id:milestone` of every milestone queued so far: each is celebrated once. */
+  /** `goal_id:milestone` of every milestone queued so far: each, and any below it, is celebrated once. */
   celebrated: string[];
 };
 
@@ -74,6 +74,17 @@ export type BoardEmitted = { type: 'notify'; tone: 'success' | 'error'; message:
 
 const EMPTY_HISTORY: GoalHistory = { entries: [], page: 1, total: 0, hasMore: false };
 const keyOf = (c: Celebration) => `${c.goal_id}:${c.milestone}`;
+
+/** The highest milestone queued so far for each goal, from the `goal_id:milestone` keys. */
+function highestByGoal(keys: readonly string[]): Map<string, number> {
+  const highest = new Map<string, number>();
+  for (const key of keys) {
+    const at = key.lastIndexOf(':');
+    const id = key.slice(0, at);
+    highest.set(id, Math.max(highest.get(id) ?? 0, Number(key.slice(at + 1))));
+  }
+  return highest;
+}
 
 function goalNamed(context: BoardContext, event: BoardEvent): Goal | null {
   if (!('goalId' in event)) return null;
@@ -130,11 +141,24 @@ export const boardSetup = setup({
     }),
     setCompleted: assign({ completedInWeek: (_, answer: { count: number }) => answer.count }),
     setStreak: assign({ streak: (_, answer: { streak: number }) => answer.streak }),
+    // One log crosses one or more milestones of its goal: it is celebrated once, with the highest.
+    // Milestones at or below one already queued or shown for a goal are passed and never shown; a
+    // higher one takes the queued one's place in the queue (the banner on show included).
     queueCelebrations: assign(({ context }, found: Celebration[]) => {
-      const fresh = found.filter((c) => !context.celebrated.includes(keyOf(c)));
+      const reached = highestByGoal(context.celebrated);
+      const best = new Map<string, Celebration>();
+      for (const c of found) {
+        if (c.milestone <= (reached.get(c.goal_id) ?? 0)) continue;
+        if (c.milestone > (best.get(c.goal_id)?.milestone ?? 0)) best.set(c.goal_id, c);
+      }
+      if (best.size === 0) return {};
+      const replaced = context.celebrations.map((c) => best.get(c.goal_id) ?? c);
+      const added = [...best.values()].filter(
+        (c) => !context.celebrations.some((q) => q.goal_id === c.goal_id),
+      );
       return {
-        celebrations: [...context.celebrations, ...fresh],
-        celebrated: [...context.celebrated, ...fresh.map(keyOf)],
+        celebrations: [...replaced, ...added],
+        celebrated: [...context.celebrated, ...[...best.values()].map(keyOf)],
       };
     }),
     nextCelebration: assign({ celebrations: ({ context }) => context.celebrations.slice(1) }),

@@ -211,12 +211,18 @@ export const GOAL_MESSAGES = {
  * A milestone celebration (25, 50, 75, 100 %). The spec names the milestones only, so the words are
  * ours: 'Halfway there! 50% of your Math goal is done.'.
  */
-export function celebrationMessage(milestone: number, subject?: Subject): string {
+export function celebrationMessage(
+  milestone: number,
+  subject?: Subject,
+  percent = milestone,
+): string {
   const goal = subject ? `your ${SUBJECT_LABELS[subject]} goal` : 'your goal';
+  // The goal's own percent, as its card shows it (a 15-problem goal at 5 is 33 %, not 25 %).
+  const done = `${Math.round(Math.max(percent, milestone))}% of ${goal} is done.`;
   if (milestone >= 100) return `Goal complete! You finished ${goal} this week.`;
-  if (milestone >= 75) return `Almost there! 75% of ${goal} is done.`;
-  if (milestone >= 50) return `Halfway there! 50% of ${goal} is done.`;
-  return `Great start! 25% of ${goal} is done.`;
+  if (milestone >= 75) return `Almost there! ${done}`;
+  if (milestone >= 50) return `Halfway there! ${done}`;
+  return `Great start! ${done}`;
 }
 
 /** Other messages. */
@@ -253,6 +259,11 @@ export const WALLET_UI_MESSAGES = {
   convertFailed: 'Could not convert your points. Your points were not spent.',
   /** Not quoted in the spec. */
   loadFailed: 'Could not load your wallet. Please try again.',
+  /** Not quoted in the spec: what the reward token is, for students and their parents. */
+  tokenExplained: (tokenName: string) =>
+    `${tokenName} tokens are Ayah's reward tokens: you get them by converting the points you earn ` +
+    `for learning. They are not money and cannot be bought, sold or cashed in; your school decides ` +
+    `what they can be swapped for, such as a class reward or a certificate.`,
   /** Not quoted in the spec. */
   noActivity: 'No activity yet. Earn points by chatting with Ayah and reaching your goals.',
 } as const;

@@ -94,6 +94,7 @@ export function Wallet({ adapter, ref, headingLevel = 'h1', theme, className }: 
       ) : (
         <>
           <WalletBalances balance={balance} tokenName={tokenName} />
+          <p className="ay:text-sm ay:text-muted-foreground">{M.tokenExplained(tokenName)}</p>
           <section aria-labelledby={activityId} className="ay:flex ay:flex-col ay:gap-2">
             <h2 id={activityId} className="ay:text-lg ay:font-semibold">
               Recent activity

@@ -37,7 +37,7 @@ async function submit(canvasElement: HTMLElement, name: string) {
   await userEvent.click(within(canvasElement).getByRole('button', { name }));
 }
 
-/** The three choices: MetaMask, Google, Continue with Email. */
+/** The three choices: Continue with Email, Google, MetaMask (email first, the wallet last). */
 export const Choices: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);

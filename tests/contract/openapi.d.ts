@@ -493,7 +493,7 @@ export type paths = {
         };
         /**
          * Sessions whose title or messages contain the text (case-insensitive)
-         * @description Newest activity first. `total` is exact up to 1000 matches (or up to one past the page asked for, if further); past that it is a lower bound. `hasMore` is exact.
+         * @description Archived sessions are found too, marked `archived`. Newest activity first. `total` is exact up to 1000 matches (or up to one past the page asked for, if further); past that it is a lower bound. `hasMore` is exact.
          */
         get: operations["getChatSearch"];
         put?: never;
@@ -1042,6 +1042,17 @@ export type components = {
         };
         ChatMessageResponse: {
             message: string;
+        };
+        ChatSearchHit: components["schemas"]["ChatSession"] & {
+            /** @description In the archive: Unarchive brings it back */
+            archived: boolean;
+        };
+        ChatSearchPage: {
+            hasMore: boolean;
+            limit: number;
+            page: number;
+            sessions: components["schemas"]["ChatSearchHit"][];
+            total: number;
         };
         ChatSendRequest: {
             dashboardData?: {
@@ -2723,7 +2734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChatSessionPage"];
+                    "application/json": components["schemas"]["ChatSearchPage"];
                 };
             };
             /** @description Missing, expired or invalid credentials */

@@ -98,7 +98,7 @@ export type Contract = [
   Check<'getChatSessionsById', NoBody, Chat.ChatSessionDetail>,
   Check<'patchChatSessionsByIdTitle', Chat.RenameSessionRequest, Chat.ChatSession>,
   Check<'deleteChatSessionsById', NoBody, MessageResponse>,
-  Check<'getChatSearch', NoBody, Chat.ChatSessionPage>,
+  Check<'getChatSearch', NoBody, Chat.ChatSearchPage>,
   Check<'getChatArchives', NoBody, Chat.ChatSessionPage>,
   Check<'patchChatArchives', NoBody, MessageResponse>,
   Check<'deleteChatAll', NoBody, MessageResponse>,

@@ -23,6 +23,24 @@ async function signIn(page: Page, email: string, password: string) {
 const stat = (page: Page, label: string) =>
   page.locator('[data-slot="goal-stat"]', { hasText: label }).locator('dd');
 
+/** Pixels with some colour on the confetti canvas (canvas-confetti's, fixed over the page), or 0. */
+function paintedConfettiPixels(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    let painted = 0;
+    for (const canvas of document.querySelectorAll<HTMLCanvasElement>('body > canvas')) {
+      try {
+        const context = canvas.getContext('2d');
+        if (!context || canvas.width === 0 || canvas.height === 0) continue;
+        const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) painted++;
+      } catch {
+        // A canvas handed to a worker (transferControlToOffscreen) cannot be read here.
+      }
+    }
+    return painted;
+  });
+}
+
 describe('a student sets a weekly goal', () => {
   test('creates it with the wizard, logs it to 100 % and sees each celebration', async () => {
     const student = await createStudent(e2e.product, {
@@ -30,6 +48,11 @@ describe('a student sets a weekly goal', () => {
       name: 'Gia',
     });
     const page = await newPage(e2e.browser);
+    // Issue 25 item 2: the app's CSP must not refuse anything the celebration needs.
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     await signIn(page, student.email, student.password);
 
     // The sidebar's Goals link.
@@ -81,7 +104,14 @@ describe('a student sets a weekly goal', () => {
       await log.waitFor({ state: 'detached' });
       const banner = page.locator('[data-slot="goal-celebration"]');
       await banner.getByText(message).waitFor();
-      if (index === 0) await expectAccessible(page, 'goals-celebration');
+      if (index === 0) {
+        // Confetti plays under the app's CSP: its canvas gets coloured pixels, and nothing was refused.
+        await expect
+          .poll(() => paintedConfettiPixels(page), { timeout: 10_000 })
+          .toBeGreaterThan(0);
+        expect(consoleErrors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
+        await expectAccessible(page, 'goals-celebration');
+      }
       await banner.getByRole('button', { name: 'Dismiss celebration' }).click();
     }
     await expect

@@ -14,6 +14,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  copyFileSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -22,7 +23,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ensureBuilt, root } from '../built-package';
+import { root } from '../built-package';
 
 const PORTAL = `import { renderToString } from 'react-dom/server';
 import { AyahRoot, createHttpApi, type Api } from 'ayah-coach';
@@ -75,15 +76,30 @@ function link(name: string) {
 
 describe('npm pack, installed in a portal outside the repo', () => {
   beforeAll(async () => {
-    await ensureBuilt();
     scratch = mkdtempSync(path.join(os.tmpdir(), 'ayah-portal-'));
-    const packed = JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
-        cwd: root,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      }),
-    ) as { filename: string }[];
+    // Packed from a clean clone (issue 25 item 7): the repo's files as git knows them, no dist/, with
+    // this repo's node_modules; `npm pack` alone must build what it packs (the `prepack` script).
+    const clone = path.join(scratch, 'clone');
+    const files = execFileSync(
+      'git',
+      ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+      { cwd: root, encoding: 'utf8' },
+    )
+      .split('\0')
+      .filter((file) => file && existsSync(path.join(root, file)));
+    for (const file of files) {
+      mkdirSync(path.dirname(path.join(clone, file)), { recursive: true });
+      copyFileSync(path.join(root, file), path.join(clone, file));
+    }
+    expect(existsSync(path.join(clone, 'dist'))).toBe(false);
+    symlinkSync(path.join(root, 'node_modules'), path.join(clone, 'node_modules'), 'dir');
+    const output = execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
+      cwd: clone,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    // The build's own lines come first; npm's JSON answer last.
+    const packed = JSON.parse(output.slice(output.search(/^\[/m))) as { filename: string }[];
     tarball = path.join(scratch, packed[0]!.filename);
 
     const installed = path.join(scratch, 'node_modules', 'ayah-coach');

@@ -49,6 +49,19 @@ describe('<AuthScreen>', () => {
     }
   });
 
+  // Issue 25 item 5: a child (and a parent looking on) first sees email; the crypto wallet comes last.
+  it('puts email first and the wallet last', () => {
+    screenWith();
+    const choices = screen
+      .getByRole('heading', { name: 'Welcome! How would you like to continue?' })
+      .closest('section')!;
+    expect(
+      within(choices)
+        .getAllByRole('button')
+        .map((b) => b.textContent?.trim()),
+    ).toEqual(['Continue with Email', 'Continue with Google', 'Continue with MetaMask']);
+  });
+
   it('types the tagline at 80 ms a character unless motion is reduced', () => {
     vi.useFakeTimers();
     try {
@@ -67,8 +80,6 @@ describe('<AuthScreen>', () => {
 
   it('signs in with email and password, by keyboard', async () => {
     const { user, adapter, onSignedIn } = screenWith();
-    await user.tab();
-    await user.tab();
     await user.tab();
     expect(screen.getByRole('button', { name: 'Continue with Email' })).toHaveFocus();
     await user.keyboard('{Enter}');

@@ -15,6 +15,12 @@ describe('<Onboarding>', () => {
     const { user } = renderWithToasts(<Onboarding adapter={adapter} onDone={onDone} name="Ada" />);
     expect(screen.getByText('Step 1 of 3')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Welcome to Ayah, Ada!' })).toBeInTheDocument();
+    // Issue 25 item 3: no promise the offline practice helper cannot keep.
+    const promise = screen.getByText(/^Ayah is your learning coach/);
+    expect(promise).toHaveTextContent('works through maths with you one step at a time');
+    expect(promise).toHaveTextContent(
+      'Where your school has connected the full AI tutor, it explains science, history and English too.',
+    );
 
     await user.tab();
     await user.keyboard('{Enter}');

@@ -10,17 +10,33 @@ import { findToast } from '../../support/toasts';
 
 afterEach(() => clearToasts());
 
-function renderChat(sendStream?: ReturnType<typeof controlledStream>['stream']) {
+function renderChat(
+  sendStream?: ReturnType<typeof controlledStream>['stream'],
+  { focusOnMount = true } = {},
+) {
   const adapter = fakeChatAdapter(sendStream ? { sendStream } : {});
-  const view = renderWithToasts(<Chat adapter={adapter} store={memoryChatStore()} />);
+  const view = renderWithToasts(
+    <Chat adapter={adapter} store={memoryChatStore()} focusOnMount={focusOnMount} />,
+  );
   const input = () => screen.getByRole('textbox', { name: 'Message Ayah' });
   return { ...view, input };
 }
 
 describe('<Chat> on a first run', () => {
-  it('focuses the message input on load', async () => {
+  it('focuses the message input on load when the host asks for it', async () => {
     const { input } = renderChat();
     await waitFor(() => expect(input()).toHaveFocus());
+  });
+
+  // Issue 25 item 9: an embed must not take a portal reader's focus as it mounts.
+  it('leaves focus where it is by default, as an embed', async () => {
+    const adapter = fakeChatAdapter();
+    renderWithToasts(<Chat adapter={adapter} store={memoryChatStore()} />);
+    const input = screen.getByRole('textbox', { name: 'Message Ayah' });
+    // Long enough for the effect that focused it before to have run.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(input).not.toHaveFocus();
+    expect(document.activeElement).toBe(document.body);
   });
 
   it('keeps the first 4000 characters of a longer paste, with the spec toast', async () => {

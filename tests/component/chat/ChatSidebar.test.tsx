@@ -28,6 +28,12 @@ async function openMenu(user: ReturnType<typeof renderSidebar>['user'], title: s
   return { trigger, menu: await screen.findByRole('menu') };
 }
 
+/** The archive's toast: its words and its Undo button. */
+async function archivedToast(): Promise<HTMLElement> {
+  const words = await screen.findByText('Chat archived successfully');
+  return words.closest('[role]') as HTMLElement;
+}
+
 describe('<ChatSidebar>', () => {
   it('lists the chats and opens one', async () => {
     const onSelectSession = vi.fn();
@@ -132,9 +138,26 @@ describe('<ChatSidebar>', () => {
     const { user } = renderSidebar({}, { onSessionRemoved });
     const { menu } = await openMenu(user, 'The French Revolution');
     await user.click(within(menu).getByRole('menuitem', { name: 'Archive' }));
-    expect(await findToast('Chat archived successfully')).toBeInTheDocument();
+    expect(await archivedToast()).toHaveAttribute('role', 'status');
     expect(screen.queryByRole('button', { name: 'The French Revolution' })).not.toBeInTheDocument();
     expect(onSessionRemoved).toHaveBeenCalledWith('s3');
+  });
+
+  // Issue 25 item 6: the archive toast offers Undo for its 4 seconds.
+  it('undoes an archive from its toast', async () => {
+    const adapter = fakeChatAdapter();
+    const unarchive = vi.spyOn(adapter, 'unarchiveSession');
+    const { user } = renderWithToasts(<ChatSidebar adapter={adapter} />);
+    const { menu } = await openMenu(user, 'The French Revolution');
+    await user.click(within(menu).getByRole('menuitem', { name: 'Archive' }));
+    const toast = await archivedToast();
+    expect(screen.queryByRole('button', { name: 'The French Revolution' })).not.toBeInTheDocument();
+    await user.click(within(toast).getByRole('button', { name: 'Undo' }));
+    expect(unarchive).toHaveBeenCalledWith('s3', expect.anything());
+    expect(await findToast('Chat unarchived successfully')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('button', { name: 'The French Revolution' }),
+    ).toBeInTheDocument();
   });
 
   it('deletes a chat after confirming', async () => {

@@ -2,18 +2,20 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../../src/api';
 import { SearchChatsDialog } from '../../../src/chat/SearchChatsDialog';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
 import { fakeChatAdapter, pending, sampleSessions } from '../../../fakes/chat';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());
 
-function renderSearch(overrides: Partial<ChatAdapter> = {}) {
+function renderSearch(overrides: Partial<ChatAdapter> | ChatAdapter = {}) {
   const onSelect = vi.fn();
   const onOpenChange = vi.fn();
+  const base = 'unarchiveSession' in overrides ? (overrides as ChatAdapter) : null;
   const search = vi.fn(overrides.search ?? fakeChatAdapter().search);
   const view = renderWithToasts(
     <SearchChatsDialog
-      adapter={fakeChatAdapter({ ...overrides, search })}
+      adapter={base ? { ...base, search } : fakeChatAdapter({ ...overrides, search })}
       open
       onOpenChange={onOpenChange}
       onSelect={onSelect}
@@ -43,6 +45,32 @@ describe('<SearchChatsDialog>', () => {
     await user.click(within(results).getByRole('button', { name: /The French Revolution/ }));
     expect(onSelect).toHaveBeenCalledWith(expect.objectContaining({ id: 's3' }));
     expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  // Issue 25 item 6: archived chats are found, marked, and can be unarchived from the result.
+  it('finds archived chats, marked, with Unarchive', async () => {
+    const adapter = fakeChatAdapter();
+    await adapter.archiveSession('s3');
+    const unarchive = vi.spyOn(adapter, 'unarchiveSession');
+    const refreshed = vi.fn();
+    window.addEventListener(REFRESH_CHAT_HISTORY_EVENT, refreshed);
+    try {
+      const { user, dialog, input } = renderSearch(adapter);
+      await user.type(input, 'french');
+      const results = await within(dialog).findByRole('region', { name: 'Results' });
+      const hit = within(results).getByRole('button', { name: /^The French Revolution/ });
+      expect(hit).toHaveTextContent('Archived');
+      await user.click(
+        within(results).getByRole('button', { name: 'Unarchive The French Revolution' }),
+      );
+      expect(unarchive).toHaveBeenCalledWith('s3', expect.anything());
+      expect(await screen.findByText('Chat unarchived successfully')).toBeInTheDocument();
+      await waitFor(() => expect(hit).not.toHaveTextContent('Archived'));
+      expect(within(results).queryByRole('button', { name: /^Unarchive/ })).toBeNull();
+      expect(refreshed).toHaveBeenCalled();
+    } finally {
+      window.removeEventListener(REFRESH_CHAT_HISTORY_EVENT, refreshed);
+    }
   });
 
   it('says when nothing matches', async () => {

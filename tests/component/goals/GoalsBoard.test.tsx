@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GoalsAdapter } from '../../../src/api';
 import { GoalsBoard, type GoalsBoardProps } from '../../../src/goals/GoalsBoard';
@@ -11,7 +11,12 @@ import {
 } from '../../../fakes/goals';
 import { clearToasts, renderWithToasts } from '../render';
 
-vi.mock('canvas-confetti', () => ({ default: vi.fn(async () => undefined) }));
+// canvas-confetti's cannon: created once, for the main thread (no worker: issue 25 item 2).
+const confetti = vi.hoisted(() => {
+  const fire = vi.fn(async () => undefined);
+  return { fire, create: vi.fn(() => fire) };
+});
+vi.mock('canvas-confetti', () => ({ default: { create: confetti.create } }));
 
 afterEach(() => {
   clearToasts();
@@ -183,34 +188,51 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
     await waitFor(() => expect(within(dialog).getAllByRole('listitem')).toHaveLength(2));
   });
 
+  // Issue 25 item 1: one log celebrates once, the highest milestone it crossed, in the card's numbers.
   it('logs progress and celebrates the milestone, announced to screen readers', async () => {
     const adapter = fakeGoalsAdapter(
       {},
-      { goals: [goal('g', 'math', 'problems_solved', 4, 0)], activities: [] },
+      { goals: [goal('g', 'math', 'problems_solved', 15, 0)], activities: [] },
     );
     const logProgress = vi.spyOn(adapter, 'logProgress');
     const { user } = renderWithToasts(<GoalsBoard adapter={adapter} reducedMotion />);
     const list = await goalList();
-    await user.click(within(list).getByRole('button', { name: 'Log progress' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Log progress' });
-    const value = within(dialog).getByRole('spinbutton', { name: 'Problems solved' });
-    await user.clear(value);
-    await user.type(value, '4');
-    await user.type(within(dialog).getByRole('textbox', { name: 'Topic (optional)' }), 'Ratios');
-    await user.type(
-      within(dialog).getByRole('spinbutton', { name: 'Minutes spent (optional)' }),
-      '20',
-    );
-    await user.click(within(dialog).getByRole('button', { name: 'Log progress' }));
+    const log = async (problems: string, extra: boolean) => {
+      await user.click(within(list).getByRole('button', { name: 'Log progress' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Log progress' });
+      const value = within(dialog).getByRole('spinbutton', { name: 'Problems solved' });
+      await user.clear(value);
+      await user.type(value, problems);
+      if (extra) {
+        await user.type(
+          within(dialog).getByRole('textbox', { name: 'Topic (optional)' }),
+          'Ratios',
+        );
+        await user.type(
+          within(dialog).getByRole('spinbutton', { name: 'Minutes spent (optional)' }),
+          '20',
+        );
+      }
+      await user.click(within(dialog).getByRole('button', { name: 'Log progress' }));
+      await waitFor(() =>
+        expect(screen.queryByRole('dialog', { name: 'Log progress' })).not.toBeInTheDocument(),
+      );
+    };
+    const banners = () => document.querySelectorAll('[data-slot="goal-celebration"]');
+
+    // 5 of 15: the card says 33 %, and so does the celebration.
+    await log('5', true);
     expect(await screen.findByText('Progress logged!')).toBeInTheDocument();
     expect(logProgress).toHaveBeenCalledWith(
       'g',
-      { value: 4, topic: 'Ratios', minutes: 20 },
+      { value: 5, topic: 'Ratios', minutes: 20 },
       expect.anything(),
     );
-    const banner = await screen.findByText('Great start! 25% of your Math goal is done.', {
+    const banner = await screen.findByText('Great start! 33% of your Math goal is done.', {
       selector: 'p',
     });
+    expect(within(list).getByText('33%')).toBeInTheDocument();
+    expect(banner).toHaveTextContent(/^33% · Great start!/);
     expect(banner.closest('[data-slot="goal-celebration"]')).toHaveAttribute(
       'data-motion',
       'reduced',
@@ -218,20 +240,27 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
     expect(
       screen
         .getAllByRole('status')
-        .some((s) => s.textContent === 'Great start! 25% of your Math goal is done.'),
+        .some((s) => s.textContent === 'Great start! 33% of your Math goal is done.'),
     ).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Dismiss celebration' }));
+    expect(banners()).toHaveLength(0);
+
+    // 10 more at once crosses 50, 75 and 100: one celebration, the goal complete.
+    await log('10', false);
     expect(
-      await screen.findByText('Halfway there! 50% of your Math goal is done.', { selector: 'p' }),
+      await screen.findByText('Goal complete! You finished your Math goal this week.', {
+        selector: 'p',
+      }),
     ).toBeInTheDocument();
+    expect(banners()).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Dismiss celebration' }));
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(banners()).toHaveLength(0);
     await waitFor(() => expect(stat('This Week')).toHaveTextContent('1'));
   });
 
   it('fires confetti when motion is allowed, loading it only then', async () => {
-    const confetti = (await import('canvas-confetti')).default as unknown as ReturnType<
-      typeof vi.fn
-    >;
-    confetti.mockClear();
+    confetti.fire.mockClear();
     renderBoard(
       {},
       { celebrations: [{ goal_id: 'g-english', milestone: 100 }] },
@@ -247,7 +276,12 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
       'data-motion',
       'confetti',
     );
-    await waitFor(() => expect(confetti).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(confetti.fire).toHaveBeenCalledTimes(1));
+    // A CSP of `script-src 'self'` refuses canvas-confetti's blob: worker: drawn on the main thread.
+    expect(confetti.create).toHaveBeenCalledWith(
+      undefined,
+      expect.objectContaining({ useWorker: false }),
+    );
   });
 
   it("logs 'Failed to fetch goals' and offers to try again", async () => {

@@ -29,6 +29,15 @@ describe('<Wallet>', () => {
     expect(list).toHaveTextContent('20 AYAH received');
   });
 
+  // Issue 25 item 5: the token is explained where it is shown: what it is, not money, the school's say.
+  it('says in one sentence what AYAH tokens are', async () => {
+    renderWithToasts(<Wallet adapter={fakeWalletAdapter()} />);
+    await balances();
+    const sentence = screen.getByText(/^AYAH tokens are Ayah's reward tokens/);
+    expect(sentence).toHaveTextContent('They are not money');
+    expect(sentence).toHaveTextContent('your school decides what they can be swapped for');
+  });
+
   it('pages the activity', async () => {
     const { user } = renderWithToasts(
       <Wallet adapter={fakeWalletAdapter({}, { activity: manyActivities(12) })} />,

@@ -90,9 +90,22 @@ describeServer('GET /legal/{name}', () => {
     const terms = await h.get('/api/v1/legal/terms');
     expect(terms.status).toBe(200);
     expect(terms.body.title).toBe('Terms of use');
-    expect(terms.body.markdown).toContain('terms.md');
     const privacy = await h.get('/api/v1/legal/privacy');
     expect(privacy.body.title).toBe('Privacy notice');
+    // Issue 25 item 5: students read these pages; the operator's instructions go to the start log.
+    for (const page of [terms, privacy]) {
+      expect(page.body.markdown).not.toMatch(/\.md\b|data directory|put its own/);
+    }
+    for (const section of [
+      'What we keep',
+      'What we do with it',
+      'Who can see it',
+      'How long we keep it',
+      'Your choices',
+      'Questions',
+    ]) {
+      expect(privacy.body.markdown).toContain(`## ${section}`);
+    }
 
     writeFileSync(path.join(h.dataDir, 'privacy.md'), '# Our privacy promise\n\nWe keep little.\n');
     const own = await h.get('/api/v1/legal/privacy');

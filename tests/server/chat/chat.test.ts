@@ -273,10 +273,20 @@ describeServer('chat with the offline coach', () => {
     expect(await ids('\u0001')).toEqual([b]);
     expect(await ids('rays\u0001')).toEqual([]);
 
+    // Issue 25 item 6: an archived chat is still found, marked archived; unarchived, it is not.
+    const hits = async (q: string) =>
+      (await api.get(`${C}/search?search=${encodeURIComponent(q)}`)).body.sessions.map(
+        (s: { id: string; archived: boolean }) => [s.id, s.archived],
+      );
+    expect(await hits('magma')).toEqual([[a, false]]);
     await api.patch(`${C}/sessions/${a}/archive`);
-    expect(await ids('magma')).toEqual([]);
+    expect(await hits('magma')).toEqual([[a, true]]);
+    expect(await hits('full tutor')).toEqual([
+      [b, false],
+      [a, true],
+    ]);
     await api.patch(`${C}/sessions/${a}/unarchive`);
-    expect(await ids('magma')).toEqual([a]);
+    expect(await hits('magma')).toEqual([[a, false]]);
     await api.delete(`${C}/sessions/${a}`);
     expect(await ids('magma')).toEqual([]);
   });

@@ -272,6 +272,34 @@ describeServer('the server', () => {
     expect(simple.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  // Issue 25 item 10: a portal missing from AYAH_ALLOWED_ORIGINS sees only its browser refuse.
+  it('warns once per unknown origin of a refused preflight, again only after ten minutes', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${h.url}/api/v1/auth/me`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET' },
+      });
+    const warnings = (origin: string) =>
+      h.logs.filter((l) => l.level === 'warn' && l.text.includes(`from "${origin}"`));
+    const stranger = 'https://portal-typo.example.net';
+    for (let i = 0; i < 5; i++) expect((await preflight(stranger)).status).toBe(204);
+    expect(warnings(stranger)).toHaveLength(1);
+    expect(warnings(stranger)[0]!.text).toContain('AYAH_ALLOWED_ORIGINS');
+    expect(warnings(stranger)[0]!.text).toContain('https://portal.example.org');
+    // Another unknown origin has its own warning; a listed one has none.
+    await preflight('https://other.example.net');
+    await preflight('https://portal.example.org');
+    expect(warnings('https://other.example.net')).toHaveLength(1);
+    expect(warnings('https://portal.example.org')).toHaveLength(0);
+    h.advanceClock(11 * 60_000);
+    try {
+      await preflight(stranger);
+      expect(warnings(stranger)).toHaveLength(2);
+    } finally {
+      h.resetClock();
+    }
+  });
+
   it('serves a placeholder page when the app is not built', async () => {
     const reply = await h.get('/');
     expect(reply.status).toBe(200);

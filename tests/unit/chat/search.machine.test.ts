@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise, type AnyActorLogic } from 'xstate';
-import type { ChatAdapter, ChatSessionPage } from '../../../src/api';
+import type { ChatAdapter, ChatSearchPage } from '../../../src/api';
 import { searchLogic, searchMachine } from '../../../src/chat/search.machine';
 import { CHAT } from '../../../src/lib/limits';
 import {
@@ -119,12 +119,14 @@ describe('search machine', () => {
   });
 
   it('typing again abandons a search in flight', async () => {
-    const first = deferred<ChatSessionPage>();
+    const first = deferred<ChatSearchPage>();
     const signals: AbortSignal[] = [];
     const { actor, search } = start({
       search: (_q, options) => {
         signals.push(options!.signal!);
-        return signals.length === 1 ? first.promise : Promise.resolve(page(sampleSessions));
+        return signals.length === 1
+          ? first.promise
+          : Promise.resolve(page(sampleSessions.map((s) => ({ ...s, archived: false }))));
       },
     });
     actor.send({ type: 'search.change', query: 'fr' });

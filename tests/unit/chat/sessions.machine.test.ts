@@ -153,11 +153,22 @@ describe('sessions machine: archive', () => {
     await idle(actor);
     expect(titles(actor)).not.toContain(sampleSessions[1]!.title);
     expect(emitted).toContainEqual({ type: 'session.removed', sessionId: 's2' });
+    // The toast may undo it (issue 25 item 6).
     expect(emitted).toContainEqual({
       type: 'notify',
       tone: 'success',
       message: CHAT_MESSAGES.archived,
+      undo: 's2',
     });
+    actor.send({ type: 'session.unarchive', sessionId: 's2' });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await idle(actor);
+    expect(emitted).toContainEqual({
+      type: 'notify',
+      tone: 'success',
+      message: CHAT_MESSAGES.unarchived,
+    });
+    await waitFor(actor, (s) => s.context.sessions.some((c) => c.id === 's2'));
   });
 
   it('keeps the chat and reports a failed archive', async () => {

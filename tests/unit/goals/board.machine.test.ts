@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise, waitFor, type AnyActorLogic } from 'xstate';
-import type { GoalListResponse, GoalResponse, GoalsAdapter } from '../../../src/api';
+import type { Celebration, GoalListResponse, GoalResponse, GoalsAdapter } from '../../../src/api';
 import { boardMachine, goalsLogic } from '../../../src/goals/board.machine';
 import {
   apiError,
@@ -339,25 +339,56 @@ describe('board machine: logging progress', () => {
 });
 
 describe('board machine: celebrations', () => {
-  it('celebrates each milestone once, in order, as progress crosses them', async () => {
+  // Issue 25 item 1: one log action celebrates once, with the highest milestone it crossed.
+  it('celebrates one log once, with the highest milestone it crossed', async () => {
     const { actor } = start({}, { goals: [goal('g', 'math', 'problems_solved', 4, 0)] });
     await ready(actor);
     expect(actor.getSnapshot().matches({ celebration: 'idle' })).toBe(true);
     actor.send({ type: 'goal.log', goalId: 'g' });
-    actor.send({ type: 'progress.save', value: 2 }); // 50 %: 25 and 50
+    actor.send({ type: 'progress.save', value: 2 }); // 50 %: 25 and 50 crossed
     await closed(actor);
     await waitFor(actor, (s) => s.matches({ celebration: 'showing' }));
-    expect(ctx(actor).celebrations.map((c) => c.milestone)).toEqual([25, 50]);
-    actor.send({ type: 'celebration.dismiss' });
     expect(ctx(actor).celebrations.map((c) => c.milestone)).toEqual([50]);
-    expect(actor.getSnapshot().matches({ celebration: 'showing' })).toBe(true);
     actor.send({ type: 'celebration.dismiss' });
     expect(actor.getSnapshot().matches({ celebration: 'idle' })).toBe(true);
     actor.send({ type: 'goal.log', goalId: 'g' });
-    actor.send({ type: 'progress.save', value: 2 }); // 100 %: 75 and 100
+    actor.send({ type: 'progress.save', value: 2 }); // 100 %: 75 and 100 crossed
     await closed(actor);
-    await waitFor(actor, (s) => s.context.celebrations.length === 2);
-    expect(ctx(actor).celebrations.map((c) => c.milestone)).toEqual([75, 100]);
+    await waitFor(actor, (s) => s.context.celebrations.length > 0);
+    expect(ctx(actor).celebrations.map((c) => c.milestone)).toEqual([100]);
+  });
+
+  /** A log on the math goal: the board fetches the celebrations again after it. */
+  async function logOne(actor: ReturnType<typeof start>['actor']) {
+    actor.send({ type: 'goal.log', goalId: 'g-math' });
+    actor.send({ type: 'progress.save', value: 1 });
+    await closed(actor);
+  }
+
+  it('never shows a milestone passed: a higher one replaces the queued one of its goal', async () => {
+    let found: Celebration[] = [
+      { goal_id: 'g-math', milestone: 25 as const },
+      { goal_id: 'g-science', milestone: 50 as const },
+    ];
+    const { actor } = start({ celebrations: async () => found });
+    await waitFor(actor, (s) => s.matches({ celebration: 'showing' }));
+    expect(ctx(actor).celebrations.map((c) => c.milestone)).toEqual([25, 50]);
+    // Math goes on to 100 % while its 25 % banner still shows; a late 75 % of it means nothing now.
+    found = [
+      { goal_id: 'g-math', milestone: 75 as const },
+      { goal_id: 'g-math', milestone: 100 as const },
+    ];
+    await logOne(actor);
+    await waitFor(actor, (s) => s.context.celebrations[0]?.milestone === 100);
+    expect(ctx(actor).celebrations).toEqual([
+      { goal_id: 'g-math', milestone: 100 },
+      { goal_id: 'g-science', milestone: 50 },
+    ]);
+    actor.send({ type: 'celebration.dismiss' });
+    found = [{ goal_id: 'g-math', milestone: 75 as const }];
+    await logOne(actor);
+    await ready(actor);
+    expect(ctx(actor).celebrations).toEqual([{ goal_id: 'g-science', milestone: 50 }]);
   });
 
   it('never queues a milestone twice, even if the server repeats it', async () => {

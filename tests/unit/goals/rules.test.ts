@@ -58,6 +58,11 @@ describe('goal rules of the board and the wizard', () => {
     expect(celebrationMessage(75, 'science')).toBe(
       'Almost there! 75% of your Science goal is done.',
     );
+    // Issue 25 item 1: the number is the goal's own percent, as its card shows it.
+    expect(celebrationMessage(25, 'math', 33)).toBe('Great start! 33% of your Math goal is done.');
+    expect(celebrationMessage(50, 'math', 66.7)).toBe(
+      'Halfway there! 67% of your Math goal is done.',
+    );
     expect(celebrationMessage(100, 'english')).toBe(
       'Goal complete! You finished your English goal this week.',
     );

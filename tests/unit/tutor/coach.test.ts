@@ -184,6 +184,49 @@ describe('the offline coach', () => {
     expect(all).toContain('**Answer:** $x = 4$');
   });
 
+  // Issue 25 item 3: simple word problems become the maths the coach can tutor, hint first.
+  it.each([
+    ['Sam has 3 apples and buys 5 more. How many apples does he have now?', '3 + 5', 8, 'buys'],
+    ['Mia had 12 sweets and ate 4. How many are left?', '12 - 4', 8, 'ate'],
+    ['There are 4 boxes with 6 pencils in each box. How many pencils?', '4 * 6', 24, 'each'],
+    [
+      '24 sweets are shared equally among 6 friends. How many does each get?',
+      '24 / 6',
+      4,
+      'shared',
+    ],
+    [
+      'Tom has 10 stickers, gives 3 to Ana and buys 5 more. How many stickers does he have?',
+      '(10 - 3) + 5',
+      12,
+      'gives',
+    ],
+  ])('turns the word problem %j into its sum, hint first', (question, sum, value, word) => {
+    const first = coachAnswer(student, question, []);
+    expect(first).toContain("Let's turn the story into maths");
+    expect(first).toContain(`*${word}* means we`);
+    expect(first).toContain('**Hint:**');
+    expect(first).not.toContain('**Answer:**');
+    expect(first).not.toContain("I'd rather not guess");
+    expectRenders(first);
+    const { answer } = dialogue(question);
+    expect(evaluate(fromLatex(answer)) as number).toBeCloseTo(value, 9);
+    expect(evaluate(sum) as number).toBe(value);
+    // The student's own answer is checked against the story's sum.
+    const history: Turn[] = [
+      { role: 'user', content: question },
+      { role: 'assistant', content: first },
+    ];
+    expect(coachAnswer(student, String(value), history)).toMatch(/^Yes, that's right/);
+    expect(coachAnswer(student, String(value + 1), history)).toMatch(/^Not quite/);
+  });
+
+  it('says truthfully what it can do, word problems included, when it cannot answer', () => {
+    const reply = coachAnswer(student, 'Why is the sky blue?', []);
+    expect(reply).toContain("I'd rather not guess");
+    expect(reply).toContain('**Word problems** with one or two steps');
+  });
+
   it('says so rather than guessing when a problem is beyond the step engine', () => {
     const reply = coachAnswer(student, 'Solve x^5 + x + 1 = 0', []);
     expect(reply).toContain("I couldn't work that one out step by step");
