@@ -12,6 +12,11 @@ import { AVATAR_MAX_REQUEST_BYTES, AVATAR_MESSAGES } from './auth/avatars';
 import { authRoutes } from './auth/routes';
 import { AUTH_CHANGES_CHANNEL, createSessionCache } from './auth/session-cache';
 import { learningRoutes } from './chat/learning';
+import { createAlertMail, safetyAlertsPort } from './classes/alert-mail';
+import { createAlertService } from './classes/alerts';
+import { alertRoutes, classRoutes } from './classes/routes';
+import { createClassService } from './classes/service';
+import { createGoalsService } from './goals/service';
 import type { AppDeps, Deps } from './deps';
 import { healthRoutes } from './health/routes';
 import { legalRoutes } from './legal/routes';
@@ -125,15 +130,26 @@ export function createApp(appDeps: AppDeps) {
     await next();
     if (WRITES.has(c.req.method) || writesOnGet.has(c.req.path)) await notifications.caughtUp();
   });
-  const auth = authRoutes(deps, sessions, API_PREFIX);
+  // Classes and safety alerts (issue 24): the goals they read, the class port the sign-ins call, and
+  // the alert port the tutor calls.
+  const classes = createClassService(deps, createGoalsService(deps));
+  const alerts = createAlertService(deps);
+  const alertMail = createAlertMail(deps);
+  const auth = authRoutes(deps, sessions, API_PREFIX, classes);
   app.route(
     API_PREFIX,
     healthRoutes(appDeps.database, config.llm.baseUrl && config.llm.model ? 'model' : 'offline'),
   );
   app.route(`${API_PREFIX}/auth`, auth.app);
   app.route(API_PREFIX, legalRoutes(deps));
-  for (const [prefix, router] of learningRoutes(deps, auth.auth))
+  for (const [prefix, router] of learningRoutes(
+    deps,
+    auth.auth,
+    safetyAlertsPort(alerts, alertMail, logger),
+  ))
     app.route(`${API_PREFIX}${prefix}`, router);
+  app.route(`${API_PREFIX}/classes`, classRoutes(classes, alerts, auth.auth).app);
+  app.route(`${API_PREFIX}/alerts`, alertRoutes(alerts, auth.auth).app);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', {
     type: 'http',

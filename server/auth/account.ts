@@ -92,12 +92,31 @@ const AccountExport = z
       .openapi({
         description: 'The school portals that sign this student in, and who they say it is',
       }),
+    classes: z
+      .array(z.record(z.string(), z.unknown()))
+      .openapi({ description: "The student's classes and their role in each" }),
+    safety_alerts: z.array(z.record(z.string(), z.unknown())).openapi({
+      description:
+        'Safety alerts about the student: category, status and their own flagged messages',
+    }),
   })
   .openapi('AccountExport');
 
+/**
+ * The classes port the root hands this domain (issue 24): the student's classes and the safety
+ * alerts about them, for the export. (Deletion needs no port: the alert keeps its record with the
+ * student set null, and the flagged text, stored under the student, goes with the account.)
+ */
+export interface ClassRecords {
+  exportFor(userId: string): Promise<{
+    classes: Record<string, unknown>[];
+    safety_alerts: Record<string, unknown>[];
+  }>;
+}
+
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-export function createAccountService(deps: Deps) {
+export function createAccountService(deps: Deps, classes: ClassRecords) {
   const { db, now, config } = deps;
   const domain = new URL(config.publicUrl).host;
 
@@ -201,6 +220,8 @@ export function createAccountService(deps: Deps) {
         .where(eq(portalIdentities.userId, id))
         .orderBy(asc(portalIdentities.createdAt));
 
+      const school = await classes.exportFor(id);
+
       const iso = (date: Date | null) => (date ? date.toISOString() : null);
       return {
         exported_at: now().toISOString(),
@@ -267,6 +288,8 @@ export function createAccountService(deps: Deps) {
           email: row.email,
           created_at: row.createdAt.toISOString(),
         })),
+        classes: school.classes,
+        safety_alerts: school.safety_alerts,
       };
     },
 
@@ -316,8 +339,9 @@ export function accountRoutes(
   app: OpenAPIHono<AuthEnv>,
   deps: Deps,
   auth: MiddlewareHandler<AuthEnv>,
+  classes: ClassRecords,
 ) {
-  const account = createAccountService(deps);
+  const account = createAccountService(deps, classes);
 
   app.openapi(
     createRoute({
@@ -326,7 +350,7 @@ export function accountRoutes(
       summary: "Download the caller's whole account",
       description:
         'Profile, avatar, chats with their messages, goals with progress, the points ledger, ' +
-        'conversions and learning memory, as one JSON document.',
+        'conversions, learning memory, classes and the safety alerts about the caller, as one JSON document.',
       security: BEARER,
       middleware: [auth] as const,
       responses: {

@@ -21,6 +21,8 @@ import { accountRoutes } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
 import { portalRoutes } from './portal-routes';
+import type { ClassJoiner } from './portal';
+import type { ClassRecords } from './account';
 import { providersRoute } from './providers-route';
 import { walletRoutes } from './wallet-routes';
 import {
@@ -55,9 +57,15 @@ const mediaType = (c: Context) =>
 
 /**
  * `sessions` is the server's session cache (session-cache.ts). `apiPrefix` is where the app mounts
- * the API (`/api/v1`): avatar URLs are built under it.
+ * the API (`/api/v1`): avatar URLs are built under it. `classes` is the classes domain's port: portal
+ * assertions place users in classes, and the account export lists them.
  */
-export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api/v1') {
+export function authRoutes(
+  deps: Deps,
+  sessions: SessionCache,
+  apiPrefix: string,
+  classes: ClassJoiner & ClassRecords,
+) {
   const service = createAuthService(deps, sessions);
   const auth = requireAuth(service);
   const app = createRouter<AuthEnv>();
@@ -321,8 +329,8 @@ export function authRoutes(deps: Deps, sessions: SessionCache, apiPrefix = '/api
   avatarRoutes(app, deps, apiPrefix, auth);
   googleRoutes(app, deps, service);
   walletRoutes(app, deps, service);
-  portalRoutes(app, deps, service);
-  accountRoutes(app, deps, auth);
+  portalRoutes(app, deps, service, classes);
+  accountRoutes(app, deps, auth, classes);
 
   return { app, service, auth };
 }

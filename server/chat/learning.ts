@@ -15,11 +15,13 @@ import { pointsRoutes } from '../points/routes';
 import { chatRoutes } from './routes';
 import { createChatService } from './service';
 import { createTutor } from './tutor';
+import type { SafetyAlerts } from './tutor';
 
 /** `[path under /api/v1, router]` pairs. */
 export function learningRoutes(
   deps: Deps,
   auth: MiddlewareHandler<AuthEnv>,
+  alerts: SafetyAlerts,
   llm: LlmClient = createLlmClient(deps.config.llm),
 ): [string, OpenAPIHono<AuthEnv>][] {
   if (!llm.stream)
@@ -29,7 +31,7 @@ export function learningRoutes(
   const goals = goalRoutes(deps, auth);
   const memory = createMemoryService(deps, llm);
   const chat = createChatService(deps);
-  const tutor = createTutor(deps, { chat, goals: goals.service, memory, llm });
+  const tutor = createTutor(deps, { chat, goals: goals.service, memory, llm, alerts });
   return [
     ['/chat', chatRoutes(deps, auth, chat, tutor).app],
     ['/vector', memoryRoutes(memory, auth).app],

@@ -1,3 +1,5 @@
+import { TRUSTED_ADULT_NOTICE } from 'ayah-coach/rules';
+
 /** The texts served when the school has not put its own under the data dir. Plain, short, replaceable. */
 export const DEFAULT_PAGES = {
   terms: `# Terms of use
@@ -33,6 +35,10 @@ This notice explains what Ayah keeps about you and why.
 
 ## What we do with it
 We use it only to run Ayah for you and your school. We do not sell it or show you advertising.
+
+## Keeping you safe
+${TRUSTED_ADULT_NOTICE} If you are in a class, your teacher sees how your learning goes: your goals,
+your streak and how many questions you asked.
 
 ## Your choices
 You can download everything Ayah keeps about you, and delete your account, from Settings.
