@@ -3,7 +3,7 @@
  * `npx depcruise src app server stories .storybook --config .dependency-cruiser.cjs`.
  *
  *   src/            the published library: never reaches into the host app, the server, benches or tests
- *   src/<feature>/  auth, chat, goals, wallet, settings, markdown: a feature uses another only through
+ *   src/<feature>/  auth, chat, goals, wallet, settings, teacher, markdown: a feature uses another only through
  *                   that feature's public entry (its index.ts), as a portal would
  *   src/lib, src/ui the shared layers under every feature: they import no feature
  *   app/, stories/  the host app and the stories use the package's public entries (`ayah-coach/…`,
@@ -11,7 +11,7 @@
  *   server/         its own package: the spec's rules through 'ayah-coach/rules', never a src/ path
  * and nowhere an import cycle, type-only imports included.
  */
-const FEATURES = '(auth|chat|goals|wallet|settings|markdown)';
+const FEATURES = '(auth|chat|goals|wallet|settings|teacher|markdown)';
 /** The API seam of a feature: its wire types and their HTTP implementation. */
 const WIRE_SEAM = `^src/${FEATURES}/[^/]+\\.(adapter|http)\\.ts$`;
 

@@ -4,7 +4,7 @@
  * portal sign-ins), never from a request of the member's own. Everything a teacher reads goes through
  * `teacherOf`: a class the caller does not teach is 404, as if it did not exist.
  */
-import { and, asc, eq, inArray, isNotNull, max, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, max, sql } from 'drizzle-orm';
 import type { User } from '../db/schema';
 import {
   chatMessages,
@@ -19,6 +19,7 @@ import {
 import type { ClassRole, ClassSource } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { classCsv } from 'ayah-coach/rules';
 
 export const CLASS_MESSAGES = {
   notFound: 'Class not found',
@@ -218,7 +219,7 @@ export function createClassService(deps: Deps, goals: GoalsReader) {
     /** The dashboard as CSV: no chat text, one line per student. */
     async csv(user: User, classId: string, tz: string): Promise<string> {
       const { students } = await dashboard(user, classId, tz);
-      return dashboardCsv(students);
+      return classCsv(students);
     },
 
     /** A student's chats, only where the school allows it (AYAH_TEACHERS_READ_CHATS=1). */
@@ -288,7 +289,6 @@ export function createClassService(deps: Deps, goals: GoalsReader) {
                   alerts.map((a) => a.id),
                 ),
                 eq(safetyAlertMessages.userId, userId),
-                isNotNull(safetyAlertMessages.message),
               ),
             )
             .orderBy(asc(safetyAlertMessages.createdAt))
@@ -322,35 +322,3 @@ export function createClassService(deps: Deps, goals: GoalsReader) {
 }
 
 export type ClassService = ReturnType<typeof createClassService>;
-export type DashboardStudent = Awaited<ReturnType<ClassService['dashboard']>>['students'][number];
-
-const cell = (value: string | number | null) => {
-  const text = value === null ? '' : String(value);
-  // Quoted when needed, and a leading =,+,-,@ neutralised: a spreadsheet must not run a name.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
-export function dashboardCsv(students: DashboardStudent[]): string {
-  const header = [
-    'Student',
-    'Goals this week',
-    'Streak (days)',
-    'Completed this week',
-    'Tutor questions this week',
-    'Last active',
-  ];
-  const lines = students.map((s) =>
-    [
-      s.name,
-      s.goals.map((g) => `${g.subject} ${g.goal_type} ${Math.round(g.progress)}%`).join('; '),
-      s.streak,
-      s.completed_this_week,
-      s.questions_this_week,
-      s.last_active,
-    ]
-      .map(cell)
-      .join(','),
-  );
-  return [header.join(','), ...lines].join('\r\n') + '\r\n';
-}

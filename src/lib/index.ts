@@ -13,3 +13,4 @@ export * from './chat';
 export { normalizeMath } from './math';
 export * from './links';
 export * from './safety';
+export * from './class-csv';
