@@ -36,11 +36,6 @@ export interface JoinClassInput {
   role: ClassRole;
 }
 
-/** The port LTI launches and portal sign-ins call: idempotent, a later role replaces the earlier. */
-export interface ClassJoiner {
-  joinClass(input: JoinClassInput): Promise<{ classId: string }>;
-}
-
 /** A goal as the goals domain answers it for the current week. */
 export interface WeekGoal {
   _id: string;

@@ -7,7 +7,13 @@ import { Progress } from '../ui/progress';
 import { LoadingStatus } from '../ui/skeleton';
 import { AyahRoot, type Theme } from '../ui/root';
 import { dashboardLogic } from './dashboard.machine';
-import { hasFailed, isLoading, teachesNoClass, visibleStudents } from './dashboard.selectors';
+import {
+  hasFailed,
+  isLoading,
+  isReady,
+  teachesNoClass,
+  visibleStudents,
+} from './dashboard.selectors';
 import type { SortKey, StudentFilter } from './dashboard.setup';
 import type { TeacherAdapter } from './teacher.adapter';
 
@@ -72,7 +78,7 @@ export function ClassDashboard({
   const rows = visibleStudents(state);
 
   useEffect(() => {
-    if (classId && classId !== state.context.classId && state.matches('ready'))
+    if (classId && classId !== state.context.classId && isReady(state))
       actor.send({ type: 'class.pick', classId });
     // Only a new prop from the host moves the dashboard.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -150,10 +156,10 @@ export function ClassDashboard({
           </Button>
         </div>
       )}
-      {state.matches('ready') && data && data.students.length === 0 && (
+      {isReady(state) && data && data.students.length === 0 && (
         <p>No students yet: they appear here once they open Ayah from the course.</p>
       )}
-      {state.matches('ready') && data && data.students.length > 0 && (
+      {isReady(state) && data && data.students.length > 0 && (
         <div className="ay:overflow-x-auto">
           <table className="ay:w-full ay:border-collapse ay:text-left ay:text-sm">
             <caption className="ay:sr-only">
