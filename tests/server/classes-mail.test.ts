@@ -1,7 +1,8 @@
 /**
  * Alert mails come from the outbox table: a mail server that refuses shows as a failed delivery on
  * the alert, and the next sweep after the backoff — in a new process, with a new mailer, as after a
- * restart — delivers it. On PGlite and PostgreSQL.
+ * restart — delivers it. And a school that opts in (AYAH_TEACHERS_READ_CHATS=1) lets a class's
+ * teachers read their own students' chats, and no one else's. On PGlite and PostgreSQL.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,8 +14,11 @@ import { createGoalsService } from '../../server/goals/service';
 import { createMailer } from '../../server/mailer';
 import { describeServer, useServer } from './harness';
 
-// Port 1 refuses every connection: the mail server is down.
-const h = useServer({ smtpUrl: 'smtp://127.0.0.1:1' });
+// Port 1 refuses every connection: the mail server is down. This school lets teachers read chats.
+const h = useServer({
+  smtpUrl: 'smtp://127.0.0.1:1',
+  env: () => ({ AYAH_TEACHERS_READ_CHATS: '1' }),
+});
 
 describeServer('alert mails when the mail server is down', () => {
   it('records the failure on the alert and retries from the table after a restart', async () => {
@@ -86,5 +90,40 @@ describeServer('alert mails when the mail server is down', () => {
     expect(detail.deliveries).toEqual([
       expect.objectContaining({ status: 'sent', attempts: 2, last_error: null }),
     ]);
+  });
+
+  it("with AYAH_TEACHERS_READ_CHATS=1 a teacher reads their own students' chats, no one else's", async () => {
+    const deps = {
+      db: h.database.db,
+      config: h.config,
+      mailer: null!,
+      logger: h.logger,
+      now: h.now,
+    };
+    const classes = createClassService(deps, createGoalsService(deps));
+    const join = (userId: string, externalKey: string, role: 'learner' | 'instructor') =>
+      classes.joinClass({ userId, source: 'lti', externalKey, name: externalKey, role });
+    const teacher = await h.user('Ms Rivera');
+    const other = await h.user('Mr Chen');
+    const student = await h.user('Sam');
+    const { classId } = await join(teacher.id, 'c-read', 'instructor');
+    const { classId: otherClass } = await join(other.id, 'c-other', 'instructor');
+    await join(student.id, 'c-read', 'learner');
+    await h
+      .as(student)
+      .post('/api/v1/chat/send', { messages: [{ role: 'user', content: 'What is 2+2?' }] });
+
+    const read = await h.as(teacher).get(`/api/v1/classes/${classId}/students/${student.id}/chats`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.student).toEqual({ id: student.id, name: 'Sam' });
+    expect(read.body.chats[0].messages[0]).toMatchObject({ role: 'user', content: 'What is 2+2?' });
+    const path = `/api/v1/classes/${otherClass}/students/${student.id}/chats`;
+    expect((await h.as(other).get(path)).status).toBe(404);
+    expect(
+      (await h.as(other).get(`/api/v1/classes/${classId}/students/${student.id}/chats`)).status,
+    ).toBe(404);
+    expect(
+      (await h.as(student).get(`/api/v1/classes/${classId}/students/${student.id}/chats`)).status,
+    ).toBe(404);
   });
 });
