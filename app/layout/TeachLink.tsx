@@ -3,9 +3,6 @@ import { useLocation } from 'wouter';
 import { buttonVariants } from 'ayah-coach';
 import { useApi } from '../api';
 
-/** Told by /teach as alerts are read, so the link's count follows without asking the server. */
-export const TEACH_UNREAD_EVENT = 'ayah:teach-unread';
-
 /**
  * The sidebar's link to /teach, for teachers and safety contacts only (an account becomes one through
  * an LTI launch or a portal's assertion), with the count of alerts they have not opened.
@@ -26,15 +23,7 @@ export function TeachLink() {
       })
       // Not a teacher's concern if it fails: the link stays away.
       .catch(() => {});
-    const follow = (event: Event) => {
-      const unread = (event as CustomEvent<number>).detail;
-      setTeaching((current) => (current ? { unread } : current));
-    };
-    window.addEventListener(TEACH_UNREAD_EVENT, follow);
-    return () => {
-      controller.abort();
-      window.removeEventListener(TEACH_UNREAD_EVENT, follow);
-    };
+    return () => controller.abort();
   }, [api]);
   if (!teaching) return null;
   return (

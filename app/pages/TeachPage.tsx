@@ -3,7 +3,6 @@ import { useLocation, useSearch } from 'wouter';
 import { ClassDashboard, SafetyAlerts } from 'ayah-coach/teacher';
 import { useApi } from '../api';
 import { SidebarLayout } from '../layout/SidebarLayout';
-import { TEACH_UNREAD_EVENT } from '../layout/TeachLink';
 
 /**
  * /teach: a teacher's class dashboard and the safety alerts. `?class=<id>` opens a class (an LTI
@@ -19,17 +18,12 @@ export default function Page() {
     (id: string) => navigate(`/teach?class=${encodeURIComponent(id)}`, { replace: true }),
     [navigate],
   );
-  const tellUnread = useCallback(
-    (unread: number) =>
-      window.dispatchEvent(new CustomEvent(TEACH_UNREAD_EVENT, { detail: unread })),
-    [],
-  );
   return (
     <SidebarLayout title="Teach">
       {(wide) => (
         <div className="ay:flex ay:min-h-0 ay:flex-1 ay:flex-col ay:gap-8 ay:overflow-y-auto ay:p-4">
           {wide && <h1 className="ay:text-2xl ay:font-semibold">Teach</h1>}
-          <SafetyAlerts adapter={api.teacher} alertId={alertId} onUnreadChange={tellUnread} />
+          <SafetyAlerts adapter={api.teacher} alertId={alertId} />
           <ClassDashboard adapter={api.teacher} classId={classId} onClassChange={pickClass} />
         </div>
       )}
