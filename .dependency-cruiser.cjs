@@ -1,6 +1,6 @@
 /**
  * The declared layers of the repo, checked in `npm test` (scripts/test.mjs) by dependency-cruiser:
- * `npx depcruise src app server stories .storybook --config .dependency-cruiser.cjs`.
+ * `npx depcruise src app server stories fakes .storybook --config .dependency-cruiser.cjs`.
  *
  *   src/            the published library: never reaches into the host app, the server, benches or tests
  *   src/<feature>/  auth, chat, goals, wallet, settings, teacher, markdown: a feature uses another only through
@@ -9,11 +9,10 @@
  *   app/, stories/  the host app and the stories use the package's public entries (`ayah-coach/…`,
  *                   resolved by tsconfig paths), never a src/ path
  *   server/         its own package: the spec's rules through 'ayah-coach/rules', never a src/ path
+ *   fakes/          one fake adapter per feature, shared by tests and stories: stories never import tests/
  * and nowhere an import cycle, type-only imports included.
  */
 const FEATURES = '(auth|chat|goals|wallet|settings|teacher|markdown)';
-/** The API seam of a feature: its wire types and their HTTP implementation. */
-const WIRE_SEAM = `^src/${FEATURES}/[^/]+\\.(adapter|http)\\.ts$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -31,29 +30,15 @@ module.exports = {
       comment:
         'src/ is the published library: it never imports the host app, the server, benches or tests.',
       from: { path: '^src/' },
-      to: { path: '^(app|server|bench|tests|stories|examples)/' },
+      to: { path: '^(app|server|bench|tests|stories|examples|fakes)/' },
     },
     {
       name: 'feature-through-its-entry',
       severity: 'error',
       comment:
         "A feature uses another feature only through that feature's index.ts (e.g. chat imports '../markdown'), never its internals.",
-      from: { path: `^src/${FEATURES}/`, pathNot: WIRE_SEAM },
+      from: { path: `^src/${FEATURES}/` },
       to: { path: `^src/${FEATURES}/`, pathNot: ['^src/$1/', `^src/${FEATURES}/index\\.ts$`] },
-    },
-    {
-      name: 'wire-seam-through-wire-seam',
-      severity: 'error',
-      comment:
-        "Exception to feature-through-its-entry, for the API seam only: a feature's <f>.adapter.ts and <f>.http.ts " +
-        "may use another feature's adapter and http modules (settings' Data Controls are the chat archive calls and " +
-        'its profile answers are the auth user), since the seam carries wire types and paths, no UI and no machine; ' +
-        'src/api.ts and src/http.ts gather it whole. They still reach nothing else of another feature.',
-      from: { path: WIRE_SEAM },
-      to: {
-        path: `^src/${FEATURES}/`,
-        pathNot: ['^src/$1/', `^src/${FEATURES}/index\\.ts$`, WIRE_SEAM],
-      },
     },
     {
       name: 'shared-layers-import-no-feature',
@@ -69,6 +54,14 @@ module.exports = {
         "app/ and stories/ import the package as a portal would: 'ayah-coach' or 'ayah-coach/<entry>' (tsconfig paths), never a src/ path.",
       from: { path: '^(app|stories|\\.storybook)/' },
       to: { path: '^src/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'stories-and-fakes-import-no-tests',
+      severity: 'error',
+      comment:
+        'Stories and the fakes they share with tests stand on their own: they never import tests/ (tests import them).',
+      from: { path: '^(stories|fakes|\\.storybook)/' },
+      to: { path: '^tests/' },
     },
     {
       name: 'server-uses-the-rules-entry',

@@ -1,9 +1,8 @@
 import { StrictMode, createRef, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createHttpApi } from 'ayah-coach';
+import { createHttpApi, withAwardRefresh } from 'ayah-coach';
 import { AuthProvider, type AuthHandle } from 'ayah-coach/auth';
 import { ApiProvider } from './api';
-import { withAwardRefresh } from './award-refresh';
 import { withEarlyMe, withSentMe } from './early-me';
 import { storedToken } from './first-load';
 import { ErrorBoundary } from './layout/ErrorBoundary';

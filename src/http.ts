@@ -4,6 +4,7 @@
  */
 import { ofetch, type FetchResponse } from 'ofetch';
 import type { Api } from './api';
+import { archiveHttp } from './archive.http';
 import type { HttpClient, HttpRequest } from './http-client';
 import { authHttp } from './auth/auth.http';
 import { chatHttp } from './chat/chat.http';
@@ -59,7 +60,7 @@ export function createHttpApi(options: HttpApiOptions): Api {
     chat: chatHttp(client),
     goals: goalsHttp(client),
     wallet: walletHttp(client),
-    settings: settingsHttp(client),
+    settings: settingsHttp(client, archiveHttp(client)),
     teacher: teacherHttp(client),
   };
 }

@@ -15,7 +15,7 @@ import { plainKatexPlugins } from '../../src/markdown/katex';
 import { loadKatex } from '../../src/markdown/math';
 import { MarkdownBlock, markdownRootClass } from '../../src/markdown/render';
 import { AyahRoot } from '../../src/ui/root';
-import { fakeChatAdapter, sessionDetail } from '../../tests/fakes/chat';
+import { fakeChatAdapter, sessionDetail } from '../../fakes/chat';
 import { replyMarker, sessionMessages } from './session';
 
 export type Renderer = 'ours' | 'naive';

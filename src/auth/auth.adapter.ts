@@ -1,33 +1,8 @@
 import type { Subject } from '../lib/limits';
-import type { CallOptions, MessageResponse } from '../wire';
+import type { CallOptions, MessageResponse, User, UserResponse } from '../wire';
 
-/** `profile` of the user object. `avatar_url` is absolute once it has passed the HTTP adapter. */
-export type UserProfile = {
-  display_name: string;
-  bio: string;
-  avatar_url: string | null;
-};
-
-/** The user object of API.md, field for field. */
-export type User = {
-  id: string;
-  email: string;
-  display_name: string;
-  profile: UserProfile;
-  bio: string;
-  /** The subjects picked at onboarding, editable in Settings; empty when none were picked. */
-  interests: Subject[];
-  is_google: boolean;
-  wallet_address: string | null;
-  /** ISO time; empty, or equal to `created_at`, for a new user. */
-  last_login: string | null;
-  created_at: string;
-  onboarding_completed: boolean;
-  /** 'free' when the server sends none. */
-  subscription_type: string;
-  /** 'free' when the server sends none. */
-  tier: string;
-};
+/** The user wire types, shared with settings through src/wire.ts. */
+export type { User, UserProfile, UserResponse } from '../wire';
 
 /** POST /register. The app always sends both agreements as true. */
 export type RegisterRequest = {
@@ -75,11 +50,6 @@ export type RefreshRequest = {
 
 /** A signed-in answer: login, verify-email and wallet sign-in. */
 export type AuthResponse = TokenResponse & {
-  user: User;
-};
-
-/** Answers that carry only the user: GET /me, PUT /profile, the avatar upload, onboarding. */
-export type UserResponse = {
   user: User;
 };
 

@@ -1,4 +1,5 @@
 import type { HttpClient } from '../http-client';
+import { trimSlash, withNormalizedUser } from '../http-user';
 import type { AuthAdapter, User } from './auth.adapter';
 
 const AUTH = '/api/v1/auth';
@@ -37,41 +38,4 @@ export function authHttp(client: HttpClient): AuthAdapter {
     legalPage: (name, { signal } = {}) =>
       client.request(`/api/v1/legal/${encodeURIComponent(name)}`, { signal }),
   };
-}
-
-/** Resolves to the answer with its `user` through `normalizeUser`. */
-export function withNormalizedUser<T extends { user: User }>(
-  answer: Promise<T>,
-  baseURL: string,
-): Promise<T> {
-  return answer.then((body) => ({ ...body, user: normalizeUser(body.user, baseURL) }));
-}
-
-/**
- * The user as the components want it: a relative avatar path prefixed with the API host (spec
- * section 3), `interests` an empty list when a server sends none, `subscription_type` falling back to `subscription`, then 'free', and `tier` to 'free'.
- */
-export function normalizeUser(user: User, baseURL: string): User {
-  const legacy = user as User & { subscription?: string };
-  return {
-    ...user,
-    interests: user.interests ?? [],
-    subscription_type: user.subscription_type || legacy.subscription || 'free',
-    tier: user.tier || 'free',
-    profile: {
-      ...user.profile,
-      avatar_url: resolveAvatarUrl(user.profile?.avatar_url ?? null, baseURL),
-    },
-  };
-}
-
-/** An avatar URL made absolute: a relative path is prefixed with `baseURL`; a URL is kept as is. */
-export function resolveAvatarUrl(url: string | null, baseURL: string): string | null {
-  if (!url) return null;
-  if (/^[a-z][a-z\d+.-]*:/i.test(url) || url.startsWith('//')) return url;
-  return `${trimSlash(baseURL)}/${url.replace(/^\/+/, '')}`;
-}
-
-function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
 }

@@ -5,7 +5,7 @@ import { toast } from '../ui/toast';
 import { MountOnOpen } from '../ui/mount-on-open';
 import { AyahRoot, type Theme } from '../ui/root';
 import type { ChatAdapter } from './chat.adapter';
-import { REFRESH_CHAT_HISTORY_EVENT } from './chat.store';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { ChatSessionList } from './ChatSessionList';
 import { DeleteChatDialog, RenameChatDialog, SearchChatsDialog } from './sidebar-dialogs';
 import { sessionsLogic } from './sessions.machine';

@@ -1,4 +1,14 @@
-import type { CallOptions, MessageResponse, PageQuery, Paged } from '../wire';
+import type {
+  ArchiveAdapter,
+  CallOptions,
+  ChatSession,
+  ChatSessionPage,
+  MessageResponse,
+  PageQuery,
+} from '../wire';
+
+/** The session wire types, shared with settings' Data Controls through src/wire.ts. */
+export type { ChatSession, ChatSessionPage } from '../wire';
 
 /** Who wrote a message. */
 export type ChatRole = 'user' | 'assistant';
@@ -43,22 +53,10 @@ export type ChatMessage = {
   createdAt: string;
 };
 
-/** A session as lists show it. */
-export type ChatSession = {
-  id: string;
-  title: string;
-  createdAt: string;
-  lastMessageAt: string;
-  messageCount: number;
-};
-
 /** GET /sessions/{id}: the session with its messages. */
 export type ChatSessionDetail = ChatSession & {
   messages: ChatMessage[];
 };
-
-/** A page of sessions: `{sessions, total, page, limit, hasMore}`. */
-export type ChatSessionPage = Paged<'sessions', ChatSession>;
 
 /** PATCH /sessions/{id}/title: 1–100 characters. */
 export type RenameSessionRequest = {
@@ -71,7 +69,8 @@ export type ChatSearchQuery = PageQuery & {
 };
 
 /** The tutor conversation and its saved sessions: `/api/v1/chat`. */
-export interface ChatAdapter {
+/** The chat calls; the archive calls (Settings' Data Controls use them too) come from ArchiveAdapter. */
+export interface ChatAdapter extends ArchiveAdapter {
   /** Sends the conversation and answers with the whole reply. */
   send(body: ChatSendRequest, options?: CallOptions): Promise<ChatSendResponse>;
   /**
@@ -94,16 +93,6 @@ export interface ChatAdapter {
   deleteSession(id: string, options?: CallOptions): Promise<MessageResponse>;
   /** Searches sessions; `limit` 20 and `page` 1 unless given. */
   search(query: ChatSearchQuery, options?: CallOptions): Promise<ChatSessionPage>;
-  /** Archived sessions; `limit` 50 and `page` 1 unless given. */
-  listArchived(query?: PageQuery, options?: CallOptions): Promise<ChatSessionPage>;
-  /** Archives every active session. */
-  archiveAll(options?: CallOptions): Promise<MessageResponse>;
-  /** Deletes every session, archived ones too. */
-  deleteAll(options?: CallOptions): Promise<MessageResponse>;
   /** Archives one session and answers with it. */
   archiveSession(id: string, options?: CallOptions): Promise<ChatSession>;
-  /** Brings one session back from the archive and answers with it. */
-  unarchiveSession(id: string, options?: CallOptions): Promise<ChatSession>;
-  /** Deletes one archived session. */
-  deleteArchivedSession(id: string, options?: CallOptions): Promise<MessageResponse>;
 }

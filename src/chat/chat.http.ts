@@ -1,3 +1,4 @@
+import { archiveHttp } from '../archive.http';
 import type { HttpClient } from '../http-client';
 import { networkError } from '../lib/http-errors';
 import { CHAT } from '../lib/limits';
@@ -9,6 +10,7 @@ const id = encodeURIComponent;
 /** The chat adapter over HTTP. */
 export function chatHttp(client: HttpClient): ChatAdapter {
   return {
+    ...archiveHttp(client),
     send: (body, { signal } = {}) =>
       client.request(`${CHAT_PATH}/send`, { method: 'POST', body, signal }),
 
@@ -39,23 +41,7 @@ export function chatHttp(client: HttpClient): ChatAdapter {
       client.request(`${CHAT_PATH}/sessions/${id(sessionId)}`, { method: 'DELETE', signal }),
     search: ({ search, limit = CHAT.searchLimit, page = 1 }, { signal } = {}) =>
       client.request(`${CHAT_PATH}/search`, { query: { search, limit, page }, signal }),
-    listArchived: ({ limit = CHAT.archivedPageSize, page = 1 } = {}, { signal } = {}) =>
-      client.request(`${CHAT_PATH}/archives`, { query: { limit, page }, signal }),
-    archiveAll: ({ signal } = {}) =>
-      client.request(`${CHAT_PATH}/archives`, { method: 'PATCH', signal }),
-    deleteAll: ({ signal } = {}) =>
-      client.request(`${CHAT_PATH}/all`, { method: 'DELETE', signal }),
     archiveSession: (sessionId, { signal } = {}) =>
       client.request(`${CHAT_PATH}/sessions/${id(sessionId)}/archive`, { method: 'PATCH', signal }),
-    unarchiveSession: (sessionId, { signal } = {}) =>
-      client.request(`${CHAT_PATH}/sessions/${id(sessionId)}/unarchive`, {
-        method: 'PATCH',
-        signal,
-      }),
-    deleteArchivedSession: (sessionId, { signal } = {}) =>
-      client.request(`${CHAT_PATH}/sessions/${id(sessionId)}/archive`, {
-        method: 'DELETE',
-        signal,
-      }),
   };
 }

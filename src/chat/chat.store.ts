@@ -3,9 +3,6 @@
  * story or a test can keep it elsewhere (`<Chat store>`, `chatLogic(adapter, store)`).
  */
 
-/** The window event that makes every chat list reload (spec section 4, "Chat sessions"). */
-export const REFRESH_CHAT_HISTORY_EVENT = 'refresh-chat-history';
-
 /** The last conversation of a user, kept in local storage under their id (spec section 3). */
 export type StoredChat = {
   currentSessionId: string;

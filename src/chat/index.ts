@@ -28,7 +28,7 @@ export {
   browserChatStore,
   memoryChatStore,
   keyValueChatStore,
-  REFRESH_CHAT_HISTORY_EVENT,
   type ChatStore,
   type StoredChat,
 } from './chat.store';
+export { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';

@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { sessionTitle } from '../lib/chat';
 import { toast } from '../ui/toast';
 import type { ChatActorRef } from './chat-context';
-import { REFRESH_CHAT_HISTORY_EVENT } from './chat.store';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 
 type Options = {
   sessionId: string | null;

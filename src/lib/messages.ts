@@ -266,7 +266,7 @@ export function conversionSucceeded(points: number, tokens: number, tokenName: s
 export const REFRESH_WALLET_EVENT = 'refresh-wallet';
 
 /** The window event that makes every chat list reload (spec section 4, "Chat sessions"). */
-export const REFRESH_CHAT_HISTORY = 'refresh-chat-history';
+export const REFRESH_CHAT_HISTORY_EVENT = 'refresh-chat-history';
 
 /** Settings wordings of our own (the spec quotes the validation and server messages only). */
 export const SETTINGS_MESSAGES = {

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
 import type { accountMachine } from './account.machine';
+import { isDeleteOpen, isDeleting, isExporting } from './account.selectors';
 import type { AccountExport } from './settings.adapter';
 
 export type AccountActorRef = ActorRefFrom<typeof accountMachine>;
@@ -110,7 +111,7 @@ export function AccountSection({
       <div className="ay:flex ay:flex-wrap ay:gap-2">
         <Button
           variant="outline"
-          loading={state.matches('exporting')}
+          loading={isExporting(state)}
           disabled={busy}
           onClick={() => actor.send({ type: 'export.start' })}
         >
@@ -129,12 +130,12 @@ export function AccountSection({
         </Button>
       </div>
       <ConfirmDialog
-        open={state.matches('confirmingDelete') || state.matches('deleting')}
+        open={isDeleteOpen(state)}
         title="Delete your account?"
         description="Your profile, chats, goals, points and everything Ayah remembers will be deleted for good, and you will be signed out everywhere."
         confirmLabel="Delete my account"
         variant="destructive"
-        busy={state.matches('deleting')}
+        busy={isDeleting(state)}
         onConfirm={() => void confirm()}
         onCancel={() => actor.send({ type: 'delete.cancel' })}
       >

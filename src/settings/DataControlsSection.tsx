@@ -6,6 +6,7 @@ import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import type { archiveMachine } from './archive.machine';
+import { isConfirming, isListLoading, listFailed } from './archive.selectors';
 
 export type ArchiveActorRef = ActorRefFrom<typeof archiveMachine>;
 
@@ -15,9 +16,7 @@ export function DataControlsSection({ actor }: { actor: ArchiveActorRef }) {
   const { sessions, page, hasMore, target } = state.context;
   const headingId = useId();
   const busy = state.hasTag('busy');
-  const confirming = (name: string) =>
-    state.matches({ action: { [name]: 'confirming' } } as never) ||
-    state.matches({ action: { [name]: 'running' } } as never);
+  const confirming = (name: string) => isConfirming(state, name);
   const send = actor.send;
 
   return (
@@ -26,12 +25,12 @@ export function DataControlsSection({ actor }: { actor: ArchiveActorRef }) {
         <h2 id={headingId} className="ay:text-base ay:font-semibold">
           Archived chats
         </h2>
-        {state.matches({ list: 'loading' }) && sessions.length === 0 ? (
+        {isListLoading(state) && sessions.length === 0 ? (
           <LoadingStatus label="Loading archived chats…">
             <Skeleton className="ay:h-10 ay:w-full" />
             <Skeleton className="ay:h-10 ay:w-full" />
           </LoadingStatus>
-        ) : state.matches({ list: 'failed' }) ? (
+        ) : listFailed(state) ? (
           <div role="alert" className="ay:flex ay:items-center ay:gap-2 ay:text-sm">
             {SETTINGS_MESSAGES.archivedLoadFailed}
             <Button size="sm" variant="outline" onClick={() => send({ type: 'archive.refresh' })}>

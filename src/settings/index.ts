@@ -26,4 +26,4 @@ export {
 } from './archive.machine';
 export { accountLogic, accountMachine, type AccountEvent } from './account.machine';
 export type { SettingsNotice } from './settings.notices';
-export { SETTINGS_MESSAGES, REFRESH_CHAT_HISTORY } from '../lib/messages';
+export { SETTINGS_MESSAGES, REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';

@@ -1,9 +1,15 @@
 import type { Subject } from '../lib/limits';
-import type { CallOptions, MessageResponse } from '../wire';
-import type { User, UserResponse } from '../auth/auth.adapter';
-import type { ChatAdapter, ChatSession, ChatSessionPage } from '../chat/chat.adapter';
+import type {
+  ArchiveAdapter,
+  CallOptions,
+  ChatSession,
+  ChatSessionPage,
+  MessageResponse,
+  User,
+  UserResponse,
+} from '../wire';
 
-/** The wire types settings shares with the auth and chat adapters, for the settings feature's own files. */
+/** The wire types settings shares with the auth and chat adapters (src/wire.ts), for its own files. */
 export type { ChatSession, ChatSessionPage, User, UserResponse };
 
 /** PUT /auth/profile. `interests` is left as it is when not sent. */
@@ -58,10 +64,7 @@ export type AccountExport = {
  * Profile, Security and Data Controls. Data Controls are the chat archive calls, by the same names
  * and over the same paths as the chat adapter's.
  */
-export interface SettingsAdapter extends Pick<
-  ChatAdapter,
-  'listArchived' | 'unarchiveSession' | 'deleteArchivedSession' | 'archiveAll' | 'deleteAll'
-> {
+export interface SettingsAdapter extends ArchiveAdapter {
   /** Saves the display name and bio. */
   updateProfile(body: UpdateProfileRequest, options?: CallOptions): Promise<UserResponse>;
   /** Uploads an image under 5 MB as multipart field `file`; the answer's avatar URL is absolute. */

@@ -1,14 +1,12 @@
-import type { UserResponse } from '../auth/auth.adapter';
-import { withNormalizedUser } from '../auth/auth.http';
-import { chatHttp } from '../chat/chat.http';
 import type { HttpClient } from '../http-client';
+import { withNormalizedUser } from '../http-user';
+import type { ArchiveAdapter, UserResponse } from '../wire';
 import type { SettingsAdapter } from './settings.adapter';
 
 const AUTH = '/api/v1/auth';
 
-/** The settings adapter over HTTP. Data Controls reuse the chat adapter's archive calls. */
-export function settingsHttp(client: HttpClient): SettingsAdapter {
-  const chat = chatHttp(client);
+/** The settings adapter over HTTP. Data Controls are `archive`, the chat archive calls. */
+export function settingsHttp(client: HttpClient, archive: ArchiveAdapter): SettingsAdapter {
   const withUser = (answer: Promise<UserResponse>) => withNormalizedUser(answer, client.baseURL);
 
   return {
@@ -26,10 +24,6 @@ export function settingsHttp(client: HttpClient): SettingsAdapter {
     exportData: ({ signal } = {}) => client.request(`${AUTH}/export`, { signal }),
     deleteAccount: (body, { signal } = {}) =>
       client.request(`${AUTH}/account`, { method: 'DELETE', body, signal }),
-    listArchived: chat.listArchived,
-    unarchiveSession: chat.unarchiveSession,
-    deleteArchivedSession: chat.deleteArchivedSession,
-    archiveAll: chat.archiveAll,
-    deleteAll: chat.deleteAll,
+    ...archive,
   };
 }

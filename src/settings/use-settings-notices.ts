@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { Subscription } from 'xstate';
 import type { User } from './settings.adapter';
-import { REFRESH_CHAT_HISTORY } from '../lib/messages';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { toast } from '../ui/toast';
 import type { SettingsNotice } from './settings.notices';
 
@@ -30,7 +30,8 @@ export function useSettingsNotices(actor: Source, onUserChange?: (user: User) =>
           ? toast.error(notice.message)
           : toast.success(notice.message));
       if (notice.type === 'user.updated') return latest.current?.(notice.user);
-      if (notice.type === 'chats.changed') window.dispatchEvent(new Event(REFRESH_CHAT_HISTORY));
+      if (notice.type === 'chats.changed')
+        window.dispatchEvent(new Event(REFRESH_CHAT_HISTORY_EVENT));
     });
     return () => subscription.unsubscribe();
   }, [actor]);

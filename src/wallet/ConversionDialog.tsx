@@ -13,6 +13,7 @@ import {
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
 import { amountError, tokensToReceive, type conversionMachine } from './conversion.machine';
+import { isOpen, resultStatus } from './conversion.selectors';
 
 export type ConversionActorRef = ActorRefFrom<typeof conversionMachine>;
 
@@ -24,9 +25,9 @@ export type ConversionActorRef = ActorRefFrom<typeof conversionMachine>;
 export function ConversionDialog({ actor }: { actor: ConversionActorRef }) {
   const state = useSelector(actor, (snapshot) => snapshot);
   const { amount, balance, info, error, transaction } = state.context;
-  const open = !state.matches('closed');
+  const open = isOpen(state);
   const busy = state.hasTag('busy');
-  const result = state.matches('success') || state.matches('failed') || state.matches('pending');
+  const result = resultStatus(state);
   const reason = amount.trim() === '' ? null : amountError(amount, balance);
   const tokens = tokensToReceive(amount, info);
   const close = () => actor.send({ type: 'conversion.close' });
@@ -41,11 +42,9 @@ export function ConversionDialog({ actor }: { actor: ConversionActorRef }) {
       >
         {result ? (
           <ConversionResult
-            status={
-              state.matches('success') ? 'success' : state.matches('failed') ? 'failed' : 'pending'
-            }
+            status={result}
             text={
-              state.matches('success') && transaction
+              result === 'success' && transaction
                 ? conversionSucceeded(transaction.points, transaction.tokens, info.token_name)
                 : undefined
             }

@@ -13,6 +13,7 @@ import type { WalletAdapter } from './wallet.adapter';
 import { WalletActivityList } from './WalletActivityList';
 import { WalletBalances } from './WalletBalances';
 import { walletLogic } from './wallet.machine';
+import { loadFailed } from './wallet.selectors';
 
 /** What a host can do to a mounted wallet. */
 export type WalletHandle = {
@@ -78,7 +79,7 @@ export function Wallet({ adapter, ref, headingLevel = 'h1', theme, className }: 
           Convert to {tokenName}
         </Button>
       </div>
-      {state.matches('failed') ? (
+      {loadFailed(state) ? (
         <div role="alert" className="ay:flex ay:flex-col ay:items-start ay:gap-2">
           <p className="ay:text-sm ay:text-destructive">{M.loadFailed}</p>
           <Button variant="outline" onClick={refresh}>

@@ -16,6 +16,7 @@ import { useWalletRefresh } from './use-wallet-refresh';
 import type { WalletAdapter } from './wallet.adapter';
 import { WalletBalances } from './WalletBalances';
 import { walletLogic } from './wallet.machine';
+import { loadFailed } from './wallet.selectors';
 
 export interface WalletDialogProps {
   /** The backend: `createHttpApi(…).wallet`, `guestWallet()`, or a fake. Read once, on mount. */
@@ -103,7 +104,7 @@ function WalletDialogBalances({ adapter }: { adapter: WalletAdapter }) {
   const state = useSelector(actor, (snapshot) => snapshot);
   const refresh = useCallback(() => actor.send({ type: 'wallet.refresh' }), [actor]);
   useWalletRefresh(refresh);
-  return state.matches('failed') ? (
+  return loadFailed(state) ? (
     <div role="alert" className="ay:flex ay:flex-col ay:items-start ay:gap-2">
       <p className="ay:text-sm ay:text-destructive">{M.loadFailed}</p>
       <Button variant="outline" onClick={refresh}>

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { AuthScreen } from 'ayah-coach/auth';
 import type { ApiError } from 'ayah-coach';
-import { apiError, fakeAuthAdapter, never, rejects } from '../../tests/fakes/auth';
+import { apiError, fakeAuthAdapter, never, rejects } from '../../fakes/auth';
 import { clearToasts, findToast } from '../support';
 
 const meta = {

@@ -3,7 +3,7 @@ import { expect, userEvent, within } from 'storybook/test';
 import { AuthProvider, useAuth } from 'ayah-coach/auth';
 import { memoryStorage } from 'ayah-coach/auth';
 import { Button } from 'ayah-coach';
-import { fakeAuthAdapter, never, newUser } from '../../tests/fakes/auth';
+import { fakeAuthAdapter, never, newUser } from '../../fakes/auth';
 import { clearToasts, findToast } from '../support';
 
 /** What a host reads from `useAuth()`: a small panel for the session's states. */

@@ -3,8 +3,8 @@ import { Wallet } from 'ethers';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { AuthScreen } from 'ayah-coach/auth';
 import { AUTH_MESSAGES } from 'ayah-coach/rules';
-import { apiError, fakeAuthAdapter, rejects } from '../../tests/fakes/auth';
-import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../tests/fakes/eip1193';
+import { apiError, fakeAuthAdapter, rejects } from '../../fakes/auth';
+import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../fakes/eip1193';
 import { clearToasts, toastsSettled } from '../support';
 
 const alice = new Wallet(ALICE_KEY);

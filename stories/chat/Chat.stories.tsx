@@ -13,7 +13,7 @@ import {
   pending,
   sessionDetail,
   streamOf,
-} from '../../tests/fakes/chat';
+} from '../../fakes/chat';
 import { Frame, clearToasts, toastsSettled } from '../support';
 
 const longReply = [

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import { ChatSidebar } from 'ayah-coach/chat';
 import { Button } from 'ayah-coach';
-import { fakeChatAdapter, pending } from '../../tests/fakes/chat';
+import { fakeChatAdapter, pending } from '../../fakes/chat';
 import { Frame, clearToasts, toastsSettled } from '../support';
 
 const meta = {

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, screen, userEvent, within } from 'storybook/test';
 import { SearchChatsDialog } from 'ayah-coach/chat';
-import { fakeChatAdapter, pending } from '../../tests/fakes/chat';
+import { fakeChatAdapter, pending } from '../../fakes/chat';
 
 const meta = {
   title: 'Chat/SearchChatsDialog',

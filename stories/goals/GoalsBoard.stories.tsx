@@ -10,7 +10,7 @@ import {
   goal,
   historyDays,
   pending,
-} from '../../tests/fakes/goals';
+} from '../../fakes/goals';
 
 /** The stories' default backend; each story's mount gets a fresh copy, so none sees another's goals. */
 const defaultAdapter = fakeGoalsAdapter();

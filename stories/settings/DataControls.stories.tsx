@@ -9,7 +9,7 @@ import {
   googleUser,
   never,
   walletUser,
-} from '../../tests/fakes/settings';
+} from '../../fakes/settings';
 import { clearToasts, findToast } from '../support';
 
 /** Data Controls: the archived chats, archive all, delete all, export and delete account. */

@@ -8,8 +8,8 @@ import {
   fakeSettingsAdapter,
   googleUser,
   walletUser,
-} from '../../tests/fakes/settings';
-import { fakeWalletAdapter } from '../../tests/fakes/wallet';
+} from '../../fakes/settings';
+import { fakeWalletAdapter } from '../../fakes/wallet';
 import { clearToasts, findToast, toastsSettled } from '../support';
 
 const meta = {

@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { SafetyAlerts } from 'ayah-coach/teacher';
-import { apiError, pending } from '../../tests/fakes/chat';
-import { fakeTeacherAdapter, sampleAlert } from '../../tests/fakes/teacher';
+import { apiError, pending } from '../../fakes/chat';
+import { fakeTeacherAdapter, sampleAlert } from '../../fakes/teacher';
 
 const meta = {
   title: 'Teacher/SafetyAlerts',

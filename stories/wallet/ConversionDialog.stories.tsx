@@ -3,7 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useActorRef } from '@xstate/react';
 import { expect, screen, userEvent, within } from 'storybook/test';
 import { conversionLogic, ConversionDialog, type WalletAdapter } from 'ayah-coach/wallet';
-import { fakeWalletAdapter, transaction } from '../../tests/fakes/wallet';
+import { fakeWalletAdapter, transaction } from '../../fakes/wallet';
 import { clearToasts } from '../support';
 
 /**

@@ -8,8 +8,8 @@ import {
   manyActivities,
   sampleBalance,
   transaction,
-} from '../../tests/fakes/wallet';
-import { pending } from '../../tests/fakes/chat';
+} from '../../fakes/wallet';
+import { pending } from '../../fakes/chat';
 import { clearToasts } from '../support';
 
 const meta = {

@@ -10,7 +10,7 @@ import { Chat } from '../../src/chat/Chat';
 import type { ChatMessage } from '../../src/chat/chat.adapter';
 import { memoryChatStore } from '../../src/chat/chat.store';
 import { OPEN_MESSAGES } from '../../src/chat/use-history-window';
-import { fakeChatAdapter, sessionDetail } from '../fakes/chat';
+import { fakeChatAdapter, sessionDetail } from '../../fakes/chat';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

@@ -8,9 +8,10 @@ import {
   type AuthHandle,
 } from '../../../src/auth/AuthProvider';
 import { memoryStorage } from '../../../src/auth/session.machine';
-import { apiError, fakeAuthAdapter, newUser, rejects, user } from '../../fakes/auth';
+import { apiError, fakeAuthAdapter, newUser, rejects, user } from '../../../fakes/auth';
 import { fakeJwt } from '../../unit/auth/support';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(clearToasts);
 

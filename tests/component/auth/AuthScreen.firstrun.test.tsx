@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthScreen, type AuthScreenProps } from '../../../src/auth/AuthScreen';
 import { TAGLINE_TYPED_KEY } from '../../../src/auth/Tagline';
 import { toast } from '../../../src/ui/toast';
-import { apiError, fakeAuthAdapter, rejects, type FakeAuthAdapter } from '../../fakes/auth';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { apiError, fakeAuthAdapter, rejects, type FakeAuthAdapter } from '../../../fakes/auth';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(() => {
   clearToasts();

@@ -9,9 +9,10 @@ import {
   REFRESH,
   TOKEN,
   type FakeAuthAdapter,
-} from '../../fakes/auth';
-import { fakeEip1193 } from '../../fakes/eip1193';
-import { clearToasts, findToast, renderWithToasts } from './render';
+} from '../../../fakes/auth';
+import { fakeEip1193 } from '../../../fakes/eip1193';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(clearToasts);
 

@@ -1,7 +1,8 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OAuthCallback } from '../../../src/auth/OAuthCallback';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(() => {
   clearToasts();

@@ -2,8 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Onboarding } from '../../../src/auth/Onboarding';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
-import { apiError, fakeAuthAdapter, rejects, user as student } from '../../fakes/auth';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { apiError, fakeAuthAdapter, rejects, user as student } from '../../../fakes/auth';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(clearToasts);
 

@@ -2,8 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ResetPassword } from '../../../src/auth/ResetPassword';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
-import { apiError, deferred, fakeAuthAdapter, rejects } from '../../fakes/auth';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { apiError, deferred, fakeAuthAdapter, rejects } from '../../../fakes/auth';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(clearToasts);
 

@@ -11,8 +11,9 @@ import {
   rejects,
   REFRESH,
   TOKEN,
-} from '../../fakes/auth';
-import { clearToasts, findToast, renderWithToasts } from './render';
+} from '../../../fakes/auth';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(() => {
   clearToasts();

@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Chat } from '../../../src/chat/Chat';
 import { memoryChatStore } from '../../../src/chat/chat.store';
 import { clampMessage } from '../../../src/lib/chat';
-import { controlledStream, fakeChatAdapter } from '../../fakes/chat';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { controlledStream, fakeChatAdapter } from '../../../fakes/chat';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(() => clearToasts());
 
@@ -27,7 +28,7 @@ describe('<Chat> on a first run', () => {
     await user.click(input());
     await user.paste('a'.repeat(4100));
     expect((input() as HTMLTextAreaElement).value).toBe('a'.repeat(4000));
-    await findToast('Message can be up to 4000 characters only.');
+    await findToast('Message can be up to 4000 characters only.', 'alert');
   });
 
   it('announces the finished reply as plain words, formulas spoken', async () => {

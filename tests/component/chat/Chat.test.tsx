@@ -2,7 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../../src/api';
 import { Chat, type ChatProps } from '../../../src/chat/Chat';
-import { memoryChatStore, REFRESH_CHAT_HISTORY_EVENT } from '../../../src/chat/chat.store';
+import { memoryChatStore } from '../../../src/chat/chat.store';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
 import { CHAT } from '../../../src/lib/limits';
 import { welcomeBack } from '../../../src/lib/messages';
 import {
@@ -13,8 +14,9 @@ import {
   pending,
   sampleMessages,
   sessionDetail,
-} from '../../fakes/chat';
-import { clearToasts, findToast, renderWithToasts } from './render';
+} from '../../../fakes/chat';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(() => clearToasts());
 
@@ -75,7 +77,9 @@ describe('<Chat>', () => {
     expect(input()).toHaveValue('a'.repeat(CHAT.maxMessageLength));
     expect(screen.getByRole('button', { name: 'Send message' })).toBeEnabled();
     await user.keyboard('b');
-    expect(await findToast('Message can be up to 4000 characters only.')).toBeInTheDocument();
+    expect(
+      await findToast('Message can be up to 4000 characters only.', 'alert'),
+    ).toBeInTheDocument();
     expect(input()).toHaveValue('a'.repeat(CHAT.maxMessageLength));
   });
 
@@ -121,7 +125,9 @@ describe('<Chat>', () => {
     const send = vi.fn(() => Promise.reject(apiError()));
     const { user, input } = renderChat({ sendStream: brokenStream([]), send });
     await user.type(input(), 'Help with fractions{Enter}');
-    expect(await findToast('Failed to send message. Please try again.')).toBeInTheDocument();
+    expect(
+      await findToast('Failed to send message. Please try again.', 'alert'),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('log')).not.toBeInTheDocument();
     expect(screen.getByText('Help with fractions')).toBeInTheDocument(); // in the retry row
 
@@ -190,7 +196,7 @@ describe('<Chat> sessions', () => {
       { sessionId: 'gone', onSessionChange },
     );
     expect(
-      await findToast('Chat session not found, starting new conversation'),
+      await findToast('Chat session not found, starting new conversation', 'alert'),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Ready to learn together?' })).toBeInTheDocument();
     expect(onSessionChange).toHaveBeenCalledWith(null);

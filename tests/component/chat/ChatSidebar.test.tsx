@@ -1,10 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../../src/api';
-import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/chat/chat.store';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
 import { ChatSidebar, type ChatSidebarProps } from '../../../src/chat/ChatSidebar';
-import { apiError, fakeChatAdapter, page, sampleSessions, session } from '../../fakes/chat';
-import { clearToasts, findToast, renderWithToasts } from './render';
+import { apiError, fakeChatAdapter, page, sampleSessions, session } from '../../../fakes/chat';
+import { clearToasts, renderWithToasts } from '../render';
+import { findToast } from '../../support/toasts';
 
 afterEach(() => clearToasts());
 
@@ -122,7 +123,7 @@ describe('<ChatSidebar>', () => {
     await user.click(within(menu).getByRole('menuitem', { name: 'Rename' }));
     const dialog = await screen.findByRole('dialog', { name: 'Rename chat' });
     await user.type(within(dialog).getByRole('textbox'), ' 2{Enter}');
-    expect(await findToast('Change name failed!')).toBeInTheDocument();
+    expect(await findToast('Change name failed!', 'alert')).toBeInTheDocument();
     expect(within(dialog).getByRole('textbox')).toHaveValue('Fractions homework 2');
   });
 
@@ -170,7 +171,7 @@ describe('<ChatSidebar>', () => {
     await user.click(within(menu).getByRole('menuitem', { name: 'Delete' }));
     confirm = await screen.findByRole('alertdialog');
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
-    expect(await findToast('Failed to delete chat')).toBeInTheDocument();
+    expect(await findToast('Failed to delete chat', 'alert')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Fractions homework' })).toBeInTheDocument();
   });
 

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../../src/api';
 import { SearchChatsDialog } from '../../../src/chat/SearchChatsDialog';
-import { fakeChatAdapter, pending, sampleSessions } from '../../fakes/chat';
-import { clearToasts, renderWithToasts } from './render';
+import { fakeChatAdapter, pending, sampleSessions } from '../../../fakes/chat';
+import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());
 

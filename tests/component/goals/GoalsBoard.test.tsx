@@ -8,7 +8,7 @@ import {
   fakeGoalsAdapter,
   goal,
   type FakeGoalsOptions,
-} from '../../fakes/goals';
+} from '../../../fakes/goals';
 import { clearToasts, renderWithToasts } from '../render';
 
 vi.mock('canvas-confetti', () => ({ default: vi.fn(async () => undefined) }));

@@ -8,7 +8,7 @@ import {
   googleUser,
   sampleExport,
   walletUser,
-} from '../../fakes/settings';
+} from '../../../fakes/settings';
 import { clearToasts, renderWithToasts } from '../render';
 
 const created: Blob[] = [];

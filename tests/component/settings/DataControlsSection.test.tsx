@@ -1,14 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Settings } from '../../../src/settings/Settings';
-import { REFRESH_CHAT_HISTORY } from '../../../src/lib/messages';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
 import {
   apiError,
   archivedSessions,
   emailUser,
   fakeSettingsAdapter,
   type FakeSettingsAdapter,
-} from '../../fakes/settings';
+} from '../../../fakes/settings';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());
@@ -16,14 +16,14 @@ afterEach(() => clearToasts());
 async function openData(adapter: FakeSettingsAdapter = fakeSettingsAdapter()) {
   let refreshes = 0;
   const count = () => refreshes++;
-  window.addEventListener(REFRESH_CHAT_HISTORY, count);
+  window.addEventListener(REFRESH_CHAT_HISTORY_EVENT, count);
   const view = renderWithToasts(<Settings adapter={adapter} user={emailUser} />);
   await view.user.click(screen.getByRole('tab', { name: 'Data Controls' }));
   return {
     ...view,
     adapter,
     refreshes: () => refreshes,
-    stop: () => window.removeEventListener(REFRESH_CHAT_HISTORY, count),
+    stop: () => window.removeEventListener(REFRESH_CHAT_HISTORY_EVENT, count),
   };
 }
 

@@ -8,7 +8,7 @@ import {
   fakeSettingsAdapter,
   googleUser,
   walletUser,
-} from '../../fakes/settings';
+} from '../../../fakes/settings';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Settings } from '../../../src/settings/Settings';
 import { SettingsDialog } from '../../../src/settings/SettingsDialog';
-import { emailUser, fakeSettingsAdapter } from '../../fakes/settings';
+import { emailUser, fakeSettingsAdapter } from '../../../fakes/settings';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());

@@ -5,7 +5,7 @@ import { WalletDialog } from '../../../src/wallet/WalletDialog';
 import { guestWallet } from '../../../src/wallet/guest-wallet';
 import { refreshWallets } from '../../../src/wallet/use-wallet-refresh';
 import { Button } from '../../../src/ui/button';
-import { fakeWalletAdapter, manyActivities, transaction } from '../../fakes/wallet';
+import { fakeWalletAdapter, manyActivities, transaction } from '../../../fakes/wallet';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { oauthCallbackLogic, readOAuthParams } from '../../../src/auth/oauth-callback.machine';
-import { deferred } from '../../fakes/auth';
+import { deferred } from '../../../fakes/auth';
 import { paths, settle, start, toasts } from './support';
 
 afterEach(() => {

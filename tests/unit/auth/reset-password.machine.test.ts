@@ -2,7 +2,7 @@ import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { resetPasswordLogic, resetPasswordMachine } from '../../../src/auth/reset-password.machine';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
-import { apiError, deferred, fakeAuthAdapter, rejects } from '../../fakes/auth';
+import { apiError, deferred, fakeAuthAdapter, rejects } from '../../../fakes/auth';
 import { paths, settle, start, toasts } from './support';
 
 const STRONG = 'N3w!password';

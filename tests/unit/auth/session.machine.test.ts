@@ -6,7 +6,7 @@ import {
   sessionLogic,
   sessionMachine,
 } from '../../../src/auth/session.machine';
-import { apiError, deferred, fakeAuthAdapter, never, rejects, user } from '../../fakes/auth';
+import { apiError, deferred, fakeAuthAdapter, never, rejects, user } from '../../../fakes/auth';
 import { settle } from './support';
 
 const KEY = 'authToken';

@@ -4,7 +4,7 @@ import type { TokenResponse } from '../../../src/auth/auth.adapter';
 import { memoryStorage, sessionLogic } from '../../../src/auth/session.machine';
 import { readClaims, refreshAt, TOKEN_REFRESH } from '../../../src/auth/session.tokens';
 import { networkError } from '../../../src/lib/http-errors';
-import { apiError, deferred, fakeAuthAdapter, rejects, user } from '../../fakes/auth';
+import { apiError, deferred, fakeAuthAdapter, rejects, user } from '../../../fakes/auth';
 import { fakeJwt } from './support';
 
 const KEY = 'authToken';

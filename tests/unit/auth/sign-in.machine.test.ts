@@ -12,7 +12,7 @@ import {
   never,
   rejects,
   TOKEN,
-} from '../../fakes/auth';
+} from '../../../fakes/auth';
 import { paths, settle, start, toasts } from './support';
 
 const STRONG = 'Str0ng!pass';

@@ -1,23 +1,14 @@
-import {
-  createActor,
-  waitFor,
-  type Actor,
-  type ActorOptions,
-  type AnyActorLogic,
-  type AnyActorRef,
-} from 'xstate';
+import { waitFor, type ActorOptions, type AnyActorLogic, type AnyActorRef } from 'xstate';
 import type { AuthNotice } from '../../../src/auth/notices';
+import { startRecording } from '../../support/recording';
 
 /**
  * Starts `logic` and records what it emits (subscribed before start, so a notice of the first
  * transition is kept).
  */
 export function start<TLogic extends AnyActorLogic>(logic: TLogic, options?: ActorOptions<TLogic>) {
-  const actor = createActor(logic as AnyActorLogic, options) as Actor<TLogic>;
-  const notices: AuthNotice[] = [];
-  (actor as AnyActorRef).on('*', (notice: AuthNotice) => notices.push(notice));
-  actor.start();
-  return { actor, notices };
+  const { actor, emitted } = startRecording(logic, options);
+  return { actor, notices: emitted as AuthNotice[] };
 }
 
 /** Waits until the actor's snapshot matches `value` (a state value, as `snapshot.matches` takes). */

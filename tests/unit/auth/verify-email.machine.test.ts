@@ -10,7 +10,7 @@ import {
   never,
   rejects,
   TOKEN,
-} from '../../fakes/auth';
+} from '../../../fakes/auth';
 import { flush, paths, settle, start, toasts } from './support';
 
 afterEach(() => {

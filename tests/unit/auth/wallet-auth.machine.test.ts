@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Web3AuthenticateRequest } from '../../../src/auth/auth.adapter';
 import { walletAuthLogic, walletAuthMachine } from '../../../src/auth/wallet-auth.machine';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
-import { apiError, deferred, fakeAuthAdapter, rejects, TOKEN } from '../../fakes/auth';
-import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../fakes/eip1193';
+import { apiError, deferred, fakeAuthAdapter, rejects, TOKEN } from '../../../fakes/auth';
+import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../../fakes/eip1193';
 import { settle, start } from './support';
 
 const alice = new Wallet(ALICE_KEY);

@@ -1,12 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise, waitFor, type AnyActorLogic } from 'xstate';
 import type { ChatAdapter, ChatSessionDetail } from '../../../src/api';
-import {
-  chatLogic,
-  chatMachine,
-  type ChatEmitted,
-  type ChatInput,
-} from '../../../src/chat/chat.machine';
+import { chatLogic, chatMachine, type ChatInput } from '../../../src/chat/chat.machine';
 import { memoryChatStore, type ChatStore } from '../../../src/chat/chat.store';
 import { CHAT } from '../../../src/lib/limits';
 import { CHAT_MESSAGES, startedConversation, welcomeBack } from '../../../src/lib/messages';
@@ -20,18 +15,15 @@ import {
   sampleMessages,
   sessionDetail,
   streamOf,
-} from '../../fakes/chat';
+} from '../../../fakes/chat';
+import { startRecording } from '../../support/recording';
 
 function start(
   overrides: Partial<ChatAdapter> = {},
   input: ChatInput = {},
   store: ChatStore = memoryChatStore(),
 ) {
-  const actor = createActor(chatLogic(fakeChatAdapter(overrides), store), { input });
-  const emitted: ChatEmitted[] = [];
-  actor.on('*', (event) => emitted.push(event));
-  actor.start();
-  return { actor, emitted, store };
+  return { ...startRecording(chatLogic(fakeChatAdapter(overrides), store), { input }), store };
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));

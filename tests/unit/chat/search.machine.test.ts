@@ -10,7 +10,7 @@ import {
   page,
   sampleSessions,
   session,
-} from '../../fakes/chat';
+} from '../../../fakes/chat';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -1,21 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor, type AnyActorLogic, toPromise } from 'xstate';
 import type { ChatAdapter, ChatSession, ChatSessionPage } from '../../../src/api';
-import {
-  isValidTitle,
-  sessionsLogic,
-  sessionsMachine,
-  type SessionsEmitted,
-} from '../../../src/chat/sessions.machine';
+import { isValidTitle, sessionsLogic, sessionsMachine } from '../../../src/chat/sessions.machine';
 import { CHAT_MESSAGES } from '../../../src/lib/messages';
-import { apiError, deferred, fakeChatAdapter, page, sampleSessions } from '../../fakes/chat';
+import { apiError, deferred, fakeChatAdapter, page, sampleSessions } from '../../../fakes/chat';
+import { startRecording } from '../../support/recording';
 
 function start(overrides: Partial<ChatAdapter> = {}) {
-  const actor = createActor(sessionsLogic(fakeChatAdapter(overrides)));
-  const emitted: SessionsEmitted[] = [];
-  actor.on('*', (event) => emitted.push(event));
-  actor.start();
-  return { actor, emitted };
+  return startRecording(sessionsLogic(fakeChatAdapter(overrides)));
 }
 
 type Actor = ReturnType<typeof start>['actor'];

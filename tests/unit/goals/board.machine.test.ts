@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise, waitFor, type AnyActorLogic } from 'xstate';
 import type { GoalListResponse, GoalResponse, GoalsAdapter } from '../../../src/api';
-import { boardMachine, goalsLogic, type BoardEmitted } from '../../../src/goals/board.machine';
+import { boardMachine, goalsLogic } from '../../../src/goals/board.machine';
 import {
   apiError,
   deferred,
@@ -10,7 +10,8 @@ import {
   historyDays,
   sampleGoals,
   type FakeGoalsOptions,
-} from '../../fakes/goals';
+} from '../../../fakes/goals';
+import { startRecording } from '../../support/recording';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -19,11 +20,7 @@ afterEach(() => {
 
 function start(overrides: Partial<GoalsAdapter> = {}, options: FakeGoalsOptions = {}) {
   const adapter = fakeGoalsAdapter(overrides, options);
-  const actor = createActor(goalsLogic(adapter));
-  const emitted: BoardEmitted[] = [];
-  actor.on('*', (event) => emitted.push(event));
-  actor.start();
-  return { actor, emitted, adapter };
+  return { ...startRecording(goalsLogic(adapter)), adapter };
 }
 
 type Actor = ReturnType<typeof start>['actor'];

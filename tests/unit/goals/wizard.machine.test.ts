@@ -1,21 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise, waitFor, type AnyActorLogic } from 'xstate';
 import type { GoalResponse, GoalsAdapter } from '../../../src/api';
-import {
-  wizardLogic,
-  wizardMachine,
-  wizardTargetError,
-  type WizardEmitted,
-} from '../../../src/goals/wizard.machine';
+import { wizardLogic, wizardMachine, wizardTargetError } from '../../../src/goals/wizard.machine';
 import { GOALS } from '../../../src/lib/limits';
-import { apiError, deferred, fakeGoalsAdapter, goal } from '../../fakes/goals';
+import { apiError, deferred, fakeGoalsAdapter, goal } from '../../../fakes/goals';
+import { startRecording } from '../../support/recording';
 
 function start(overrides: Partial<GoalsAdapter> = {}) {
-  const actor = createActor(wizardLogic(fakeGoalsAdapter(overrides)));
-  const emitted: WizardEmitted[] = [];
-  actor.on('*', (event) => emitted.push(event));
-  actor.start();
-  return { actor, emitted };
+  return startRecording(wizardLogic(fakeGoalsAdapter(overrides)));
 }
 
 type Actor = ReturnType<typeof start>['actor'];

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from '../../../src/api';
-import { normalizeUser, resolveAvatarUrl } from '../../../src/auth/auth.http';
+import { normalizeUser, resolveAvatarUrl } from '../../../src/http-user';
 import { createHttpApi } from '../../../src/http';
 import { json, startServer, wireUser, type TestServer } from './server';
 

@@ -11,7 +11,7 @@ import {
   googleUser,
   sampleExport,
   walletUser,
-} from '../../fakes/settings';
+} from '../../../fakes/settings';
 import { deletionConfirmation } from '../../../src/settings/AccountSection';
 
 function start(adapter = fakeSettingsAdapter()) {

@@ -1,7 +1,6 @@
 import { createActor, waitFor, type SnapshotFrom } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { archiveLogic, archiveMachine } from '../../../src/settings/archive.machine';
-import type { SettingsNotice } from '../../../src/settings/settings.notices';
 import type { MessageResponse } from '../../../src/wire';
 import {
   apiError,
@@ -9,15 +8,13 @@ import {
   deferred,
   fakeSettingsAdapter,
   type FakeSettingsAdapter,
-} from '../../fakes/settings';
+} from '../../../fakes/settings';
+import { startRecording } from '../../support/recording';
 
 type Snapshot = SnapshotFrom<typeof archiveMachine>;
 
 function start(adapter: FakeSettingsAdapter = fakeSettingsAdapter()) {
-  const actor = createActor(archiveLogic(adapter));
-  const notices: SettingsNotice[] = [];
-  actor.on('*', (notice) => notices.push(notice as SettingsNotice));
-  actor.start();
+  const { actor, emitted: notices } = startRecording(archiveLogic(adapter));
   const toasts = () =>
     notices.flatMap((n) => (n.type === 'notify' ? [`${n.tone}: ${n.message}`] : []));
   const changes = () => notices.filter((n) => n.type === 'chats.changed').length;

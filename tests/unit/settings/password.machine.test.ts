@@ -7,7 +7,7 @@ import {
 } from '../../../src/settings/password.machine';
 import type { SettingsNotice } from '../../../src/settings/settings.notices';
 import type { MessageResponse } from '../../../src/wire';
-import { apiError, deferred, fakeSettingsAdapter } from '../../fakes/settings';
+import { apiError, deferred, fakeSettingsAdapter } from '../../../fakes/settings';
 
 const STRONG = 'Str0ng!pass';
 const OTHER = 'An0ther!pass';

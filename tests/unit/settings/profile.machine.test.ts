@@ -1,15 +1,12 @@
 import { createActor, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { profileLogic, profileMachine, profileUpdate } from '../../../src/settings/profile.machine';
-import type { SettingsNotice } from '../../../src/settings/settings.notices';
-import { apiError, deferred, emailUser, fakeSettingsAdapter } from '../../fakes/settings';
+import { apiError, deferred, emailUser, fakeSettingsAdapter } from '../../../fakes/settings';
 import type { UserResponse } from '../../../src/settings/settings.adapter';
+import { startRecording } from '../../support/recording';
 
 function start(adapter = fakeSettingsAdapter(), user = emailUser) {
-  const actor = createActor(profileLogic(adapter), { input: { user } });
-  const notices: SettingsNotice[] = [];
-  actor.on('*', (notice) => notices.push(notice as SettingsNotice));
-  actor.start();
+  const { actor, emitted: notices } = startRecording(profileLogic(adapter), { input: { user } });
   const toasts = () =>
     notices.flatMap((n) => (n.type === 'notify' ? [`${n.tone}: ${n.message}`] : []));
   return { actor, adapter, notices, toasts };

@@ -5,8 +5,8 @@ import { canAcknowledge, canClose, openDetail } from '../../../src/teacher/alert
 import { dashboardLogic, dashboardMachine } from '../../../src/teacher/dashboard.machine';
 import { visibleStudents } from '../../../src/teacher/dashboard.selectors';
 import type { AlertDetail, ClassDashboardData } from '../../../src/teacher/teacher.adapter';
-import { apiError, deferred } from '../../fakes/chat';
-import { fakeTeacherAdapter, sampleAlert } from '../../fakes/teacher';
+import { apiError, deferred } from '../../../fakes/chat';
+import { fakeTeacherAdapter, sampleAlert } from '../../../fakes/teacher';
 
 const names = (actor: { getSnapshot(): Parameters<typeof visibleStudents>[0] }) =>
   visibleStudents(actor.getSnapshot()).map((s) => s.name);

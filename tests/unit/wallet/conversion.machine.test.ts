@@ -10,7 +10,7 @@ import {
   DEFAULT_CONVERSION_INFO,
 } from '../../../src/wallet/conversion.machine';
 import { ApiError } from '../../../src/lib/http-errors';
-import { deferred, fakeWalletAdapter, transaction } from '../../fakes/wallet';
+import { deferred, fakeWalletAdapter, transaction } from '../../../fakes/wallet';
 import type { TransactionResponse } from '../../../src/wallet/wallet.adapter';
 
 afterEach(() => vi.useRealTimers());

@@ -1,7 +1,7 @@
 import { createActor, waitFor, type Actor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { walletLogic, walletMachine } from '../../../src/wallet/wallet.machine';
-import { apiError, deferred, fakeWalletAdapter, manyActivities } from '../../fakes/wallet';
+import { apiError, deferred, fakeWalletAdapter, manyActivities } from '../../../fakes/wallet';
 import type { Balance } from '../../../src/wallet/wallet.adapter';
 
 const ready = (actor: Actor<typeof walletMachine>) =>

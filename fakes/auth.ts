@@ -3,9 +3,8 @@
  * plausible answer unless the test or story replaces it with `rejects(...)`, `never` or a deferred.
  * Each call is recorded in `calls`.
  */
-import type { MessageResponse } from '../../src/api';
-import type { AuthAdapter, AuthResponse, User } from '../../src/auth/auth.adapter';
-import { describeHttpError, type ApiError } from '../../src/lib/http-errors';
+import type { MessageResponse } from '../src/api';
+import type { AuthAdapter, AuthResponse, User } from '../src/auth/auth.adapter';
 
 export const TOKEN = 'tok-fake';
 export const REFRESH = 'refresh-fake';
@@ -43,29 +42,7 @@ export function authResponse(overrides: Partial<User> = {}, token = TOKEN): Auth
   };
 }
 
-/** The error the HTTP adapter would reject with for `status` and a `{detail}` body. */
-export function apiError(status: number, detail?: unknown, statusText = ''): ApiError {
-  return describeHttpError(status, statusText, detail === undefined ? {} : { detail });
-}
-
-/** A call that never settles: the machine stays in its in-flight state. */
-export const never = (): Promise<never> => new Promise<never>(() => {});
-
-/** A call that rejects with `error`. */
-export const rejects = (error: unknown) => async (): Promise<never> => {
-  throw error;
-};
-
-/** A promise whose settling the test controls. */
-export function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  return { promise, resolve, reject };
-}
+export { apiError, deferred, never, rejects } from './calls';
 
 /** An EIP-4361 (Sign-In with Ethereum) message like the server's, for `address`. */
 export function siweMessage(

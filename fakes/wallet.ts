@@ -8,8 +8,8 @@ import type {
   Transaction,
   WalletActivity,
   WalletAdapter,
-} from '../../src/wallet/wallet.adapter';
-import { POINTS } from '../../src/lib/limits';
+} from '../src/wallet/wallet.adapter';
+import { POINTS } from '../src/lib/limits';
 
 export { apiError, deferred } from './chat';
 

@@ -8,7 +8,7 @@ import type {
   ClassDashboardData,
   DashboardStudent,
   TeacherAdapter,
-} from '../../src/teacher/teacher.adapter';
+} from '../src/teacher/teacher.adapter';
 
 export const sampleStudents: DashboardStudent[] = [
   {

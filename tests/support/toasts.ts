@@ -1,8 +1,6 @@
 import { screen } from '@testing-library/react';
 
-export { clearToasts, renderWithToasts } from '../render';
-
-/** The toast with this text; an error toast is an alert, any other a status. */
+/** The toast with this text, once shown; an error toast is an alert, any other a status. */
 export async function findToast(text: string, role: 'alert' | 'status' = 'status') {
   const toastText = await screen.findByText(text, { selector: '[role]' });
   expect(toastText).toHaveAttribute('role', role);

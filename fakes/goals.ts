@@ -12,10 +12,10 @@ import type {
   GoalType,
   GoalsAdapter,
   Subject,
-} from '../../src/api';
-import { ApiError } from '../../src/lib/http-errors';
-import { GOALS } from '../../src/lib/limits';
-import { VALIDATION_MESSAGES } from '../../src/lib/messages';
+} from '../src/api';
+import { ApiError } from '../src/lib/http-errors';
+import { GOALS } from '../src/lib/limits';
+import { VALIDATION_MESSAGES } from '../src/lib/messages';
 
 export { apiError, deferred, pending } from './chat';
 

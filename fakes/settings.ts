@@ -3,9 +3,9 @@
  * (paged 50 at a time like the server), and profile, password, export and deletion calls that succeed
  * unless replaced. Each call is recorded in `calls`. No test framework is imported, so stories share it.
  */
-import type { ChatSession } from '../../src/chat/chat.adapter';
-import type { User } from '../../src/auth/auth.adapter';
-import type { AccountExport, SettingsAdapter } from '../../src/settings/settings.adapter';
+import type { ChatSession } from '../src/chat/chat.adapter';
+import type { User } from '../src/auth/auth.adapter';
+import type { AccountExport, SettingsAdapter } from '../src/settings/settings.adapter';
 import { session } from './chat';
 import { user as sampleUser } from './auth';
 

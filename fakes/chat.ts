@@ -13,42 +13,12 @@ import type {
   ChatSessionDetail,
   ChatSessionPage,
   ChatStreamEvent,
-} from '../../src/api';
-import { ApiError } from '../../src/lib/http-errors';
+} from '../src/api';
+import { ApiError } from '../src/lib/http-errors';
 
-export type Deferred<T> = {
-  promise: Promise<T>;
-  resolve: (value: T) => void;
-  reject: (error: unknown) => void;
-};
+import { abortError, apiError, pending } from './calls';
 
-/** A promise settled from outside, to hold a machine in an in-flight state. */
-export function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-/** The rejection of an aborted call, as the HTTP adapter gives it. */
-export function abortError(): DOMException {
-  return new DOMException('The operation was aborted.', 'AbortError');
-}
-
-/** A call that never settles, unless its signal aborts it. */
-export function pending<T>(options?: CallOptions): Promise<T> {
-  return new Promise<T>((_, reject) => {
-    options?.signal?.addEventListener('abort', () => reject(abortError()), { once: true });
-  });
-}
-
-/** A failed call, as the HTTP adapter reports it. */
-export function apiError(status = 500, message = 'Server error. Please try again later.') {
-  return new ApiError(status, message);
-}
+export { apiError, deferred, pending } from './calls';
 
 export const sampleReply =
   'A **fraction** has a numerator and a denominator. For example $\\frac{1}{2}$ is one half.';
