@@ -10,9 +10,14 @@
  *                   resolved by tsconfig paths), never a src/ path
  *   server/         its own package: the spec's rules through 'ayah-coach/rules', never a src/ path
  *   fakes/          one fake adapter per feature, shared by tests and stories: stories never import tests/
+ *   server/<domain>/ auth, chat, goals, points, memory, tutor, legal, health (and lti, classes …): a domain
+ *                   imports no other domain; it asks for a narrow port that server/app.ts hands it
+ *   server/http, server/db, server/llm  the shared layers under every domain: they import none
  * and nowhere an import cycle, type-only imports included.
  */
 const FEATURES = '(auth|chat|goals|wallet|settings|teacher|markdown)';
+/** The server's shared layers, under every domain (see server-domain-imports-no-domain). */
+const SERVER_SHARED = '(?:http|db|llm)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -70,6 +75,36 @@ module.exports = {
         "The server is its own package: it takes the spec's rules through 'ayah-coach/rules', as an installed server would, never a src/ path.",
       from: { path: '^server/' },
       to: { path: '^src/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'server-domain-imports-no-domain',
+      severity: 'error',
+      comment:
+        'A server domain (every folder of server/ but the shared layers) never imports another domain: it ' +
+        'asks for a narrow port (PointsLedger, TutorChat, GoalsReader …) that server/app.ts, the one ' +
+        'composition root, builds and hands in. Shared, below every domain: server/http (paging, ids, ' +
+        'openapi helpers, rate limits, the auth context), server/db (schema, locks, notifications), ' +
+        'server/llm (the model client, prompt, safety, maths) and the files at server/ top level other ' +
+        'than app.ts and main.ts (deps, config, mailer, ports: types and settings, no domain logic).',
+      from: { path: `^server/(?!${SERVER_SHARED}/)([^/]+)/` },
+      to: { path: '^server/([^/]+)/', pathNot: ['^server/$1/', `^server/${SERVER_SHARED}/`] },
+    },
+    {
+      name: 'server-shared-layers-import-no-domain',
+      severity: 'error',
+      comment:
+        "server/http, server/db, server/llm and server/'s top-level files sit under every domain: they " +
+        'import none, and nothing but main.ts imports the composition root (app.ts). config.ts and ' +
+        "demo-portal.ts read the settings main.ts starts with, so they may use a domain's settings " +
+        'parser (auth/trusted-issuers.ts).',
+      from: {
+        path: `^server/(${SERVER_SHARED}/|[^/]+\\.ts$)`,
+        pathNot: '^server/(app|main|config|demo-portal)\\.ts$',
+      },
+      to: {
+        path: ['^server/[^/]+/', '^server/app\\.ts$'],
+        pathNot: `^server/${SERVER_SHARED}/`,
+      },
     },
     {
       name: 'not-to-unresolvable',

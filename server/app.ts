@@ -1,6 +1,10 @@
 /**
  * The reference API as a Hono app: pure (no listening, no environment), so tests build it with their
  * own database, mailer and clock. `main.ts` wires it to the real ones.
+ *
+ * The composition root: the one place that builds every domain's service, hands each the ports it
+ * asks for (the points ledger, the tutor's chat, goals and memory) and mounts every domain's router,
+ * each an OpenAPIHono sub-app mounted with `app.route(...)`. No domain builds or imports another.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,19 +14,30 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { AVATAR_UPLOAD_PATH } from './auth/avatar-routes';
 import { AVATAR_MAX_REQUEST_BYTES, AVATAR_MESSAGES } from './auth/avatars';
 import { authRoutes } from './auth/routes';
+import { createAuthService } from './auth/service';
 import { AUTH_CHANGES_CHANNEL, createSessionCache } from './auth/session-cache';
-import { learningRoutes } from './chat/learning';
+import { chatRoutes } from './chat/routes';
+import { createChatService } from './chat/service';
 import { createAlertMail, safetyAlertsPort } from './classes/alert-mail';
 import { createAlertService } from './classes/alerts';
 import { alertRoutes, classRoutes } from './classes/routes';
 import { createClassService } from './classes/service';
-import { createGoalsService } from './goals/service';
 import type { AppDeps, Deps } from './deps';
+import { goalRoutes } from './goals/routes';
+import { createGoalsService } from './goals/service';
 import { healthRoutes } from './health/routes';
 import { legalRoutes } from './legal/routes';
+import { requireAuth } from './http/auth';
 import { errorResponse } from './http/errors';
 import { BEARER, createRouter, nameOperations } from './http/openapi';
 import { corsPolicy, securityHeaders } from './http/security';
+import { createLlmClient } from './llm/model';
+import { memoryRoutes } from './memory/routes';
+import { createMemoryService } from './memory/service';
+import { createPointsLedger } from './points/ledger';
+import { pointsRoutes } from './points/routes';
+import { createPointsService } from './points/service';
+import { createTutor } from './tutor/service';
 
 export const API_PREFIX = '/api/v1';
 
@@ -130,26 +145,55 @@ export function createApp(appDeps: AppDeps) {
     await next();
     if (WRITES.has(c.req.method) || writesOnGet.has(c.req.path)) await notifications.caughtUp();
   });
-  // Classes and safety alerts (issue 24): the goals they read, the class port the sign-ins call, and
-  // the alert port the tutor calls.
-  const classes = createClassService(deps, createGoalsService(deps));
+
+  // Every domain's service, and the ports they ask of each other.
+  const ledger = createPointsLedger();
+  const authService = createAuthService(deps, sessions, ledger);
+  const auth = requireAuth(authService);
+  const llm = createLlmClient(config.llm);
+  if (!llm.stream)
+    logger.info(
+      '[chat] no AI model configured (AYAH_LLM_BASE_URL, AYAH_LLM_MODEL): the offline coach answers',
+    );
+  const goals = createGoalsService(deps, ledger);
+  const memory = createMemoryService(deps, llm);
+  const chat = createChatService(deps, ledger);
+  // Classes and safety alerts (issue 24): the dashboard reads the goals; the tutor raises alerts
+  // through the alert port, and the portal sign-in places users through `joinClass`.
+  const classes = createClassService(deps, goals);
   const alerts = createAlertService(deps);
   const alertMail = createAlertMail(deps);
-  const auth = authRoutes(deps, sessions, API_PREFIX, classes);
+  const tutor = createTutor(deps, {
+    chat,
+    goals,
+    memory,
+    llm,
+    alerts: safetyAlertsPort(alerts, alertMail, logger),
+  });
+  const points = createPointsService(deps);
+
   app.route(
     API_PREFIX,
     healthRoutes(appDeps.database, config.llm.baseUrl && config.llm.model ? 'model' : 'offline'),
   );
-  app.route(`${API_PREFIX}/auth`, auth.app);
+  app.route(
+    `${API_PREFIX}/auth`,
+    authRoutes(
+      deps,
+      auth,
+      authService,
+      { chat, goals, points, memory, classes },
+      classes,
+      API_PREFIX,
+    ),
+  );
   app.route(API_PREFIX, legalRoutes(deps));
-  for (const [prefix, router] of learningRoutes(
-    deps,
-    auth.auth,
-    safetyAlertsPort(alerts, alertMail, logger),
-  ))
-    app.route(`${API_PREFIX}${prefix}`, router);
-  app.route(`${API_PREFIX}/classes`, classRoutes(classes, alerts, auth.auth).app);
-  app.route(`${API_PREFIX}/alerts`, alertRoutes(alerts, auth.auth).app);
+  app.route(`${API_PREFIX}/chat`, chatRoutes(deps, auth, chat, tutor));
+  app.route(`${API_PREFIX}/vector`, memoryRoutes(auth, memory));
+  app.route(`${API_PREFIX}/goal`, goalRoutes(auth, goals));
+  app.route(`${API_PREFIX}/web3-tokens`, pointsRoutes(auth, points));
+  app.route(`${API_PREFIX}/classes`, classRoutes(auth, classes, alerts));
+  app.route(`${API_PREFIX}/alerts`, alertRoutes(auth, alerts));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', {
     type: 'http',

@@ -11,7 +11,6 @@
  * the avatar, chats, messages, goals, ledger, conversions, memory), plus the rows keyed by the email or
  * the address instead of the id (sign-in throttling, wallet nonces).
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
@@ -21,15 +20,7 @@ import { transaction } from '../db';
 import {
   authSessions,
   avatars,
-  chatMessages,
-  chatSessions,
-  conversions,
-  goalMilestones,
-  goalProgress,
-  goals,
-  learningMemories,
   loginThrottle,
-  pointsLedger,
   portalIdentities,
   siweNonces,
   users,
@@ -37,9 +28,8 @@ import {
 } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { BEARER, errorResponses } from '../http/openapi';
-import type { AuthEnv } from './guard';
-import { body, json } from './route-helpers';
+import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
+import type { AuthEnv } from '../http/auth';
 import { MessageResponse, publicUser } from './schemas';
 
 export const ACCOUNT_MESSAGES = {
@@ -102,21 +92,30 @@ const AccountExport = z
   })
   .openapi('AccountExport');
 
-/**
- * The classes port the root hands this domain (issue 24): the student's classes and the safety
- * alerts about them, for the export. (Deletion needs no port: the alert keeps its record with the
- * student set null, and the flagged text, stored under the student, goes with the account.)
- */
-export interface ClassRecords {
-  exportFor(userId: string): Promise<{
-    classes: Record<string, unknown>[];
-    safety_alerts: Record<string, unknown>[];
-  }>;
-}
-
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-export function createAccountService(deps: Deps, classes: ClassRecords) {
+type Rows = Record<string, unknown>[];
+
+/** A domain's rows of one user for the export: its keys of the document, each a list. */
+interface AccountRows<T extends Record<string, Rows>> {
+  exportRows(userId: string): Promise<T>;
+}
+
+/**
+ * The ports the export asks for, one per domain (server/app.ts hands in each domain's service).
+ * Deletion needs none: every table that names the user cascades from the user row (a safety alert
+ * keeps its record with the student set null; the flagged text, stored under the student, goes).
+ */
+export interface AccountParts {
+  chat: AccountRows<{ chats: Rows }>;
+  goals: AccountRows<{ goals: Rows }>;
+  points: AccountRows<{ points_ledger: Rows; conversions: Rows }>;
+  memory: AccountRows<{ learning_memory: Rows }>;
+  /** The student's classes and the safety alerts about them (issue 24). */
+  classes: AccountRows<{ classes: Rows; safety_alerts: Rows }>;
+}
+
+export function createAccountService(deps: Deps, parts: AccountParts) {
   const { db, now, config } = deps;
   const domain = new URL(config.publicUrl).host;
 
@@ -170,57 +169,18 @@ export function createAccountService(deps: Deps, classes: ClassRecords) {
     async export(user: User) {
       const id = user.id;
       const [avatar] = await db.select().from(avatars).where(eq(avatars.userId, id));
-      const sessions = await db
-        .select()
-        .from(chatSessions)
-        .where(eq(chatSessions.userId, id))
-        .orderBy(asc(chatSessions.createdAt));
-      const messages = await db
-        .select()
-        .from(chatMessages)
-        .where(eq(chatMessages.userId, id))
-        .orderBy(asc(chatMessages.createdAt));
-      const goalRows = await db
-        .select()
-        .from(goals)
-        .where(eq(goals.userId, id))
-        .orderBy(asc(goals.createdAt));
-      const progress = await db
-        .select()
-        .from(goalProgress)
-        .where(eq(goalProgress.userId, id))
-        .orderBy(asc(goalProgress.createdAt));
-      const milestones = await db
-        .select()
-        .from(goalMilestones)
-        .where(eq(goalMilestones.userId, id));
-      const ledger = await db
-        .select()
-        .from(pointsLedger)
-        .where(eq(pointsLedger.userId, id))
-        .orderBy(asc(pointsLedger.createdAt));
-      const converted = await db
-        .select()
-        .from(conversions)
-        .where(eq(conversions.userId, id))
-        .orderBy(asc(conversions.createdAt));
-      const memory = await db
-        .select({
-          id: learningMemories.id,
-          text: learningMemories.text,
-          metadata: learningMemories.metadata,
-          created_at: learningMemories.createdAt,
-        })
-        .from(learningMemories)
-        .where(eq(learningMemories.userId, id))
-        .orderBy(asc(learningMemories.createdAt));
+      // Each domain answers its own rows, in the document's order.
+      const chats = await parts.chat.exportRows(id);
+      const goalRows = await parts.goals.exportRows(id);
+      const points = await parts.points.exportRows(id);
+      const memory = await parts.memory.exportRows(id);
       const portals = await db
         .select()
         .from(portalIdentities)
         .where(eq(portalIdentities.userId, id))
         .orderBy(asc(portalIdentities.createdAt));
 
-      const school = await classes.exportFor(id);
+      const school = await parts.classes.exportRows(id);
 
       const iso = (date: Date | null) => (date ? date.toISOString() : null);
       return {
@@ -232,64 +192,17 @@ export function createAccountService(deps: Deps, classes: ClassRecords) {
               data_url: `data:${avatar.contentType};base64,${avatar.bytes.toString('base64')}`,
             }
           : null,
-        chats: sessions.map((session) => ({
-          id: session.id,
-          title: session.title,
-          created_at: iso(session.createdAt),
-          last_message_at: iso(session.lastMessageAt),
-          archived_at: iso(session.archivedAt),
-          messages: messages
-            .filter((message) => message.sessionId === session.id)
-            .map((message) => ({
-              id: message.id,
-              role: message.role,
-              content: message.content,
-              created_at: iso(message.createdAt),
-            })),
-        })),
-        goals: goalRows.map((goal) => ({
-          id: goal.id,
-          subject: goal.subject,
-          goal_type: goal.goalType,
-          target_value: goal.targetValue,
-          total_value: goal.totalValue,
-          week_start: iso(goal.weekStart),
-          created_at: iso(goal.createdAt),
-          progress: progress
-            .filter((entry) => entry.goalId === goal.id)
-            .map((entry) => ({
-              value: entry.value,
-              minutes: entry.minutes,
-              topic: entry.topic,
-              created_at: iso(entry.createdAt),
-            })),
-          milestones: milestones
-            .filter((entry) => entry.goalId === goal.id)
-            .map((entry) => ({ milestone: entry.milestone, reached_at: iso(entry.reachedAt) })),
-        })),
-        points_ledger: ledger.map((row) => ({
-          amount: row.amount,
-          type: row.type,
-          category: row.category,
-          description: row.description,
-          created_at: iso(row.createdAt),
-        })),
-        conversions: converted.map((row) => ({
-          id: row.id,
-          points: row.points,
-          tokens: row.tokens,
-          status: row.status,
-          created_at: iso(row.createdAt),
-        })),
-        learning_memory: memory.map((row) => ({ ...row, created_at: iso(row.created_at) })),
+        ...chats,
+        ...goalRows,
+        ...points,
+        ...memory,
         portal_identities: portals.map((row) => ({
           issuer: row.issuer,
           subject: row.subject,
           email: row.email,
           created_at: row.createdAt.toISOString(),
         })),
-        classes: school.classes,
-        safety_alerts: school.safety_alerts,
+        ...school,
       };
     },
 
@@ -335,13 +248,9 @@ export function createAccountService(deps: Deps, classes: ClassRecords) {
 }
 
 /** Registers `GET /export` and `DELETE /account` on the auth router. */
-export function accountRoutes(
-  app: OpenAPIHono<AuthEnv>,
-  deps: Deps,
-  auth: MiddlewareHandler<AuthEnv>,
-  classes: ClassRecords,
-) {
-  const account = createAccountService(deps, classes);
+export function accountRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>, parts: AccountParts) {
+  const app = createRouter<AuthEnv>();
+  const account = createAccountService(deps, parts);
 
   app.openapi(
     createRoute({
@@ -388,4 +297,6 @@ export function accountRoutes(
       return c.json({ message: ACCOUNT_MESSAGES.deleted }, 200);
     },
   );
+
+  return app;
 }

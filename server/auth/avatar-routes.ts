@@ -3,14 +3,12 @@
  * the image to `<img>` tags (no bearer token there; the URL names the SHA-256 of the bytes, so it can be
  * cached for a year and a new upload gets a new URL).
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
-import { BEARER, errorResponses, PUBLIC } from '../http/openapi';
+import { BEARER, PUBLIC, createRouter, errorResponses, json } from '../http/openapi';
 import { createAvatarService } from './avatars';
-import type { AuthEnv } from './guard';
-import { json } from './route-helpers';
+import type { AuthEnv } from '../http/auth';
 import { UserResponse, publicUser } from './schemas';
 
 export const AVATAR_UPLOAD_PATH = '/profile/upload-avatar';
@@ -35,12 +33,8 @@ const AvatarParams = z.object({
 
 const YEAR = 365 * 24 * 3600;
 
-export function avatarRoutes(
-  app: OpenAPIHono<AuthEnv>,
-  deps: Deps,
-  apiPrefix: string,
-  auth: MiddlewareHandler<AuthEnv>,
-) {
+export function avatarRoutes(deps: Deps, apiPrefix: string, auth: MiddlewareHandler<AuthEnv>) {
+  const app = createRouter<AuthEnv>();
   const avatars = createAvatarService(deps, apiPrefix);
 
   app.openapi(
@@ -114,4 +108,6 @@ export function avatarRoutes(
       });
     },
   );
+
+  return app;
 }

@@ -3,15 +3,14 @@
  * redirect; only an unconfigured server answers 503 `{detail}`. Every page sends
  * `Referrer-Policy: no-referrer`, so the token in `/oauth-callback?access_token=…` goes nowhere else.
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { errorResponses, PUBLIC } from '../http/openapi';
+import { createRouter, errorResponses, PUBLIC } from '../http/openapi';
 import { GOOGLE_STATE_TTL_SEC, GoogleSignInError, callbackUrl, createGoogleSignIn } from './google';
-import type { AuthEnv } from './guard';
+import type { AuthEnv } from '../http/auth';
 import { GoogleCallbackQuery } from './schemas';
 import type { AuthService } from './service';
 
@@ -39,7 +38,8 @@ const redirect = (description: string) => ({
   headers: { Location: { schema: { type: 'string' as const } } },
 });
 
-export function googleRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: AuthService) {
+export function googleRoutes(deps: Deps, service: AuthService) {
+  const app = createRouter<AuthEnv>();
   const google = createGoogleSignIn(deps, service);
 
   app.openapi(
@@ -93,4 +93,6 @@ export function googleRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
       }
     },
   );
+
+  return app;
 }

@@ -1,12 +1,11 @@
 /** `POST /token-exchange`: a school portal's signed assertion for an Ayah session (portal.ts). */
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { errorResponses, PUBLIC } from '../http/openapi';
-import type { AuthEnv } from './guard';
+import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
+import type { AuthEnv } from '../http/auth';
 import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
 import type { ClassJoiner } from './portal';
-import { body, json, signedIn } from './route-helpers';
+import { signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';
 import type { AuthService } from './service';
 
@@ -28,12 +27,8 @@ const TokenExchangeBody = z
   })
   .openapi('TokenExchangeRequest');
 
-export function portalRoutes(
-  app: OpenAPIHono<AuthEnv>,
-  deps: Deps,
-  service: AuthService,
-  classes: ClassJoiner,
-) {
+export function portalRoutes(deps: Deps, service: AuthService, classes: ClassJoiner) {
+  const app = createRouter<AuthEnv>();
   const portal = createPortalSignIn(deps, service, classes);
   app.openapi(
     createRoute({
@@ -64,4 +59,6 @@ export function portalRoutes(
       );
     },
   );
+
+  return app;
 }

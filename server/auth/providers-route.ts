@@ -1,9 +1,8 @@
 /** `GET /api/v1/auth/providers`: which sign-in ways this server offers, so the app never links to a 503. */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import type { AuthEnv } from './guard';
-import { json } from './route-helpers';
+import { createRouter, json } from '../http/openapi';
+import type { AuthEnv } from '../http/auth';
 
 export const ProvidersResponse = z
   .object({
@@ -13,7 +12,8 @@ export const ProvidersResponse = z
   })
   .openapi('AuthProviders');
 
-export function providersRoute(app: OpenAPIHono<AuthEnv>, deps: Deps) {
+export function providersRoute(deps: Deps) {
+  const app = createRouter<AuthEnv>();
   app.openapi(
     createRoute({
       method: 'get',
@@ -29,4 +29,6 @@ export function providersRoute(app: OpenAPIHono<AuthEnv>, deps: Deps) {
         200,
       ),
   );
+
+  return app;
 }

@@ -8,21 +8,20 @@
  * bearer token dies within 30 minutes. `POST /logout` revokes the session and its refresh chain.
  * A session ends at the latest 30 days after its sign-in.
  */
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { createRoute } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { AppError, validationItems } from '../http/errors';
-import { BEARER, createRouter, errorResponses, PUBLIC } from '../http/openapi';
+import { BEARER, PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
 import { clientAddress } from '../http/security';
-import type { AuthEnv } from './guard';
-import { requireAuth } from './guard';
+import type { AuthEnv } from '../http/auth';
 import { accountRoutes } from './account';
+import type { AccountParts } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
 import { portalRoutes } from './portal-routes';
 import type { ClassJoiner } from './portal';
-import type { ClassRecords } from './account';
 import { providersRoute } from './providers-route';
 import { walletRoutes } from './wallet-routes';
 import {
@@ -44,9 +43,9 @@ import {
   UserResponse,
   publicUser,
 } from './schemas';
-import { body, json, signedIn } from './route-helpers';
-import { MESSAGES, createAuthService } from './service';
-import type { SessionCache } from './session-cache';
+import { signedIn } from './route-helpers';
+import { AUTH_MESSAGES } from './service';
+import type { AuthService } from './service';
 
 /** Said on the routes that cost a hash or a mail. */
 const LIMITED =
@@ -56,18 +55,19 @@ const mediaType = (c: Context) =>
   (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
 /**
- * `sessions` is the server's session cache (session-cache.ts). `apiPrefix` is where the app mounts
- * the API (`/api/v1`): avatar URLs are built under it. `classes` is the classes domain's port: portal
- * assertions place users in classes, and the account export lists them.
+ * `auth` is the bearer-token guard and `service` the auth service, both built by server/app.ts;
+ * `accountParts` the other domains' rows of a user, for the account export; `classes` the classes
+ * domain's port, which a portal's assertion places its user in a class through.
+ * `apiPrefix` is where the app mounts the API (`/api/v1`): avatar URLs are built under it.
  */
 export function authRoutes(
   deps: Deps,
-  sessions: SessionCache,
-  apiPrefix: string,
-  classes: ClassJoiner & ClassRecords,
+  auth: MiddlewareHandler<AuthEnv>,
+  service: AuthService,
+  accountParts: AccountParts,
+  classes: ClassJoiner,
+  apiPrefix = '/api/v1',
 ) {
-  const service = createAuthService(deps, sessions);
-  const auth = requireAuth(service);
   const app = createRouter<AuthEnv>();
   const address = (c: Context) => clientAddress(c, deps.config.trustProxy);
 
@@ -88,7 +88,7 @@ export function authRoutes(
       const input = c.req.valid('json');
       await service.limitAccountMail('register', input.email, address(c));
       const user = await service.register(input);
-      return c.json({ message: MESSAGES.registered, user: publicUser(user) }, 201);
+      return c.json({ message: AUTH_MESSAGES.registered, user: publicUser(user) }, 201);
     },
   );
 
@@ -212,7 +212,7 @@ export function authRoutes(
       const { email } = c.req.valid('json');
       await service.limitAccountMail('resend', email, address(c));
       const { retryAfterSec, sent } = await service.resendVerification(email);
-      const message = sent ? MESSAGES.resendSent : MESSAGES.resendCooldown(retryAfterSec);
+      const message = sent ? AUTH_MESSAGES.resendSent : AUTH_MESSAGES.resendCooldown(retryAfterSec);
       return c.json({ message, retry_after: retryAfterSec }, 200);
     },
   );
@@ -231,7 +231,7 @@ export function authRoutes(
       const { email } = c.req.valid('json');
       await service.limitAccountMail('reset', email, address(c));
       await service.requestPasswordReset(email);
-      return c.json({ message: MESSAGES.resetSent }, 200);
+      return c.json({ message: AUTH_MESSAGES.resetSent }, 200);
     },
   );
 
@@ -248,7 +248,7 @@ export function authRoutes(
     async (c) => {
       const { token, new_password } = c.req.valid('json');
       await service.confirmPasswordReset(token, new_password);
-      return c.json({ message: MESSAGES.resetDone }, 200);
+      return c.json({ message: AUTH_MESSAGES.resetDone }, 200);
     },
   );
 
@@ -268,7 +268,7 @@ export function authRoutes(
     async (c) => {
       const { current_password, new_password } = c.req.valid('json');
       await service.changePassword(c.var.auth, current_password, new_password);
-      return c.json({ message: MESSAGES.passwordChanged }, 200);
+      return c.json({ message: AUTH_MESSAGES.passwordChanged }, 200);
     },
   );
 
@@ -291,7 +291,7 @@ export function authRoutes(
     async (c) => {
       const { refresh_token } = c.req.valid('json');
       if (refresh_token === undefined) {
-        throw new AppError(401, MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
+        throw new AppError(401, AUTH_MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
       }
       const result = await service.refreshWithToken(refresh_token);
       const { access_token, token_type, expires_in } = signedIn(result);
@@ -302,7 +302,7 @@ export function authRoutes(
     },
   );
 
-  providersRoute(app, deps);
+  app.route('/', providersRoute(deps));
   app.openapi(
     createRoute({
       method: 'post',
@@ -322,15 +322,15 @@ export function authRoutes(
       if (refresh_token !== undefined) await service.logoutWithRefreshToken(refresh_token);
       else
         await service.logout((await service.authenticate(c.req.header('authorization'))).sessionId);
-      return c.json({ message: MESSAGES.signedOut }, 200);
+      return c.json({ message: AUTH_MESSAGES.signedOut }, 200);
     },
   );
 
-  avatarRoutes(app, deps, apiPrefix, auth);
-  googleRoutes(app, deps, service);
-  walletRoutes(app, deps, service);
-  portalRoutes(app, deps, service, classes);
-  accountRoutes(app, deps, auth, classes);
+  app.route('/', avatarRoutes(deps, apiPrefix, auth));
+  app.route('/', googleRoutes(deps, service));
+  app.route('/', walletRoutes(deps, service));
+  app.route('/', portalRoutes(deps, service, classes));
+  app.route('/', accountRoutes(deps, auth, accountParts));
 
-  return { app, service, auth };
+  return app;
 }

@@ -6,9 +6,12 @@ import { and, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { UNIQUE_VIOLATION, pgErrorCode, transaction } from '../db';
 import type { OneTimePurpose, User } from '../db/schema';
-import { authSessions, oneTimeTokens, pointsLedger, refreshTokens, users } from '../db/schema';
+import { authSessions, oneTimeTokens, refreshTokens, users } from '../db/schema';
+import { lockUser } from '../db/locks';
 import type { Deps } from '../deps';
+import type { Authenticated } from '../http/auth';
 import { AppError } from '../http/errors';
+import type { PointsLedger } from '../ports';
 import { POINTS } from 'ayah-coach/rules';
 import { resetMail, verificationMail } from './mail';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';
@@ -24,7 +27,7 @@ import {
 } from './throttle';
 import { hashToken, randomToken, signAccessToken, verifyAccessToken } from './tokens';
 
-export const MESSAGES = {
+export const AUTH_MESSAGES = {
   registered: 'Registration successful. Please check your email to verify your account.',
   emailTaken: 'An account with this email already exists',
   invalidLogin: 'Invalid email or password',
@@ -51,11 +54,6 @@ export const MESSAGES = {
   noPassword: 'Password change is not available for Google or wallet accounts',
 } as const;
 
-export interface Authenticated {
-  user: User;
-  sessionId: string;
-}
-
 export interface SignedIn {
   user: User;
   accessToken: string;
@@ -74,7 +72,7 @@ function byEmail(email: string) {
 }
 
 /** `sessions`: the server's session cache (session-cache.ts), which `authenticate` asks first. */
-export function createAuthService(deps: Deps, sessions: SessionCache) {
+export function createAuthService(deps: Deps, sessions: SessionCache, ledger: PointsLedger) {
   const { db, config, mailer, now } = deps;
   const settings = config.auth;
 
@@ -105,7 +103,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
 
   async function findById(q: Queryable, id: string): Promise<User> {
     const [user] = await q.select().from(users).where(eq(users.id, id)).limit(1);
-    if (!user) throw unauthorized(MESSAGES.invalidToken);
+    if (!user) throw unauthorized(AUTH_MESSAGES.invalidToken);
     return user;
   }
 
@@ -128,10 +126,6 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
   }
 
   /** Locks the user's row: every transaction that changes a user's tokens takes it first. */
-  async function lockUser(q: Queryable, userId: string): Promise<void> {
-    await q.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
-  }
-
   /** The user a one-time token belongs to, if the token exists (used or not). */
   async function ownerOf(q: Queryable, token: string, purpose: OneTimePurpose) {
     const [row] = await q
@@ -351,7 +345,8 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
           return { user: user!, token };
         });
       } catch (error) {
-        if (pgErrorCode(error) === UNIQUE_VIOLATION) throw new AppError(409, MESSAGES.emailTaken);
+        if (pgErrorCode(error) === UNIQUE_VIOLATION)
+          throw new AppError(409, AUTH_MESSAGES.emailTaken);
         throw error;
       }
       const { user, token } = created;
@@ -374,7 +369,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
         );
       }
       if (wait > 0) {
-        throw new AppError(429, MESSAGES.throttled, {
+        throw new AppError(429, AUTH_MESSAGES.throttled, {
           'Retry-After': String(Math.ceil(wait / 1000)),
         });
       }
@@ -384,22 +379,22 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
       else await verifyDummy(password); // an unknown address takes as long as a wrong password
       if (!user || !ok) {
         await recordAddressFailure(db, keys, throttle, now());
-        throw unauthorized(MESSAGES.invalidLogin);
+        throw unauthorized(AUTH_MESSAGES.invalidLogin);
       }
       await recordSuccess(db, keys);
       // Only a caller who knows the password learns that the address is unverified.
-      if (!user.emailVerifiedAt) throw new AppError(403, MESSAGES.notVerified);
+      if (!user.emailVerifiedAt) throw new AppError(403, AUTH_MESSAGES.notVerified);
       return transaction(db, (tx) => signIn(tx, user.id));
     },
 
     /** The caller behind a bearer token: a valid JWT of a live session and the current token version. */
     async authenticate(header: string | undefined): Promise<Authenticated> {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-      if (!match) throw unauthorized(MESSAGES.notAuthenticated);
+      if (!match) throw unauthorized(AUTH_MESSAGES.notAuthenticated);
       const result = await verifyAccessToken(match[1]!, config.jwtSecret, now());
       if (!result.ok) {
         throw unauthorized(
-          result.reason === 'expired' ? MESSAGES.expiredToken : MESSAGES.invalidToken,
+          result.reason === 'expired' ? AUTH_MESSAGES.expiredToken : AUTH_MESSAGES.invalidToken,
         );
       }
       const { sub, sid, tv } = result.claims;
@@ -408,7 +403,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
       const ticket = sessions.ticket();
       const [row] = await sessionOfToken().execute({ sid, sub });
       if (!row || row.revokedAt || row.expiresAt <= now() || row.user.tokenVersion !== tv) {
-        throw unauthorized(MESSAGES.invalidToken);
+        throw unauthorized(AUTH_MESSAGES.invalidToken);
       }
       sessions.put(ticket, sid, row.user, row.expiresAt);
       return { user: row.user, sessionId: sid };
@@ -434,23 +429,20 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
     /** Idempotent: the flag is set and the onboarding points are awarded once, however often it is called. */
     async completeOnboarding(userId: string, interests?: string[]): Promise<User> {
       return transaction(db, async (tx) => {
+        // The ledger's rule: whoever changes a balance holds the user lock first.
+        await lockUser(tx, userId);
         const [user] = await tx
           .update(users)
           .set({ onboardingCompleted: true, updatedAt: now(), ...(interests && { interests }) })
           .where(eq(users.id, userId))
           .returning();
-        await tx
-          .insert(pointsLedger)
-          .values({
-            userId,
-            amount: POINTS.onboardingAward,
-            type: 'earned',
-            category: 'onboarding',
-            description: 'Completed onboarding',
-            awardKey: 'onboarding',
-            createdAt: now(),
-          })
-          .onConflictDoNothing({ target: [pointsLedger.userId, pointsLedger.awardKey] });
+        await ledger.award(tx, userId, {
+          key: 'onboarding',
+          amount: POINTS.onboardingAward,
+          category: 'onboarding',
+          description: 'Completed onboarding',
+          at: now(),
+        });
         return user!;
       });
     },
@@ -469,8 +461,9 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
       });
       if (!signedIn) {
         // A link opened again once it did its work: say so, rather than 'invalid' (409, not 400).
-        if (await usedByVerifiedAccount(token)) throw new AppError(409, MESSAGES.alreadyVerified);
-        throw new AppError(400, MESSAGES.invalidVerifyToken);
+        if (await usedByVerifiedAccount(token))
+          throw new AppError(409, AUTH_MESSAGES.alreadyVerified);
+        throw new AppError(400, AUTH_MESSAGES.invalidVerifyToken);
       }
       return signedIn;
     },
@@ -525,7 +518,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
           ),
         )
         .limit(1);
-      if (!live) throw new AppError(400, MESSAGES.invalidResetToken);
+      if (!live) throw new AppError(400, AUTH_MESSAGES.invalidResetToken);
       const passwordHash = await hashPassword(newPassword);
       const email = await transaction(db, async (tx) => {
         const owner = await ownerOf(tx, token, 'password_reset');
@@ -547,7 +540,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
         await revokeSessions(tx, userId);
         return user!.email ?? '';
       });
-      if (email === null) throw new AppError(400, MESSAGES.invalidResetToken);
+      if (email === null) throw new AppError(400, AUTH_MESSAGES.invalidResetToken);
       // Whoever holds the mailbox may sign in again at once, even if the account was throttled.
       if (email) await recordSuccess(db, throttleKeys(email, ''));
     },
@@ -559,11 +552,11 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
       newPassword: string,
     ): Promise<void> {
       const { user, sessionId } = auth;
-      if (!user.passwordHash) throw new AppError(403, MESSAGES.noPassword);
+      if (!user.passwordHash) throw new AppError(403, AUTH_MESSAGES.noPassword);
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-        throw new AppError(400, MESSAGES.wrongCurrentPassword);
+        throw new AppError(400, AUTH_MESSAGES.wrongCurrentPassword);
       }
-      if (currentPassword === newPassword) throw new AppError(400, MESSAGES.samePassword);
+      if (currentPassword === newPassword) throw new AppError(400, AUTH_MESSAGES.samePassword);
       const passwordHash = await hashPassword(newPassword);
       await transaction(db, async (tx) => {
         await tx.update(users).set({ passwordHash, updatedAt: now() }).where(eq(users.id, user.id));
@@ -585,7 +578,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
           .from(refreshTokens)
           .where(eq(refreshTokens.tokenHash, tokenHash))
           .limit(1);
-        if (!known) return { ok: false, error: MESSAGES.invalidRefreshToken } as const;
+        if (!known) return { ok: false, error: AUTH_MESSAGES.invalidRefreshToken } as const;
         // Lock the session first (then its tokens): concurrent uses of a chain queue up in one order.
         await tx
           .select({ id: authSessions.id })
@@ -610,7 +603,8 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
             .from(refreshTokens)
             .where(eq(refreshTokens.tokenHash, tokenHash))
             .limit(1);
-          if (!current?.usedAt) return { ok: false, error: MESSAGES.invalidRefreshToken } as const;
+          if (!current?.usedAt)
+            return { ok: false, error: AUTH_MESSAGES.invalidRefreshToken } as const;
           const [session] = await tx
             .update(authSessions)
             .set({ revokedAt: at })
@@ -622,7 +616,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
               .set({ revokedAt: at })
               .where(and(eq(refreshTokens.sessionId, session.id), isNull(refreshTokens.revokedAt)));
           }
-          return { ok: false, error: MESSAGES.refreshReused } as const;
+          return { ok: false, error: AUTH_MESSAGES.refreshReused } as const;
         }
         const [row] = await tx
           .select({ user: users, session: authSessions })
@@ -631,7 +625,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
           .where(eq(authSessions.id, used.sessionId))
           .limit(1);
         if (!row || row.session.revokedAt || row.session.expiresAt <= at) {
-          return { ok: false, error: MESSAGES.invalidRefreshToken } as const;
+          return { ok: false, error: AUTH_MESSAGES.invalidRefreshToken } as const;
         }
         const next = randomToken();
         await tx.insert(refreshTokens).values({
@@ -663,7 +657,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache) {
         .from(refreshTokens)
         .where(and(eq(refreshTokens.tokenHash, hashToken(token)), isNull(refreshTokens.revokedAt)))
         .limit(1);
-      if (!known) throw unauthorized(MESSAGES.invalidRefreshToken);
+      if (!known) throw unauthorized(AUTH_MESSAGES.invalidRefreshToken);
       await transaction(db, (tx) => revokeSession(tx, known.sessionId));
     },
   };

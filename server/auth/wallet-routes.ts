@@ -1,10 +1,9 @@
 /** `POST|GET /web3/nonce` and `POST /web3/authenticate`: Sign-In with Ethereum (EIP-4361). */
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
-import { errorResponses, PUBLIC } from '../http/openapi';
-import type { AuthEnv } from './guard';
-import { body, json, signedIn } from './route-helpers';
+import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
+import type { AuthEnv } from '../http/auth';
+import { signedIn } from './route-helpers';
 import {
   AuthResponse,
   Web3AuthenticateBody,
@@ -15,7 +14,8 @@ import {
 import type { AuthService } from './service';
 import { createWalletSignIn } from './wallet';
 
-export function walletRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: AuthService) {
+export function walletRoutes(deps: Deps, service: AuthService) {
+  const app = createRouter<AuthEnv>();
   const wallet = createWalletSignIn(deps, service);
   const nonce = {
     path: '/web3/nonce',
@@ -65,4 +65,6 @@ export function walletRoutes(app: OpenAPIHono<AuthEnv>, deps: Deps, service: Aut
     }),
     async (c) => c.json(signedIn(await wallet.authenticate(c.req.valid('json'))), 200),
   );
+
+  return app;
 }

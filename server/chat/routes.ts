@@ -10,32 +10,23 @@
 import type { MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../auth/guard';
+import type { AuthEnv } from '../http/auth';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { jsonDepthCheck } from '../http/json-depth';
-import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 import { TutorError } from '../llm/model';
 import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
-import { pageFields, pageQuery } from './paging';
+import { pageOf, pageQuery } from '../http/paging';
 import type { ChatService } from './service';
-import { CHAT_SERVER_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
-import type { Tutor, TutorTurn } from './tutor';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
+import { CHAT_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
+import type { Tutor, TutorTurn } from '../ports';
 
 const MAX_DASHBOARD_CHARS = 8000;
 
-export const TUTOR_FAILURES = {
+export const TUTOR_MESSAGES = {
   upstream: 'Ayah could not answer right now. Please try again.',
   timeout: 'Ayah took too long to answer. Please try again.',
   empty: 'Ayah sent an empty answer. Please try again.',
@@ -107,9 +98,7 @@ const SessionDetail = Session.extend({
   ),
 }).openapi('ChatSessionDetail');
 
-const SessionPage = z
-  .object({ sessions: z.array(Session), ...pageFields })
-  .openapi('ChatSessionPage');
+const SessionPage = pageOf('ChatSessionPage', 'sessions', Session);
 const Message = z.object({ message: z.string() }).openapi('ChatMessageResponse');
 const Id = z.object({ id: z.string() });
 
@@ -125,8 +114,8 @@ const SearchQuery = pageQuery(CHAT.searchLimit).extend({
 
 function failureDetail(error: unknown): { status: 502 | 504; detail: string } {
   if (error instanceof TutorError && error.kind === 'timeout')
-    return { status: 504, detail: TUTOR_FAILURES.timeout };
-  return { status: 502, detail: TUTOR_FAILURES.upstream };
+    return { status: 504, detail: TUTOR_MESSAGES.timeout };
+  return { status: 502, detail: TUTOR_MESSAGES.upstream };
 }
 
 export function chatRoutes(
@@ -154,7 +143,7 @@ export function chatRoutes(
       text += piece;
       if (onPiece) await onPiece(piece);
     }
-    if (text.trim() === '') throw new AppError(502, TUTOR_FAILURES.empty);
+    if (text.trim() === '') throw new AppError(502, TUTOR_MESSAGES.empty);
     return turn.complete(text);
   }
 
@@ -240,7 +229,7 @@ export function chatRoutes(
             detail = failureDetail(error).detail;
           } else {
             logger.error('[chat] reply failed:', error);
-            detail = TUTOR_FAILURES.upstream;
+            detail = TUTOR_MESSAGES.upstream;
           }
           await stream.writeSSE({ event: 'error', data: JSON.stringify({ detail }) });
         } finally {
@@ -300,7 +289,7 @@ export function chatRoutes(
     }),
     async (c) => {
       await chat.remove(c.var.auth.user.id, c.req.valid('param').id);
-      return c.json({ message: CHAT_SERVER_MESSAGES.deleted }, 200);
+      return c.json({ message: CHAT_MESSAGES.deleted }, 200);
     },
   );
 
@@ -344,7 +333,7 @@ export function chatRoutes(
     }),
     async (c) => {
       await chat.archiveAll(c.var.auth.user.id);
-      return c.json({ message: CHAT_SERVER_MESSAGES.allArchived }, 200);
+      return c.json({ message: CHAT_MESSAGES.allArchived }, 200);
     },
   );
 
@@ -358,7 +347,7 @@ export function chatRoutes(
     }),
     async (c) => {
       await chat.deleteAll(c.var.auth.user.id);
-      return c.json({ message: CHAT_SERVER_MESSAGES.allDeleted }, 200);
+      return c.json({ message: CHAT_MESSAGES.allDeleted }, 200);
     },
   );
 
@@ -397,9 +386,9 @@ export function chatRoutes(
     }),
     async (c) => {
       await chat.remove(c.var.auth.user.id, c.req.valid('param').id, true);
-      return c.json({ message: CHAT_SERVER_MESSAGES.deleted }, 200);
+      return c.json({ message: CHAT_MESSAGES.deleted }, 200);
     },
   );
 
-  return { app };
+  return app;
 }

@@ -6,18 +6,21 @@
  * message stays and nothing half-written is stored.
  */
 import type { SQL } from 'drizzle-orm';
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { transaction } from '../db';
 import { chatMessages, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { enforce } from '../http/rate-limit';
 import { POINTS, isClientSessionId, sessionTitle } from 'ayah-coach/rules';
-import { awardOnce, lockUser } from '../points/ledger';
-import type { Page } from './paging';
-import { isUuid, offsetOf, paged } from './paging';
+import { lockUser } from '../db/locks';
+import type { PointsLedger } from '../ports';
+import type { Page } from '../http/paging';
+import { isUuid } from '../http/ids';
+import { offsetOf, paged } from '../http/paging';
 
-export const CHAT_SERVER_MESSAGES = {
+export const CHAT_MESSAGES = {
   notFound: 'Chat session not found',
   archivedNotFound: 'Archived chat session not found',
   deleted: 'Chat deleted successfully',
@@ -99,27 +102,30 @@ export const SEARCH_COUNT_LIMIT = 1000;
 const TEN_MESSAGES_KEY = 'chat:ten-messages';
 const TEN_MESSAGES = 10;
 
-export function createChatService({ db, now, config }: Deps) {
+/** A date of the account export (auth's GET /export). */
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function createChatService({ db, now, config }: Deps, ledger: PointsLedger) {
   async function ownSession(q: Queryable, userId: string, id: string, lock = false) {
-    if (!isUuid(id)) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
+    if (!isUuid(id)) throw new AppError(404, CHAT_MESSAGES.notFound);
     const query = q
       .select()
       .from(chatSessions)
       .where(and(eq(chatSessions.id, id), eq(chatSessions.userId, userId)))
       .limit(1);
     const [row] = lock ? await query.for('update') : await query;
-    if (!row) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
+    if (!row) throw new AppError(404, CHAT_MESSAGES.notFound);
     return row;
   }
 
   async function setArchived(userId: string, id: string, archived: boolean) {
-    if (!isUuid(id)) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
+    if (!isUuid(id)) throw new AppError(404, CHAT_MESSAGES.notFound);
     const [row] = await db
       .update(chatSessions)
       .set({ archivedAt: archived ? now() : null })
       .where(and(eq(chatSessions.id, id), eq(chatSessions.userId, userId)))
       .returning(sessionFields);
-    if (!row) throw new AppError(404, CHAT_SERVER_MESSAGES.notFound);
+    if (!row) throw new AppError(404, CHAT_MESSAGES.notFound);
     return publicSession(row);
   }
 
@@ -203,9 +209,7 @@ export function createChatService({ db, now, config }: Deps) {
 
     /** Deletes a session of the caller; `archivedOnly` for DELETE /sessions/{id}/archive. */
     async remove(userId: string, id: string, archivedOnly = false) {
-      const missing = archivedOnly
-        ? CHAT_SERVER_MESSAGES.archivedNotFound
-        : CHAT_SERVER_MESSAGES.notFound;
+      const missing = archivedOnly ? CHAT_MESSAGES.archivedNotFound : CHAT_MESSAGES.notFound;
       if (!isUuid(id)) throw new AppError(404, missing);
       const rows = await db
         .delete(chatSessions)
@@ -278,26 +282,15 @@ export function createChatService({ db, now, config }: Deps) {
       const { rateLimit, rateWindowMs } = config.chat;
       return transaction(db, async (tx) => {
         await lockUser(tx, userId);
-        const windowStart = new Date(at.getTime() - rateWindowMs);
-        const recent = await tx
-          .select({ createdAt: chatMessages.createdAt })
-          .from(chatMessages)
-          .where(
-            and(
-              eq(chatMessages.userId, userId),
-              eq(chatMessages.role, 'user'),
-              gt(chatMessages.createdAt, windowStart),
-            ),
-          )
-          .orderBy(desc(chatMessages.createdAt))
-          .limit(rateLimit);
-        if (recent.length >= rateLimit) {
-          const oldest = recent.at(-1)!.createdAt.getTime();
-          const retry = Math.max(1, Math.ceil((oldest + rateWindowMs - at.getTime()) / 1000));
-          throw new AppError(429, CHAT_SERVER_MESSAGES.rateLimited, {
-            'Retry-After': String(retry),
-          });
-        }
+        // The shared fixed-window limit (http/rate-limit.ts), counted in this transaction: a send
+        // that fails is not counted.
+        await enforce(
+          tx,
+          `chat-send:${userId}`,
+          { limit: rateLimit, windowMs: rateWindowMs },
+          at,
+          CHAT_MESSAGES.rateLimited,
+        );
 
         let session: SessionRow;
         const created = !sessionId || isClientSessionId(sessionId);
@@ -336,7 +329,7 @@ export function createChatService({ db, now, config }: Deps) {
           .from(chatMessages)
           .where(and(eq(chatMessages.userId, userId), eq(chatMessages.role, 'user')));
         if ((sent?.n ?? 0) >= TEN_MESSAGES) {
-          await awardOnce(tx, userId, {
+          await ledger.award(tx, userId, {
             key: TEN_MESSAGES_KEY,
             amount: POINTS.tenMessagesAward,
             category: 'chat',
@@ -405,6 +398,37 @@ export function createChatService({ db, now, config }: Deps) {
       },
     ) {
       await db.insert(safetyEvents).values({ userId, sessionId, ...event, createdAt: now() });
+    },
+
+    /** The user's chats and their messages, for the account export (auth's GET /export). */
+    async exportRows(userId: string) {
+      const sessions = await db
+        .select()
+        .from(chatSessions)
+        .where(eq(chatSessions.userId, userId))
+        .orderBy(asc(chatSessions.createdAt));
+      const messages = await db
+        .select()
+        .from(chatMessages)
+        .where(eq(chatMessages.userId, userId))
+        .orderBy(asc(chatMessages.createdAt));
+      return {
+        chats: sessions.map((session) => ({
+          id: session.id,
+          title: session.title,
+          created_at: iso(session.createdAt),
+          last_message_at: iso(session.lastMessageAt),
+          archived_at: iso(session.archivedAt),
+          messages: messages
+            .filter((message) => message.sessionId === session.id)
+            .map((message) => ({
+              id: message.id,
+              role: message.role,
+              content: message.content,
+              created_at: iso(message.createdAt),
+            })),
+        })),
+      };
     },
   };
 }

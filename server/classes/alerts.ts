@@ -12,6 +12,7 @@
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { transaction } from '../db';
+import { lockUser } from '../db/locks';
 import type { Queryable } from '../db';
 import type { AlertSeverity, AlertStatus, User } from '../db/schema';
 import {
@@ -208,11 +209,7 @@ export function createAlertService(deps: Pick<Deps, 'db' | 'now' | 'config'>) {
       for (const { classId } of memberships) {
         const id = await transaction(db, async (tx) => {
           // One flag at a time per student, so two quick flags never make two alerts.
-          await tx
-            .select({ id: users.id })
-            .from(users)
-            .where(eq(users.id, input.studentId))
-            .for('no key update');
+          await lockUser(tx, input.studentId);
           const at = now();
           const [current] = input.sessionId
             ? await tx

@@ -6,9 +6,10 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../auth/guard';
+import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
-import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
+import { isUuid } from '../http/ids';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 import type { AlertAction, AlertService } from './alerts';
 import { ALERT_MESSAGES } from './alerts';
@@ -21,17 +22,13 @@ import {
   FalsePositiveBody,
   ResolveBody,
   StudentChats,
-  body,
-  json,
 } from './schemas';
 import type { ClassService } from './service';
 import { CLASS_MESSAGES } from './service';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A path id that is not a UUID names nothing: 404, like another class's id. */
 function id(value: string, detail: string): string {
-  if (!UUID.test(value)) throw new AppError(404, detail);
+  if (!isUuid(value)) throw new AppError(404, detail);
   return value;
 }
 
@@ -40,9 +37,9 @@ const StudentParams = z.object({ classId: z.string(), studentId: z.string() });
 const AlertParams = z.object({ alertId: z.string() });
 
 export function classRoutes(
+  auth: MiddlewareHandler<AuthEnv>,
   service: ClassService,
   alerts: AlertService,
-  auth: MiddlewareHandler<AuthEnv>,
 ) {
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
@@ -123,10 +120,10 @@ export function classRoutes(
     },
   );
 
-  return { app };
+  return app;
 }
 
-export function alertRoutes(alerts: AlertService, auth: MiddlewareHandler<AuthEnv>) {
+export function alertRoutes(auth: MiddlewareHandler<AuthEnv>, alerts: AlertService) {
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
 
@@ -143,7 +140,7 @@ export function alertRoutes(alerts: AlertService, auth: MiddlewareHandler<AuthEn
     }),
     async (c) => {
       const query = c.req.valid('query');
-      if (query.class_id !== undefined && !UUID.test(query.class_id))
+      if (query.class_id !== undefined && !isUuid(query.class_id))
         return c.json({ alerts: [], unread: 0 }, 200);
       return c.json(
         await alerts.list(c.var.auth.user, { classId: query.class_id, status: query.status }),
@@ -234,5 +231,5 @@ export function alertRoutes(alerts: AlertService, auth: MiddlewareHandler<AuthEn
       ),
   );
 
-  return { app };
+  return app;
 }

@@ -3,15 +3,6 @@ import { z } from '@hono/zod-openapi';
 import { ALERT_CATEGORIES } from 'ayah-coach/rules';
 import { hasNoNul, NUL_MESSAGE } from '../http/text';
 
-export const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
-export const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
-
 const Role = z.enum(['learner', 'instructor', 'administrator']);
 
 export const ClassSummary = z

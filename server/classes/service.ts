@@ -255,7 +255,7 @@ export function createClassService(deps: Deps, goals: GoalsReader) {
     },
 
     /** What the account export adds: the student's classes and the alerts about them. */
-    async exportFor(userId: string) {
+    async exportRows(userId: string) {
       const memberships = await db
         .select({
           id: classes.id,

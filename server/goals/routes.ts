@@ -1,14 +1,15 @@
 /** `/api/v1/goal`: weekly learning goals, their progress, streak and celebrations (API.md). */
 import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../auth/guard';
-import type { Deps } from '../deps';
+import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
-import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { GOALS } from 'ayah-coach/rules';
-import { isUuid, pageFields, pageQuery } from '../chat/paging';
-import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES, createGoalsService } from './service';
+import { isUuid } from '../http/ids';
+import { pageOf, pageQuery } from '../http/paging';
+import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES } from './service';
+import type { GoalsService } from './service';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 
 /** Said on every goal write (OpenAPI): the award rules and the write limit. */
@@ -16,15 +17,6 @@ const WRITE_RULES =
   `A goal reaching 100 % earns +50 points, at most ${GOAL_AWARDS_PER_WEEK} times a week (Monday 00:00 UTC), ` +
   'counting awards taken back; falling under 100 % or deleting the goal takes its award back (never ' +
   'below a zero balance). Goal writes are rate-limited per student (429 with Retry-After).';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
 
 /** What the OpenAPI description says of every call that counts weeks or days. */
 const WEEK_NOTE =
@@ -68,8 +60,7 @@ const GoalResponse = z.object({ goal: Goal }).openapi('GoalResponse');
 const GoalList = z.object({ goals: z.array(Goal) }).openapi('GoalList');
 const Id = z.object({ id: z.string() });
 
-export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
-  const service = createGoalsService(deps);
+export function goalRoutes(auth: MiddlewareHandler<AuthEnv>, service: GoalsService) {
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
   const goalId = (id: string) => {
@@ -133,23 +124,20 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       request: { query: pageQuery(GOALS.recentActivityLimit) },
       responses: {
         200: json(
-          z
-            .object({
-              data: z.array(
-                z.object({
-                  goal: z.object({
-                    subject: z.enum(GOALS.subjects),
-                    goal_type: z.enum(GOALS.goalTypes),
-                    target_value: z.number().int(),
-                  }),
-                  topic: z.string().nullable(),
-                  value: z.number().int(),
-                  updated_at: z.string(),
-                }),
-              ),
-              ...pageFields,
-            })
-            .openapi('GoalActivityPage'),
+          pageOf(
+            'GoalActivityPage',
+            'data',
+            z.object({
+              goal: z.object({
+                subject: z.enum(GOALS.subjects),
+                goal_type: z.enum(GOALS.goalTypes),
+                target_value: z.number().int(),
+              }),
+              topic: z.string().nullable(),
+              value: z.number().int(),
+              updated_at: z.string(),
+            }),
+          ),
           'A page',
         ),
         ...errorResponses(401, 422),
@@ -289,14 +277,11 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       request: { params: Id, query: pageQuery(GOALS.progressPageSize), headers: TimeZoneHeaders },
       responses: {
         200: json(
-          z
-            .object({
-              data: z.array(
-                z.object({ total_value: z.number(), total_time: z.number(), date: z.string() }),
-              ),
-              ...pageFields,
-            })
-            .openapi('GoalProgressPage'),
+          pageOf(
+            'GoalProgressPage',
+            'data',
+            z.object({ total_value: z.number(), total_time: z.number(), date: z.string() }),
+          ),
           'A page',
         ),
         ...errorResponses(401, 404, 422),
@@ -309,5 +294,5 @@ export function goalRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
     },
   );
 
-  return { app, service };
+  return app;
 }

@@ -14,10 +14,11 @@ import { goalMilestones, goalProgress, goals } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { GOALS, POINTS, SUBJECT_LABELS, VALIDATION_MESSAGES } from 'ayah-coach/rules';
-import type { Page } from '../chat/paging';
-import { offsetOf, paged } from '../chat/paging';
+import type { Page } from '../http/paging';
+import { offsetOf, paged } from '../http/paging';
 import { enforce } from '../http/rate-limit';
-import { awardOnce, awardsSince, lockUser, netByKeyPrefix, takeBack } from '../points/ledger';
+import { lockUser } from '../db/locks';
+import type { PointsLedger } from '../ports';
 import { DEFAULT_TIMEZONE, localDay } from '../http/timezone';
 
 export const GOAL_MESSAGES = {
@@ -69,7 +70,10 @@ export function percentOf(totalValue: number, targetValue: number): number {
   return Math.min(100, Math.round((totalValue / targetValue) * 10_000) / 100);
 }
 
-export function createGoalsService({ db, now, config }: Deps) {
+/** A date of the account export (auth's GET /export). */
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function createGoalsService({ db, now, config }: Deps, ledger: PointsLedger) {
   /** Every goal write counts against the student's limit (429 with Retry-After beyond it). */
   const limitWrites = (userId: string) =>
     enforce(db, `goal-write:${userId}`, config.limits.goalWrites, now(), GOAL_MESSAGES.tooFast);
@@ -136,14 +140,14 @@ export function createGoalsService({ db, now, config }: Deps) {
         .onConflictDoNothing();
     }
     const prefix = `goal:${goal.id}:`;
-    const { net, rows } = await netByKeyPrefix(q, goal.userId, prefix);
+    const { net, rows } = await ledger.netByKeyPrefix(q, goal.userId, prefix);
     const label = labelOf(goal);
     if (
       percent >= GOALS.maxProgressPercent &&
       net <= 0 &&
-      (await awardsSince(q, goal.userId, 'goal', weekStart(at))) < GOAL_AWARDS_PER_WEEK
+      (await ledger.awardsSince(q, goal.userId, 'goal', weekStart(at))) < GOAL_AWARDS_PER_WEEK
     ) {
-      await awardOnce(q, goal.userId, {
+      await ledger.award(q, goal.userId, {
         key: `${prefix}${rows}`,
         amount: POINTS.goalCompletedAward,
         category: 'goal',
@@ -151,7 +155,7 @@ export function createGoalsService({ db, now, config }: Deps) {
         at,
       });
     } else if (percent < GOALS.maxProgressPercent && net > 0) {
-      await takeBack(q, goal.userId, {
+      await ledger.takeBack(q, goal.userId, {
         key: `${prefix}${rows}`,
         amount: net,
         category: 'goal',
@@ -237,9 +241,9 @@ export function createGoalsService({ db, now, config }: Deps) {
         await lockUser(tx, userId);
         const goal = await ownGoal(tx, userId, id, true);
         const prefix = `goal:${goal.id}:`;
-        const { net, rows } = await netByKeyPrefix(tx, userId, prefix);
+        const { net, rows } = await ledger.netByKeyPrefix(tx, userId, prefix);
         if (net > 0) {
-          await takeBack(tx, userId, {
+          await ledger.takeBack(tx, userId, {
             key: `${prefix}${rows}`,
             amount: net,
             category: 'goal',
@@ -386,6 +390,46 @@ export function createGoalsService({ db, now, config }: Deps) {
       return rows
         .map((r) => ({ goal_id: r.goal_id, milestone: r.milestone as 25 | 50 | 75 | 100 }))
         .sort((a, b) => a.goal_id.localeCompare(b.goal_id) || a.milestone - b.milestone);
+    },
+
+    /** The user's goals, their progress and milestones, for the account export. */
+    async exportRows(userId: string) {
+      const goalRows = await db
+        .select()
+        .from(goals)
+        .where(eq(goals.userId, userId))
+        .orderBy(asc(goals.createdAt));
+      const progress = await db
+        .select()
+        .from(goalProgress)
+        .where(eq(goalProgress.userId, userId))
+        .orderBy(asc(goalProgress.createdAt));
+      const milestones = await db
+        .select()
+        .from(goalMilestones)
+        .where(eq(goalMilestones.userId, userId));
+      return {
+        goals: goalRows.map((goal) => ({
+          id: goal.id,
+          subject: goal.subject,
+          goal_type: goal.goalType,
+          target_value: goal.targetValue,
+          total_value: goal.totalValue,
+          week_start: iso(goal.weekStart),
+          created_at: iso(goal.createdAt),
+          progress: progress
+            .filter((entry) => entry.goalId === goal.id)
+            .map((entry) => ({
+              value: entry.value,
+              minutes: entry.minutes,
+              topic: entry.topic,
+              created_at: iso(entry.createdAt),
+            })),
+          milestones: milestones
+            .filter((entry) => entry.goalId === goal.id)
+            .map((entry) => ({ milestone: entry.milestone, reached_at: iso(entry.reachedAt) })),
+        })),
+      };
     },
   };
 }

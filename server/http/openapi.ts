@@ -1,4 +1,7 @@
-/** Pieces every feature's routes share: the router factory, the error schema, the bearer scheme. */
+/**
+ * Pieces every domain's routes share: the router factory, the error schema, the bearer scheme, and
+ * the `json`/`body` helpers of a route's answer and request body.
+ */
 import type { Env } from 'hono';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { validationHook } from './errors';
@@ -43,6 +46,18 @@ export function errorResponses(...statuses: number[]) {
     ]),
   );
 }
+
+/** A route's JSON answer, for `responses`. */
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+
+/** A route's required JSON request body, for `request.body`. */
+export const body = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
 
 export const BEARER = [{ Bearer: [] }];
 

@@ -1,9 +1,9 @@
 /** `/api/v1/vector`: the caller's learning memory (API.md). */
 import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../auth/guard';
+import type { AuthEnv } from '../http/auth';
 import { jsonDepthCheck } from '../http/json-depth';
-import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import { NUL_MESSAGE, hasNoNul, jsonHasNoNul } from '../http/text';
 import type { MemoryService } from './service';
 
@@ -30,16 +30,7 @@ const SearchBody = z
   })
   .openapi('SearchUserDataRequest');
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
-const body = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
-
-export function memoryRoutes(service: MemoryService, auth: MiddlewareHandler<AuthEnv>) {
+export function memoryRoutes(auth: MiddlewareHandler<AuthEnv>, service: MemoryService) {
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
 
@@ -102,5 +93,5 @@ export function memoryRoutes(service: MemoryService, auth: MiddlewareHandler<Aut
     },
   );
 
-  return { app };
+  return app;
 }

@@ -8,7 +8,7 @@
  * the endpoint fails) search ranks by PostgreSQL full-text search (`ts_rank_cd`, any word may match).
  * Every query is scoped to the caller's user id.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { learningMemories } from '../db/schema';
 import type { Deps } from '../deps';
@@ -41,6 +41,9 @@ function anyWordQuery(query: string): SQL | null {
 const rowsOf = (result: unknown): unknown[] => (result as { rows?: unknown[] }).rows ?? [];
 
 const vectorLiteral = (v: number[]) => `{${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}`;
+
+/** A date of the account export (auth's GET /export). */
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function createMemoryService({ db, logger, now }: Deps, llm: LlmClient) {
   let mode: Promise<'pgvector' | 'sql'> | null = null;
@@ -160,6 +163,23 @@ export function createMemoryService({ db, logger, now }: Deps, llm: LlmClient) {
         score: 0,
         createdAt: r.createdAt.toISOString(),
       }));
+    },
+
+    /** The user's learning memory, for the account export. */
+    async exportRows(userId: string) {
+      const memory = await db
+        .select({
+          id: learningMemories.id,
+          text: learningMemories.text,
+          metadata: learningMemories.metadata,
+          created_at: learningMemories.createdAt,
+        })
+        .from(learningMemories)
+        .where(eq(learningMemories.userId, userId))
+        .orderBy(asc(learningMemories.createdAt));
+      return {
+        learning_memory: memory.map((row) => ({ ...row, created_at: iso(row.created_at) })),
+      };
     },
   };
 }

@@ -1,16 +1,14 @@
 /**
  * The points ledger: every change of a user's points is a row, the balance is their sum and never
- * goes below zero. Whoever changes a balance first locks the user's row (`lockUser`), so concurrent
- * conversions and awards of one user run one after another — the same lock order everywhere:
- * user → session/goal → ledger.
+ * goes below zero. Whoever changes a balance first locks the user's row (`lockUser`,
+ * server/db/locks.ts), so concurrent conversions and awards of one user run one after another — the
+ * same lock order everywhere: user → session/goal → ledger. Other domains reach it only through the
+ * `PointsLedger` port (server/ports.ts) that `createPointsLedger` implements and server/app.ts hands in.
  */
 import { and, eq, gte, like, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
-import { pointsLedger, users } from '../db/schema';
-
-export async function lockUser(q: Queryable, userId: string): Promise<void> {
-  await q.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
-}
+import { pointsLedger } from '../db/schema';
+import type { Award, PointsLedger } from '../ports';
 
 export async function pointsBalance(q: Queryable, userId: string): Promise<number> {
   const [row] = await q
@@ -20,16 +18,8 @@ export async function pointsBalance(q: Queryable, userId: string): Promise<numbe
   return Number(row?.sum ?? 0);
 }
 
-export interface Award {
-  key: string;
-  amount: number;
-  category: string;
-  description: string;
-  at: Date;
-}
-
 /** Writes a one-time award; false when the key was already used. The caller holds the user lock. */
-export async function awardOnce(q: Queryable, userId: string, award: Award): Promise<boolean> {
+async function awardOnce(q: Queryable, userId: string, award: Award): Promise<boolean> {
   const rows = await q
     .insert(pointsLedger)
     .values({
@@ -47,7 +37,7 @@ export async function awardOnce(q: Queryable, userId: string, award: Award): Pro
 }
 
 /** The net points of every ledger row whose key starts with `prefix` (an award and its take-backs). */
-export async function netByKeyPrefix(q: Queryable, userId: string, prefix: string) {
+async function netByKeyPrefix(q: Queryable, userId: string, prefix: string) {
   const [row] = await q
     .select({
       sum: sql<string>`coalesce(sum(${pointsLedger.amount}), 0)`,
@@ -59,7 +49,7 @@ export async function netByKeyPrefix(q: Queryable, userId: string, prefix: strin
 }
 
 /** How many awards of `category` the user was given since `since` (taken back or not). */
-export async function awardsSince(
+async function awardsSince(
   q: Queryable,
   userId: string,
   category: string,
@@ -83,11 +73,7 @@ export async function awardsSince(
  * Takes up to `amount` points back (never below a zero balance); answers what was taken. The caller
  * holds the user lock.
  */
-export async function takeBack(
-  q: Queryable,
-  userId: string,
-  entry: Omit<Award, 'amount'> & { amount: number },
-): Promise<number> {
+async function takeBack(q: Queryable, userId: string, entry: Award): Promise<number> {
   const balance = await pointsBalance(q, userId);
   const taken = Math.min(entry.amount, Math.max(0, balance));
   if (taken <= 0) return 0;
@@ -101,4 +87,8 @@ export async function takeBack(
     createdAt: entry.at,
   });
   return taken;
+}
+
+export function createPointsLedger(): PointsLedger {
+  return { award: awardOnce, takeBack, awardsSince, netByKeyPrefix };
 }

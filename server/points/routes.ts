@@ -1,18 +1,14 @@
 /** `/api/v1/web3-tokens`: points, conversions to the reward token (the paths keep the backend's 'finu'). */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../auth/guard';
-import type { Deps } from '../deps';
+import type { AuthEnv } from '../http/auth';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../http/errors';
-import { BEARER, createRouter, errorResponses } from '../http/openapi';
+import { BEARER, createRouter, errorResponses, json } from '../http/openapi';
 import { POINTS } from 'ayah-coach/rules';
-import { isUuid, pageFields, pageQuery } from '../chat/paging';
-import { POINTS_MESSAGES, createPointsService } from './service';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
+import { isUuid } from '../http/ids';
+import { pageOf, pageQuery } from '../http/paging';
+import { POINTS_MESSAGES } from './service';
+import type { PointsService } from './service';
 
 const ConvertBody = z
   .strictObject({
@@ -54,8 +50,7 @@ const Activity = z
   })
   .openapi('WalletActivity');
 
-export function pointsRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
-  const service = createPointsService(deps);
+export function pointsRoutes(auth: MiddlewareHandler<AuthEnv>, service: PointsService) {
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
 
@@ -156,10 +151,7 @@ export function pointsRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
       ...signedIn,
       request: { query: pageQuery(20) },
       responses: {
-        200: json(
-          z.object({ data: z.array(Activity), ...pageFields }).openapi('WalletActivityPage'),
-          'A page',
-        ),
+        200: json(pageOf('WalletActivityPage', 'data', Activity), 'A page'),
         ...errorResponses(401, 422),
       },
     }),
@@ -185,5 +177,5 @@ export function pointsRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>) {
     async (c) => c.json(await service.distribution(c.var.auth.user.id), 200),
   );
 
-  return { app, service };
+  return app;
 }

@@ -7,16 +7,17 @@
  * distributes the tokens and marks the conversion `success`; if it fails, the conversion is marked
  * `failed` and the points are given back (key `conversion:<id>:refund`).
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { transaction } from '../db';
 import type { ConversionStatus } from '../db/schema';
 import { conversions, pointsLedger } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { POINTS } from 'ayah-coach/rules';
-import type { Page } from '../chat/paging';
-import { offsetOf, paged } from '../chat/paging';
-import { lockUser, pointsBalance } from './ledger';
+import type { Page } from '../http/paging';
+import { offsetOf, paged } from '../http/paging';
+import { lockUser } from '../db/locks';
+import { pointsBalance } from './ledger';
 
 export const POINTS_MESSAGES = {
   belowMinimum: `Convert at least ${POINTS.minConversion} points`,
@@ -26,6 +27,9 @@ export const POINTS_MESSAGES = {
 } as const;
 
 const conversionKey = (id: string) => `conversion:${id}`;
+
+/** A date of the account export (auth's GET /export). */
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function createPointsService({ db, now, logger }: Deps) {
   function publicTransaction(row: typeof conversions.$inferSelect) {
@@ -178,5 +182,37 @@ export function createPointsService({ db, now, logger }: Deps) {
         points_converted: Number(row?.points ?? 0),
       };
     },
+
+    /** The user's ledger and conversions, for the account export. */
+    async exportRows(userId: string) {
+      const ledger = await db
+        .select()
+        .from(pointsLedger)
+        .where(eq(pointsLedger.userId, userId))
+        .orderBy(asc(pointsLedger.createdAt));
+      const converted = await db
+        .select()
+        .from(conversions)
+        .where(eq(conversions.userId, userId))
+        .orderBy(asc(conversions.createdAt));
+      return {
+        points_ledger: ledger.map((row) => ({
+          amount: row.amount,
+          type: row.type,
+          category: row.category,
+          description: row.description,
+          created_at: iso(row.createdAt),
+        })),
+        conversions: converted.map((row) => ({
+          id: row.id,
+          points: row.points,
+          tokens: row.tokens,
+          status: row.status,
+          created_at: iso(row.createdAt),
+        })),
+      };
+    },
   };
 }
+
+export type PointsService = ReturnType<typeof createPointsService>;

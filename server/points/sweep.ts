@@ -14,7 +14,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import { transaction } from '../db';
 import { conversions, pointsLedger } from '../db/schema';
 import type { Deps } from '../deps';
-import { lockUser } from './ledger';
+import { lockUser } from '../db/locks';
 
 export const STALE_CONVERSION_MS = 5 * 60_000;
 export const SWEEP_INTERVAL_MS = 60_000;

@@ -1,6 +1,6 @@
 /**
  * The session cache on its own: what it answers, what it forgets on each announcement, and the fill
- * that raced an announcement. Over HTTP, on both databases: tests/server/hot-path.test.ts.
+ * that raced an announcement. Over HTTP, on both databases: tests/server/auth/hot-path.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { createSessionCache } from '../../../server/auth/session-cache';
