@@ -30,8 +30,11 @@ import { legalRoutes } from './legal/routes';
 import { requireAuth } from './http/auth';
 import { errorResponse } from './http/errors';
 import { BEARER, createRouter, nameOperations } from './http/openapi';
-import { corsPolicy, securityHeaders } from './http/security';
+import { APP_CSP, corsPolicy, securityHeaders } from './http/security';
+import { signedIn } from './auth/route-helpers';
 import { createLlmClient } from './llm/model';
+import { launchedPageFraming, ltiRoutes } from './lti/routes';
+import { createLtiService } from './lti/service';
 import { memoryRoutes } from './memory/routes';
 import { createMemoryService } from './memory/service';
 import { createPointsLedger } from './points/ledger';
@@ -171,6 +174,32 @@ export function createApp(appDeps: AppDeps) {
     alerts: safetyAlertsPort(alerts, alertMail, logger),
   });
   const points = createPointsService(deps);
+  // LTI 1.3: sessions from the auth domain, the week's goal progress from the goals domain.
+  const lti = createLtiService({
+    ...deps,
+    // Every launch places its user in the course's class (issue 24).
+    classes,
+    sessions: {
+      startSession: async (q, userId) => signedIn(await authService.startSession(q, userId)),
+    },
+    goals: {
+      async weekProgress(userId) {
+        const week = await goals.list(userId, 'current');
+        const total = week.reduce((sum, goal) => sum + goal.total_progress, 0);
+        return {
+          goals: week.length,
+          average: week.length ? total / week.length : 0,
+          complete: week.length > 0 && week.every((goal) => goal.total_progress >= 100),
+        };
+      },
+    },
+  });
+  const onGoalProgress = (userId: string) =>
+    void lti.grades.onGoalProgress(userId).catch((error) => logger.error('[lti] grades', error));
+  // Scores a crash or restart left waiting go out now (and their retries after).
+  if (config.lti.platforms.length > 0 || config.lti.dynamicRegistration) void lti.grades.drain();
+  // The app's pages a launch opened may be framed by their platform only.
+  app.use('*', launchedPageFraming(lti.platforms, APP_CSP));
 
   app.route(
     API_PREFIX,
@@ -190,10 +219,11 @@ export function createApp(appDeps: AppDeps) {
   app.route(API_PREFIX, legalRoutes(deps));
   app.route(`${API_PREFIX}/chat`, chatRoutes(deps, auth, chat, tutor));
   app.route(`${API_PREFIX}/vector`, memoryRoutes(auth, memory));
-  app.route(`${API_PREFIX}/goal`, goalRoutes(auth, goals));
+  app.route(`${API_PREFIX}/goal`, goalRoutes(auth, goals, onGoalProgress));
   app.route(`${API_PREFIX}/web3-tokens`, pointsRoutes(auth, points));
   app.route(`${API_PREFIX}/classes`, classRoutes(auth, classes, alerts));
   app.route(`${API_PREFIX}/alerts`, alertRoutes(auth, alerts));
+  app.route(`${API_PREFIX}/lti`, ltiRoutes(lti, { lti: config.lti, publicUrl: config.publicUrl }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', {
     type: 'http',

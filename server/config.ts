@@ -7,6 +7,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import type { TrustedIssuer } from './auth/trusted-issuers';
 import { parseTrustedIssuers } from './auth/trusted-issuers';
+import type { LtiConfig } from './lti/config';
+import { loadLtiConfig } from './lti/config';
 
 export interface ThrottleRule {
   /** Failures tolerated before the first lock. */
@@ -65,6 +67,10 @@ export interface ChatSettings {
   /** Sends per user within `rateWindowMs` (counted in the database, so across instances). */
   rateLimit: number;
   rateWindowMs: number;
+  /** Replies written at once by this process (AYAH_MAX_STREAMS); more wait (http/stream-gate.ts). */
+  maxStreams: number;
+  /** Sends that may wait for a reply slot (AYAH_STREAM_QUEUE); past that, 503 with Retry-After. */
+  streamQueue: number;
 }
 
 /** At most `limit` uses within `windowMs` (a fixed window, counted in the database). */
@@ -82,6 +88,13 @@ export interface LimitSettings {
   /** … and per email address. */
   accountMailPerEmail: RateRule;
 }
+
+/**
+ * One process's replies at once, and sends waiting for them: from `npm run bench:class` (README,
+ * "A whole class at once").
+ */
+export const DEFAULT_MAX_STREAMS = 100;
+export const DEFAULT_STREAM_QUEUE = 1000;
 
 export const DEFAULT_LIMITS: LimitSettings = {
   goalWrites: { limit: 60, windowMs: 60_000 },
@@ -114,6 +127,8 @@ export interface Config {
   siweChainId: number;
   /** School portals whose signed assertions `POST /auth/token-exchange` takes (AYAH_TRUSTED_ISSUERS). */
   trustedIssuers: TrustedIssuer[];
+  /** LTI 1.3: registered platforms, the tool's keys (server/lti/config.ts). */
+  lti: LtiConfig;
   classes: ClassSettings;
 }
 
@@ -280,6 +295,8 @@ export function loadConfig(env: Env = process.env): Config {
     chat: {
       rateLimit: positiveInt('AYAH_CHAT_RATE_LIMIT', env.AYAH_CHAT_RATE_LIMIT, 20),
       rateWindowMs: MINUTE,
+      maxStreams: positiveInt('AYAH_MAX_STREAMS', env.AYAH_MAX_STREAMS, DEFAULT_MAX_STREAMS),
+      streamQueue: positiveInt('AYAH_STREAM_QUEUE', env.AYAH_STREAM_QUEUE, DEFAULT_STREAM_QUEUE),
     },
     limits: {
       ...DEFAULT_LIMITS,
@@ -291,6 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
     google: google(env, publicUrl),
     siweChainId: chainId(env.AYAH_SIWE_CHAIN_ID),
     trustedIssuers: parseTrustedIssuers(env.AYAH_TRUSTED_ISSUERS),
+    lti: loadLtiConfig(env, dataDir),
     classes: loadClassSettings(env),
   };
 }

@@ -15,6 +15,7 @@ import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
+import { BUSY_STATUS, createStreamGate } from '../http/stream-gate';
 import { NUL_MESSAGE, hasNoNul } from '../http/text';
 import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
 import { TutorError } from '../llm/model';
@@ -126,6 +127,11 @@ export function chatRoutes(
 ) {
   const { logger } = deps;
   const app = createRouter<AuthEnv>();
+  // This process's replies at once, and the line for them (503 past it).
+  const gate = createStreamGate({
+    maxStreams: deps.config.chat.maxStreams,
+    queueSize: deps.config.chat.streamQueue,
+  });
   const signedIn = { security: BEARER, middleware: auth };
 
   /** Reads the whole reply; throws on failure. Nothing is stored unless the reply is complete. */
@@ -156,14 +162,16 @@ export function chatRoutes(
       request: { body: body(SendBody), headers: TimeZoneHeaders },
       responses: {
         200: json(SendResponse, 'The reply'),
-        ...errorResponses(401, 404, 415, 422, 429, 502, 504),
+        ...errorResponses(401, 404, 415, 422, 429, 502, 503, 504),
       },
     }),
     async (c) => {
       const signal = c.req.raw.signal;
       const input = { ...c.req.valid('json'), timeZone: requestTimeZone(c) };
-      const turn = await tutor.begin(c.var.auth.user, input, signal);
+      const place = gate.enter();
       try {
+        const turn = await tutor.begin(c.var.auth.user, input, signal);
+        await place.ready(signal);
         const response = await collect(turn);
         return c.json({ response, sessionId: turn.sessionId, threadId: turn.threadId }, 200);
       } catch (error) {
@@ -172,6 +180,8 @@ export function chatRoutes(
         logger.warn(`[chat] reply failed (${error.kind}):`, error.cause ?? error);
         const { status, detail } = failureDetail(error);
         throw new AppError(status, detail);
+      } finally {
+        place.release();
       }
     },
   );
@@ -184,7 +194,8 @@ export function chatRoutes(
       description:
         '`event: chunk` (data: a JSON string), `event: status` while the tutor checks its maths (data: a JSON ' +
         'string such as "Checking the maths…"; not part of the reply), then `event: done` (data: `{response, sessionId, threadId}`) ' +
-        'or `event: error` (data: `{detail}`).',
+        'or `event: error` (data: `{detail}`). When the server is writing as many replies as it can, the reply ' +
+        'waits in line and a `status` event says so first; when the line is full too, 503 with Retry-After.',
       ...signedIn,
       request: { body: body(SendBody), headers: TimeZoneHeaders },
       responses: {
@@ -192,7 +203,7 @@ export function chatRoutes(
           description: 'The reply as it is written',
           content: { 'text/event-stream': { schema: z.string() } },
         },
-        ...errorResponses(401, 404, 415, 422, 429),
+        ...errorResponses(401, 404, 415, 422, 429, 503),
       },
     }),
     async (c) => {
@@ -201,10 +212,23 @@ export function chatRoutes(
       const cancel = () => upstream.abort(new Error('client disconnected'));
       requestSignal.addEventListener('abort', cancel, { once: true });
       const input = { ...c.req.valid('json'), timeZone: requestTimeZone(c) };
-      const turn = await tutor.begin(c.var.auth.user, input, upstream.signal);
+      // A place is taken before anything is stored: a send the server cannot take loses nothing.
+      const place = gate.enter();
+      let turn: TutorTurn;
+      try {
+        turn = await tutor.begin(c.var.auth.user, input, upstream.signal);
+      } catch (error) {
+        place.release();
+        requestSignal.removeEventListener('abort', cancel);
+        throw error;
+      }
       return streamSSE(c, async (stream) => {
         stream.onAbort(cancel);
         try {
+          if (place.waiting) {
+            await stream.writeSSE({ event: 'status', data: JSON.stringify(BUSY_STATUS) });
+            await place.ready(upstream.signal);
+          }
           const response = await collect(
             turn,
             (piece) => stream.writeSSE({ event: 'chunk', data: JSON.stringify(piece) }),
@@ -233,6 +257,7 @@ export function chatRoutes(
           }
           await stream.writeSSE({ event: 'error', data: JSON.stringify({ detail }) });
         } finally {
+          place.release();
           requestSignal.removeEventListener('abort', cancel);
         }
       });

@@ -414,6 +414,133 @@ export const conversions = pgTable(
 
 // ---- end of learning ----
 
+// ---- LTI 1.3: platforms, launches, courses, grades (issue 23) ----
+
+/** Platforms registered by LTI Dynamic Registration (those of AYAH_LTI_PLATFORMS live in the config). */
+export const ltiPlatforms = pgTable(
+  'lti_platforms',
+  {
+    id: text('id').primaryKey(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    deploymentIds: jsonb('deployment_ids').$type<string[]>().notNull(),
+    authLoginUrl: text('auth_login_url').notNull(),
+    authTokenUrl: text('auth_token_url').notNull(),
+    jwksUrl: text('jwks_url').notNull(),
+    /** The `aud` of the token request's client assertion (Brightspace names its own). */
+    authAudience: text('auth_audience'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('lti_platforms_issuer_client_idx').on(t.issuer, t.clientId)],
+);
+
+/** An OIDC login in flight: its state and nonce, used once by the launch that follows. */
+export const ltiLoginStates = pgTable(
+  'lti_login_states',
+  {
+    state: text('state').primaryKey(),
+    nonce: text('nonce').notNull(),
+    platformId: text('platform_id').notNull(),
+    /** 'cookie' (state bound by a cookie) or 'platform' (kept in the platform's storage frame). */
+    storage: text('storage').notNull(),
+    usedAt: at('used_at'),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('lti_login_states_expires_idx').on(t.expiresAt)],
+);
+
+/** A student or teacher of a platform: `(platform, sub)`, never matched by email. */
+export const ltiUsers = pgTable(
+  'lti_users',
+  {
+    platformId: text('platform_id').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.platformId, t.subject] }),
+    index('lti_users_user_idx').on(t.userId),
+  ],
+);
+
+/** A course (`context`) as its last launch described it, with its roster service claim. */
+export const ltiContexts = pgTable('lti_contexts', {
+  /** `${issuer}|${client_id}|${context_id}`. */
+  key: text('key').primaryKey(),
+  platformId: text('platform_id').notNull(),
+  title: text('title'),
+  /** The `namesroleservice` claim: `{context_memberships_url, service_versions}`. */
+  nrps: jsonb('nrps').$type<{ context_memberships_url: string; service_versions: string[] }>(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+/** Who launched into which course, as what. */
+export const ltiMemberships = pgTable(
+  'lti_memberships',
+  {
+    contextKey: text('context_key').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.contextKey, t.userId] })],
+);
+
+/** A one-time code a launched page trades for its session, or a deep-linking request in progress. */
+export const ltiHandoffs = pgTable(
+  'lti_handoffs',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('lti_handoffs_expires_idx').on(t.expiresAt)],
+);
+
+/** Where a launched student's weekly goal progress is graded: a resource link's line item. */
+export const ltiGradeLinks = pgTable(
+  'lti_grade_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platformId: text('platform_id').notNull(),
+    subject: text('subject').notNull(),
+    resourceLinkId: text('resource_link_id').notNull(),
+    lineItem: text('line_item'),
+    lineItems: text('line_items'),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('lti_grade_links_user_link_idx').on(t.userId, t.platformId, t.resourceLinkId),
+  ],
+);
+
+/** Scores waiting to reach a platform's gradebook: the newest per grade link, retried with backoff. */
+export const ltiScoreOutbox = pgTable(
+  'lti_score_outbox',
+  {
+    gradeLinkId: uuid('grade_link_id')
+      .primaryKey()
+      .references(() => ltiGradeLinks.id, { onDelete: 'cascade' }),
+    score: jsonb('score').$type<Record<string, unknown>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+  },
+  (t) => [index('lti_score_outbox_due_idx').on(t.nextAttemptAt)],
+);
+
+// ---- end of LTI ----
+
 export type User = typeof users.$inferSelect;
 
 // ---- Classes, the teacher's view and safety alerts (issue 24) ----

@@ -60,7 +60,18 @@ const GoalResponse = z.object({ goal: Goal }).openapi('GoalResponse');
 const GoalList = z.object({ goals: z.array(Goal) }).openapi('GoalList');
 const Id = z.object({ id: z.string() });
 
-export function goalRoutes(auth: MiddlewareHandler<AuthEnv>, service: GoalsService) {
+/**
+ * `onProgress`: told (never awaited) after a student's goals changed: the root hands it to LTI grades.
+ */
+export function goalRoutes(
+  auth: MiddlewareHandler<AuthEnv>,
+  service: GoalsService,
+  onProgress: (userId: string) => void = () => {},
+) {
+  const changed = <T>(userId: string, result: T): T => {
+    onProgress(userId);
+    return result;
+  };
   const app = createRouter<AuthEnv>();
   const signedIn = { security: BEARER, middleware: auth };
   const goalId = (id: string) => {
@@ -84,7 +95,10 @@ export function goalRoutes(auth: MiddlewareHandler<AuthEnv>, service: GoalsServi
     async (c) =>
       c.json(
         {
-          goal: await service.create(c.var.auth.user.id, c.req.valid('json'), requestTimeZone(c)),
+          goal: changed(
+            c.var.auth.user.id,
+            await service.create(c.var.auth.user.id, c.req.valid('json'), requestTimeZone(c)),
+          ),
         },
         201,
       ),
@@ -221,7 +235,8 @@ export function goalRoutes(auth: MiddlewareHandler<AuthEnv>, service: GoalsServi
       async (c) => {
         const id = goalId(c.req.valid('param').id);
         const { target_value } = c.req.valid('json');
-        return c.json({ goal: await service.update(c.var.auth.user.id, id, target_value) }, 200);
+        const goal = await service.update(c.var.auth.user.id, id, target_value);
+        return c.json({ goal: changed(c.var.auth.user.id, goal) }, 200);
       },
     );
   }
@@ -241,6 +256,7 @@ export function goalRoutes(auth: MiddlewareHandler<AuthEnv>, service: GoalsServi
     }),
     async (c) => {
       await service.remove(c.var.auth.user.id, goalId(c.req.valid('param').id));
+      onProgress(c.var.auth.user.id);
       return c.json({ message: GOAL_MESSAGES.deleted }, 200);
     },
   );
@@ -261,7 +277,12 @@ export function goalRoutes(auth: MiddlewareHandler<AuthEnv>, service: GoalsServi
     async (c) => {
       const id = goalId(c.req.valid('param').id);
       return c.json(
-        { goal: await service.logProgress(c.var.auth.user.id, id, c.req.valid('json')) },
+        {
+          goal: changed(
+            c.var.auth.user.id,
+            await service.logProgress(c.var.auth.user.id, id, c.req.valid('json')),
+          ),
+        },
         201,
       );
     },

@@ -4,7 +4,7 @@
  * They run in a worker thread (maths-pool.ts): each call answers within TOOL_TIMEOUT_MS, and one that
  * would run longer is stopped there instead of blocking the server.
  */
-import { tool } from 'ai';
+import { tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { runMaths, warmUp } from './maths-pool';
 
@@ -19,27 +19,37 @@ export function warmUpMaths(): void {
 /** Resolves once the maths thread can run calls (tests wait for it, as a started server has). */
 export const mathsReady = warmUp;
 
+/*
+ * Each schema is wrapped once (`zodSchema`), so that its JSON Schema is made once and kept: a bare zod
+ * schema is converted again on every request to the model (bench:class's profile, 1–2 ms a reply).
+ */
 export const mathTools = {
   check_math: tool({
     description:
       'Checks maths exactly. Give an expression or equation; with `claimed`, answers whether the claim is correct ' +
       '(a value, a simplified form, or a solution such as "x = 4"); without it, evaluates, simplifies or solves. ' +
       'Use it for every number you state and every student answer you mark.',
-    inputSchema: z.object({
-      expression: z.string().describe('Plain maths, e.g. "3/4 + 1/8", "2*x + 3 = 11", "15% of 80"'),
-      claimed: z
-        .string()
-        .optional()
-        .describe('The claimed result, e.g. "7/8", "5x - 4" or "x = 4"'),
-    }),
+    inputSchema: zodSchema(
+      z.object({
+        expression: z
+          .string()
+          .describe('Plain maths, e.g. "3/4 + 1/8", "2*x + 3 = 11", "15% of 80"'),
+        claimed: z
+          .string()
+          .optional()
+          .describe('The claimed result, e.g. "7/8", "5x - 4" or "x = 4"'),
+      }),
+    ),
     execute: (input) => runMaths({ name: 'check_math', input }, TOOL_TIMEOUT_MS),
   }),
   solve_steps: tool({
     description:
       'Solves an equation or simplifies an expression step by step; answers each step with its reason, in LaTeX.',
-    inputSchema: z.object({
-      problem: z.string().describe('Plain maths, e.g. "2x + 3 = 11" or "1/2 + 1/3"'),
-    }),
+    inputSchema: zodSchema(
+      z.object({
+        problem: z.string().describe('Plain maths, e.g. "2x + 3 = 11" or "1/2 + 1/3"'),
+      }),
+    ),
     execute: (input) => runMaths({ name: 'solve_steps', input }, TOOL_TIMEOUT_MS),
   }),
 };

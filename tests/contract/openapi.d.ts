@@ -629,7 +629,7 @@ export type paths = {
         put?: never;
         /**
          * Send the conversation; streams the reply as server-sent events
-         * @description `event: chunk` (data: a JSON string), `event: status` while the tutor checks its maths (data: a JSON string such as "Checking the maths…"; not part of the reply), then `event: done` (data: `{response, sessionId, threadId}`) or `event: error` (data: `{detail}`).
+         * @description `event: chunk` (data: a JSON string), `event: status` while the tutor checks its maths (data: a JSON string such as "Checking the maths…"; not part of the reply), then `event: done` (data: `{response, sessionId, threadId}`) or `event: error` (data: `{detail}`). When the server is writing as many replies as it can, the reply waits in line and a `status` event says so first; when the line is full too, 503 with Retry-After.
          */
         post: operations["postChatSendStream"];
         delete?: never;
@@ -3340,6 +3340,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error */
             504: {
                 headers: {
@@ -3414,6 +3423,15 @@ export interface operations {
             };
             /** @description Too many attempts; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

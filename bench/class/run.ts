@@ -1,0 +1,429 @@
+/**
+ * `npm run bench:class`: a whole class presses Enter at once. N students (made straight in the
+ * database, each with a live session) each send one question to `POST /api/v1/chat/send/stream` in
+ * the same instant; the model is a scripted OpenAI-compatible endpoint in a process of its own
+ * (tests/server/fake-openai.ts: a 400-token reply, 100 chunks 25 ms apart). As the baseline, the same
+ * N streams are taken straight from that endpoint in the same run. For N = 30 and N = 300, on PGlite
+ * and on PostgreSQL (`DATABASE_URL` as an admin URL, else a throwaway cluster like the server-pg
+ * tests; skipped with a message where there is none), it prints time to first chunk p50/p95, the gap
+ * between chunks p95/max, total time p95, failures, the server's peak RSS (and how far above its idle
+ * RSS before the burst) and its longest event-loop delay (`monitorEventLoopDelay`). The last line:
+ *
+ *   class30_ttft_overhead_ms= class300_ttft_overhead_ms= class300_total_over_direct= class300_failed=
+ *   class300_rss_mb= loop_delay_max_ms= pg_class300_ttft_overhead_ms=
+ *
+ * where an overhead is Ayah's p95 time to first chunk minus the endpoint's own p95 measured beside it,
+ * `class300_*` are PGlite's, `class300_rss_mb` is the peak RSS above idle during that burst, and
+ * `loop_delay_max_ms` is the longest event-loop delay of any burst.
+ *
+ * The app, the endpoint and this client each run in a process of their own (as bench:server explains,
+ * a client in the server's process hides what the server costs); PostgreSQL takes its share of the
+ * two cores on the PostgreSQL runs.
+ *
+ *   npm run bench:class [-- --sizes 30,300 --db pglite,pg]
+ *   npm run bench:class -- --processes 2     # also 300 streams over two app processes on one PostgreSQL
+ *   npm run bench:class -- --profile profiles  # the app under `node --cpu-prof` (files there)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import startPostgres from '../../tests/server/pg-global-setup';
+import { arg } from '../support';
+import { REPLY_CHUNKS, serveChild } from './serve';
+
+const SELF = fileURLToPath(import.meta.url);
+const text = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : (process.argv[i + 1] ?? fallback);
+};
+const SIZES = text('sizes', '30,300').split(',').map(Number);
+const DATABASES = text('db', 'pglite,pg').split(',');
+const PROCESSES = arg('processes', 1);
+const profileAt = process.argv.indexOf('--profile');
+const PROFILE_DIR =
+  profileAt === -1 ? null : path.resolve(process.argv[profileAt + 1] ?? 'profiles');
+
+interface Child {
+  shown: Record<string, unknown>;
+  ask(line: string): Promise<Record<string, number>>;
+  stop(): Promise<void>;
+}
+
+/** Starts this file with `--serve …` in a child process and reads its first line. */
+async function child(argv: string[], profile = false): Promise<Child> {
+  const flags = profile && PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
+  const proc: ChildProcess = spawn(
+    process.execPath,
+    [...flags, '--import', 'tsx', SELF, '--serve', ...argv],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<number | null>((resolve) =>
+    proc.once('exit', (code) => resolve(code)),
+  );
+  const lines: Interface = createInterface({ input: proc.stdout! });
+  const next = () =>
+    Promise.race([
+      new Promise<string>((resolve) => lines.once('line', resolve)),
+      exited.then((code) => {
+        throw new Error(`bench:class child (${argv[0]}) exited (${code})`);
+      }),
+    ]);
+  const shown = JSON.parse(await next()) as Record<string, unknown>;
+  return {
+    shown,
+    ask: async (line) => {
+      const answer = next();
+      proc.stdin!.write(`${line}\n`);
+      return JSON.parse(await answer) as Record<string, number>;
+    },
+    stop: async () => {
+      proc.stdin!.end();
+      const code = await exited;
+      if (code !== 0) throw new Error(`bench:class child exited with ${code}`);
+    },
+  };
+}
+
+/** One stream's timings (ms from the moment it was sent), or its failure. */
+interface Timing {
+  ttft: number;
+  gaps: number[];
+  total: number;
+  chunks: number;
+  failure?: string;
+}
+
+/**
+ * Reads a server-sent-event stream as it arrives: `isText(block)` says whether an event carries reply
+ * text, `isEnd(block)` whether it ends the reply, `isFailure(block)` whether it is an error event.
+ */
+async function timed(
+  send: () => Promise<Response>,
+  isText: (block: string) => boolean,
+  isEnd: (block: string) => boolean,
+  isFailure: (block: string) => boolean,
+): Promise<Timing> {
+  const started = performance.now();
+  const timing: Timing = { ttft: NaN, gaps: [], total: NaN, chunks: 0 };
+  let last = 0;
+  try {
+    const response = await send();
+    if (response.status !== 200) {
+      timing.failure = `${response.status} ${await response.text()}`;
+      return timing;
+    }
+    const decoder = new TextDecoder();
+    let buffer = '';
+    let ended = false;
+    for await (const bytes of response.body as AsyncIterable<Uint8Array>) {
+      const now = performance.now() - started;
+      buffer += decoder.decode(bytes, { stream: true });
+      const blocks = buffer.split('\n\n');
+      buffer = blocks.pop() ?? '';
+      for (const block of blocks) {
+        if (isFailure(block)) timing.failure = block;
+        if (isText(block)) {
+          if (timing.chunks === 0) timing.ttft = now;
+          else timing.gaps.push(now - last);
+          last = now;
+          timing.chunks++;
+        }
+        if (isEnd(block)) ended = true;
+      }
+    }
+    timing.total = performance.now() - started;
+    if (!ended && !timing.failure) timing.failure = 'the stream ended without its last event';
+  } catch (error) {
+    timing.failure = (error as Error).message;
+  }
+  return timing;
+}
+
+const question = (i: number) => ({
+  messages: [{ role: 'user', content: `Student ${i}: how do I add 3/4 and 5/6?` }],
+});
+
+function throughAyah(url: string, token: string, i: number) {
+  return timed(
+    () =>
+      fetch(`${url}/api/v1/chat/send/stream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(question(i)),
+      }),
+    (block) => block.startsWith('event: chunk'),
+    (block) => block.startsWith('event: done'),
+    (block) => block.startsWith('event: error'),
+  );
+}
+
+function direct(endpoint: string, i: number) {
+  return timed(
+    () =>
+      fetch(`${endpoint}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'bench-tutor', stream: true, ...question(i) }),
+      }),
+    (block) => block.includes('"content"'),
+    (block) => block.includes('[DONE]'),
+    () => false,
+  );
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+interface Summary {
+  ttftP50: number;
+  ttftP95: number;
+  gapP95: number;
+  gapMax: number;
+  totalP95: number;
+  failed: number;
+}
+
+function summarise(timings: Timing[]): Summary {
+  const ok = timings.filter((t) => !t.failure && t.chunks === REPLY_CHUNKS.length);
+  const gaps = ok.flatMap((t) => t.gaps);
+  return {
+    ttftP50: percentile(
+      ok.map((t) => t.ttft),
+      50,
+    ),
+    ttftP95: percentile(
+      ok.map((t) => t.ttft),
+      95,
+    ),
+    gapP95: percentile(gaps, 95),
+    gapMax: gaps.length ? Math.max(...gaps) : NaN,
+    totalP95: percentile(
+      ok.map((t) => t.total),
+      95,
+    ),
+    failed: timings.length - ok.length,
+  };
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : '–').padStart(6);
+
+function row(label: string, s: Summary, extra = '') {
+  console.log(
+    `${label.padEnd(26)} ttft p50 ${ms(s.ttftP50)}  p95 ${ms(s.ttftP95)}   gap p95 ${ms(s.gapP95)}  max ${ms(s.gapMax)}   total p95 ${ms(s.totalP95)}   failed ${String(s.failed).padStart(3)}${extra}`,
+  );
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+interface Burst {
+  n: number;
+  ayah: Summary;
+  direct: Summary;
+  overhead: number;
+  totalRatio: number;
+  peakRssMb: number;
+  rssAboveIdleMb: number;
+  loopMaxMs: number;
+}
+
+/** N streams straight from the endpoint, then N through the app processes, all at once each time. */
+async function burst(label: string, n: number, endpoint: string, apps: Child[], tokens: string[]) {
+  // Warm-up: a few streams each way, so that JIT and connection pools are not what is measured.
+  await Promise.all(
+    [0, 1, 2].flatMap((i) => [
+      direct(endpoint, i),
+      ...apps.map((a, k) => throughAyah(String(a.shown.url), tokens[k * 3 + i]!, i)),
+    ]),
+  );
+  const load = loadAverage();
+  const straight = summarise(
+    await Promise.all(Array.from({ length: n }, (_, i) => direct(endpoint, i))),
+  );
+  for (const app of apps) await app.ask('reset');
+  const idle = await Promise.all(apps.map((a) => a.ask('stats')));
+  const through = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      throughAyah(String(apps[i % apps.length]!.shown.url), tokens[apps.length * 3 + i]!, i),
+    ),
+  );
+  const stats = await Promise.all(apps.map((a) => a.ask('stats')));
+  const ayah = summarise(through);
+  const failures = through.filter((t) => t.failure).map((t) => t.failure!);
+  const peakRssMb = stats.reduce((sum, s) => sum + s.peakRssMb!, 0);
+  const idleRssMb = idle.reduce((sum, s) => sum + s.rssMb!, 0);
+  const loopMaxMs = Math.max(...stats.map((s) => s.loopMaxMs!));
+  // The app's CPU time a stream: steadier than wall time on a shared machine.
+  const cpuPerStream = stats.reduce((sum, s) => sum + s.cpuMs!, 0) / n;
+  const result: Burst = {
+    n,
+    ayah,
+    direct: straight,
+    overhead: ayah.ttftP95 - straight.ttftP95,
+    totalRatio: ayah.totalP95 / straight.totalP95,
+    peakRssMb,
+    rssAboveIdleMb: peakRssMb - idleRssMb,
+    loopMaxMs,
+  };
+  console.log(`\n${label}, ${n} students at once (load average ${load}):`);
+  row('  straight from endpoint', straight);
+  row(
+    `  through Ayah`,
+    ayah,
+    `   rss peak ${peakRssMb.toFixed(0)} MB (+${result.rssAboveIdleMb.toFixed(0)} above idle)   loop delay max ${loopMaxMs.toFixed(1)} ms`,
+  );
+  console.log(
+    `  overhead: ttft p95 +${result.overhead.toFixed(0)} ms, total p95 ×${result.totalRatio.toFixed(3)}; app CPU ${cpuPerStream.toFixed(1)} ms a stream`,
+  );
+  for (const failure of [...new Set(failures)].slice(0, 3))
+    console.log(`  failure: ${failure.slice(0, 200)}`);
+  return result;
+}
+
+/** An admin URL of a PostgreSQL: DATABASE_URL, or a throwaway cluster; null when there is none. */
+async function postgres(): Promise<{ admin: string; stop: () => void } | null> {
+  let admin = '';
+  const project = { provide: (_key: string, value: string) => void (admin = value) };
+  const stop = await startPostgres(project as never);
+  if (!admin) return null;
+  return { admin, stop: () => (typeof stop === 'function' ? stop() : undefined) };
+}
+
+async function onDatabase(
+  label: string,
+  where: string[],
+  endpoint: string,
+  sizes: number[],
+  processes: number,
+) {
+  const most = Math.max(...sizes);
+  const students = processes * 3 + most;
+  const first = await child(
+    ['app', ...where, '--llm', endpoint, '--students', String(students), '--seed'],
+    true,
+  );
+  const apps = [first];
+  try {
+    for (let p = 1; p < processes; p++)
+      apps.push(await child(['app', ...where, '--llm', endpoint], true));
+    const tokens = first.shown.tokens as string[];
+    const results: Burst[] = [];
+    // A student sends once a burst (and the first few once more to warm up): far inside the rate limit.
+    for (const n of sizes) results.push(await burst(label, n, endpoint, apps, tokens));
+    return results;
+  } finally {
+    for (const app of apps) await app.stop();
+  }
+}
+
+async function main() {
+  console.log(
+    `bench:class: ${REPLY_CHUNKS.length}-chunk replies, students ${SIZES.join(' and ')}, Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage()}`,
+  );
+  const endpoint = await child(['endpoint']);
+  const url = String(endpoint.shown.url);
+  const found: Record<string, Burst[]> = {};
+  try {
+    if (DATABASES.includes('pglite')) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'ayah-bench-class-pglite-'));
+      try {
+        found.pglite = await onDatabase(
+          'PGlite',
+          ['--data-dir', path.join(dir, 'pgdata')],
+          url,
+          SIZES,
+          1,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    if (DATABASES.includes('pg') || PROCESSES > 1) {
+      const cluster = await postgres();
+      if (!cluster) console.log('\nPostgreSQL runs skipped (the reason is above).');
+      else {
+        const name = `ayah_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+        const admin = async (statement: string) => {
+          const client = new pg.Client({ connectionString: cluster.admin });
+          await client.connect();
+          try {
+            await client.query(statement);
+          } finally {
+            await client.end();
+          }
+        };
+        try {
+          await admin(`CREATE DATABASE ${name}`);
+          const db = new URL(cluster.admin);
+          db.pathname = `/${name}`;
+          if (DATABASES.includes('pg'))
+            found.pg = await onDatabase('PostgreSQL', ['--url', db.toString()], url, SIZES, 1);
+          if (PROCESSES > 1) {
+            const most = Math.max(...SIZES);
+            found.pgMany = await onDatabase(
+              `PostgreSQL, ${PROCESSES} processes`,
+              ['--url', db.toString()],
+              url,
+              [most],
+              PROCESSES,
+            );
+          }
+        } finally {
+          await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+          cluster.stop();
+        }
+      }
+    }
+  } finally {
+    await endpoint.stop();
+  }
+
+  const at = (list: Burst[] | undefined, n: number) => list?.find((r) => r.n === n);
+  const fixed = (v: number | undefined, digits = 0) =>
+    v === undefined || !Number.isFinite(v) ? 'NA' : v.toFixed(digits);
+  const lite30 = at(found.pglite, 30);
+  const lite300 = at(found.pglite, 300);
+  const pg300 = at(found.pg, 300);
+  const loop = Math.max(
+    ...Object.values(found)
+      .flat()
+      .map((r) => r.loopMaxMs),
+  );
+  if (found.pgMany) {
+    const many = found.pgMany[0]!;
+    const one = at(found.pg, many.n);
+    console.log(
+      `\npg_processes=${PROCESSES} pg_many_ttft_overhead_ms=${fixed(many.overhead)} pg_many_total_over_direct=${fixed(many.totalRatio, 3)} ` +
+        `pg_many_failed=${many.ayah.failed}${one ? ` pg_one_ttft_overhead_ms=${fixed(one.overhead)}` : ''}`,
+    );
+  }
+  const worst = Math.max(
+    ...Object.values(found)
+      .flat()
+      .map((r) => r.ayah.failed),
+  );
+  if (worst > 0) process.exitCode = 1;
+  console.log(
+    `class30_ttft_overhead_ms=${fixed(lite30?.overhead)} class300_ttft_overhead_ms=${fixed(lite300?.overhead)} ` +
+      `class300_total_over_direct=${fixed(lite300?.totalRatio, 3)} class300_failed=${lite300 ? lite300.ayah.failed : 'NA'} ` +
+      `class300_rss_mb=${fixed(lite300?.rssAboveIdleMb)} loop_delay_max_ms=${fixed(loop, 1)} ` +
+      `pg_class300_ttft_overhead_ms=${fixed(pg300?.overhead)}`,
+  );
+}
+
+const serveAt = process.argv.indexOf('--serve');
+(serveAt === -1 ? main() : serveChild(process.argv.slice(serveAt + 1))).catch((error: unknown) => {
+  console.error(serveAt === -1 ? 'bench:class failed:' : 'bench:class child failed:', error);
+  process.exit(1);
+});

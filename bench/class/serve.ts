@@ -1,0 +1,148 @@
+/**
+ * The processes of `npm run bench:class` besides the client (run.ts starts itself with `--serve …`):
+ *
+ * - `endpoint`: the scripted OpenAI-compatible endpoint (tests/server/fake-openai.ts), every
+ *   completion a 400-token reply in 100 chunks 25 ms apart. Prints `{url}`.
+ * - `app --url postgres://… | --data-dir dir --llm url --students n [--seed]`: the real app over that
+ *   database with that endpoint as its model, `n` signed-in students made straight in the database
+ *   (`--seed`; a second process on the same PostgreSQL is started without it and is handed the
+ *   first one's tokens through the shared JWT secret). Prints `{url, tokens}`; then answers `stats`
+ *   on stdin with one JSON line `{cpuMs, rssMb, peakRssMb, loopMaxMs, loopP99Ms}` and `reset` (CPU time,
+ *   peak RSS and the event-loop delay histogram start again) with `{}`.
+ *
+ * Each closes and exits 0 when its stdin ends or on SIGTERM, so that `node --cpu-prof` writes its
+ * profile.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { openDatabase } from '../../server/db';
+import { loadConfig } from '../../server/config';
+import { FakeOpenAI } from '../../tests/server/fake-openai';
+import { insertSignedInUser } from '../../tests/server/seed-user';
+import { serveApp } from '../support';
+
+/** The reply every completion streams: 100 chunks of 4 words ("tokens"), 25 ms apart. */
+export const REPLY_CHUNKS = Array.from({ length: 100 }, (_, i) => ` step ${i + 1} of the`);
+export const CHUNK_DELAY_MS = 25;
+/** The JWT secret every app process of a run shares (so tokens from one work on the other). */
+const SECRET = 'bench-class-secret-0123456789-abcdefghijklmnop';
+
+let args: string[] = [];
+const profiling = process.execArgv.includes('--cpu-prof');
+function option(name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? undefined : args[i + 1];
+}
+
+async function endpoint() {
+  const fake = new FakeOpenAI();
+  fake.fallback = { kind: 'chunks', chunks: REPLY_CHUNKS, delayMs: CHUNK_DELAY_MS };
+  await fake.start();
+  return {
+    shown: { url: fake.url },
+    // The fake keeps every request it saw; a bench run needs none of them.
+    onLine: () => void fake.requests.splice(0),
+    close: () => fake.close(),
+  };
+}
+
+async function app() {
+  const url = option('url');
+  const dataDir = option('data-dir');
+  const database = await openDatabase(url ? { url } : { dataDir: dataDir ?? null });
+  await database.migrate();
+  const appDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-bench-class-'));
+  const env = {
+    AYAH_DATA_DIR: appDir,
+    AYAH_JWT_SECRET: SECRET,
+    AYAH_LLM_BASE_URL: option('llm')!,
+    AYAH_LLM_MODEL: 'bench-tutor',
+    ...(process.env.AYAH_MAX_STREAMS ? { AYAH_MAX_STREAMS: process.env.AYAH_MAX_STREAMS } : {}),
+    ...(process.env.AYAH_STREAM_QUEUE ? { AYAH_STREAM_QUEUE: process.env.AYAH_STREAM_QUEUE } : {}),
+  };
+  const config = loadConfig(env);
+  const served = await serveApp(database, appDir, config);
+  const tokens: string[] = [];
+  if (args.includes('--seed')) {
+    const count = Number(option('students') ?? 0);
+    for (let i = 0; i < count; i++) {
+      const { token } = await insertSignedInUser(
+        database,
+        config.jwtSecret,
+        { email: `class-${randomUUID()}@example.com`, displayName: `Student ${i}` },
+        { tokenSeconds: 3 * 3600 },
+      );
+      tokens.push(token);
+    }
+  }
+
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  let peak = process.memoryUsage.rss();
+  let cpu = process.cpuUsage();
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  const mb = (bytes: number) => bytes / (1024 * 1024);
+  return {
+    shown: { url: served.url, tokens },
+    onLine: (line: string) => {
+      // Under `--cpu-prof`: when each burst starts and ends, on the profile's clock (µs), to cut it by.
+      if (profiling) console.error(`bench:class mark ${line} ${process.hrtime.bigint() / 1000n}`);
+      if (line === 'reset') {
+        loop.reset();
+        peak = process.memoryUsage.rss();
+        cpu = process.cpuUsage();
+        return {};
+      }
+      if (line === 'stats') {
+        const rss = process.memoryUsage.rss();
+        peak = Math.max(peak, rss);
+        const used = process.cpuUsage(cpu);
+        return {
+          cpuMs: (used.user + used.system) / 1000,
+          rssMb: mb(rss),
+          peakRssMb: mb(peak),
+          loopMaxMs: loop.max / 1e6,
+          loopP99Ms: loop.percentile(99) / 1e6,
+        };
+      }
+      return undefined;
+    },
+    close: async () => {
+      clearInterval(sampler);
+      loop.disable();
+      served.close();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await database.close();
+      rmSync(appDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serves `argv` (`endpoint`, or `app` and its options) until stdin ends; see the header. */
+export async function serveChild(argv: string[]): Promise<void> {
+  args = argv;
+  const child = argv[0] === 'endpoint' ? await endpoint() : await app();
+  let closing = false;
+  const stop = () => {
+    if (closing) return;
+    closing = true;
+    child.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('bench:class child: close failed', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.stdin.on('end', stop).on('close', stop);
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const answer = child.onLine(line.trim());
+    if (answer !== undefined) process.stdout.write(`${JSON.stringify(answer)}\n`);
+  });
+  process.stdout.write(`${JSON.stringify(child.shown)}\n`);
+}
