@@ -3,7 +3,7 @@
  * `npx depcruise src app server stories fakes .storybook --config .dependency-cruiser.cjs`.
  *
  *   src/            the published library: never reaches into the host app, the server, benches or tests
- *   src/<feature>/  auth, chat, goals, wallet, settings, markdown: a feature uses another only through
+ *   src/<feature>/  auth, chat, goals, wallet, settings, teacher, markdown: a feature uses another only through
  *                   that feature's public entry (its index.ts), as a portal would
  *   src/lib, src/ui the shared layers under every feature: they import no feature
  *   app/, stories/  the host app and the stories use the package's public entries (`ayah-coach/…`,
@@ -15,7 +15,7 @@
  *   server/http, server/db, server/llm  the shared layers under every domain: they import none
  * and nowhere an import cycle, type-only imports included.
  */
-const FEATURES = '(auth|chat|goals|wallet|settings|markdown)';
+const FEATURES = '(auth|chat|goals|wallet|settings|teacher|markdown)';
 /** The server's shared layers, under every domain (see server-domain-imports-no-domain). */
 const SERVER_SHARED = '(?:http|db|llm)';
 

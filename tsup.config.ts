@@ -9,6 +9,7 @@ export default defineConfig({
     goals: 'src/goals/index.ts',
     wallet: 'src/wallet/index.ts',
     settings: 'src/settings/index.ts',
+    teacher: 'src/teacher/index.ts',
     markdown: 'src/markdown/index.ts',
     rules: 'src/lib/index.ts',
   },

@@ -35,6 +35,7 @@ const AssistantPage = page(() => import('./pages/AssistantPage'));
 const GoalPage = page(() => import('./pages/GoalPage'));
 const WalletPage = page(() => import('./pages/WalletPage'));
 const SettingsPage = page(() => import('./pages/SettingsPage'));
+const TeachPage = page(() => import('./pages/TeachPage'));
 const WellnessPage = page(() =>
   import('./pages/ToolPage').then((m) => ({ default: m.WellnessPage })),
 );
@@ -99,6 +100,11 @@ export function AppRoutes() {
         <Route path="/wallet">
           <RequireSignedIn>
             <WalletPage />
+          </RequireSignedIn>
+        </Route>
+        <Route path="/teach">
+          <RequireSignedIn>
+            <TeachPage />
           </RequireSignedIn>
         </Route>
         <Route path="/settings">

@@ -58,6 +58,8 @@ export const sampleExport: AccountExport = {
   conversions: [],
   learning_memory: [],
   portal_identities: [],
+  classes: [],
+  safety_alerts: [],
 };
 
 export type SettingsCall = { method: keyof SettingsAdapter; args: unknown[] };

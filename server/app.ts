@@ -18,6 +18,10 @@ import { createAuthService } from './auth/service';
 import { AUTH_CHANGES_CHANNEL, createSessionCache } from './auth/session-cache';
 import { chatRoutes } from './chat/routes';
 import { createChatService } from './chat/service';
+import { createAlertMail, safetyAlertsPort } from './classes/alert-mail';
+import { createAlertService } from './classes/alerts';
+import { alertRoutes, classRoutes } from './classes/routes';
+import { createClassService } from './classes/service';
 import type { AppDeps, Deps } from './deps';
 import { goalRoutes } from './goals/routes';
 import { createGoalsService } from './goals/service';
@@ -163,11 +167,24 @@ export function createApp(appDeps: AppDeps) {
   const goals = createGoalsService(deps, ledger);
   const memory = createMemoryService(deps, llm);
   const chat = createChatService(deps, ledger);
-  const tutor = createTutor(deps, { chat, goals, memory, llm });
+  // Classes and safety alerts (issue 24): the dashboard reads the goals; the tutor raises alerts
+  // through the alert port, and the portal sign-in places users through `joinClass`.
+  const classes = createClassService(deps, goals);
+  const alerts = createAlertService(deps);
+  const alertMail = createAlertMail(deps);
+  const tutor = createTutor(deps, {
+    chat,
+    goals,
+    memory,
+    llm,
+    alerts: safetyAlertsPort(alerts, alertMail, logger),
+  });
   const points = createPointsService(deps);
   // LTI 1.3: sessions from the auth domain, the week's goal progress from the goals domain.
   const lti = createLtiService({
     ...deps,
+    // Every launch places its user in the course's class (issue 24).
+    classes,
     sessions: {
       startSession: async (q, userId) => signedIn(await authService.startSession(q, userId)),
     },
@@ -196,13 +213,22 @@ export function createApp(appDeps: AppDeps) {
   );
   app.route(
     `${API_PREFIX}/auth`,
-    authRoutes(deps, auth, authService, { chat, goals, points, memory }, API_PREFIX),
+    authRoutes(
+      deps,
+      auth,
+      authService,
+      { chat, goals, points, memory, classes },
+      classes,
+      API_PREFIX,
+    ),
   );
   app.route(API_PREFIX, legalRoutes(deps));
   app.route(`${API_PREFIX}/chat`, chatRoutes(deps, auth, chat, tutor));
   app.route(`${API_PREFIX}/vector`, memoryRoutes(auth, memory));
   app.route(`${API_PREFIX}/goal`, goalRoutes(auth, goals, onGoalProgress));
   app.route(`${API_PREFIX}/web3-tokens`, pointsRoutes(auth, points));
+  app.route(`${API_PREFIX}/classes`, classRoutes(auth, classes, alerts));
+  app.route(`${API_PREFIX}/alerts`, alertRoutes(auth, alerts));
   app.route(`${API_PREFIX}/lti`, ltiRoutes(lti, { lti: config.lti, publicUrl: config.publicUrl }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', {

@@ -144,6 +144,15 @@ export interface Config {
   trustedIssuers: TrustedIssuer[];
   /** LTI 1.3: registered platforms, the tool's keys (server/lti/config.ts). */
   lti: LtiConfig;
+  classes: ClassSettings;
+}
+
+/** Classes and safety alerts (issue 24). */
+export interface ClassSettings {
+  /** AYAH_SAFETY_CONTACTS: the school's safeguarding leads, mailed every alert (lower-cased). */
+  safetyContacts: string[];
+  /** AYAH_TEACHERS_READ_CHATS=1: a class's teachers may read its students' chats (off by default). */
+  teachersReadChats: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -272,6 +281,21 @@ function chainId(value: string | undefined): number {
   return n;
 }
 
+/** AYAH_SAFETY_CONTACTS: comma-separated email addresses. */
+export function loadClassSettings(env: Env): ClassSettings {
+  const contacts = (env.AYAH_SAFETY_CONTACTS ?? '')
+    .split(',')
+    .map((a) => a.trim().toLowerCase())
+    .filter(Boolean);
+  for (const address of contacts)
+    if (!/^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(address))
+      throw new Error(`AYAH_SAFETY_CONTACTS must be email addresses, got "${address}"`);
+  return {
+    safetyContacts: [...new Set(contacts)],
+    teachersReadChats: env.AYAH_TEACHERS_READ_CHATS === '1',
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const listenPort = port(env.PORT);
   const dataDir = path.resolve(env.AYAH_DATA_DIR || './.data');
@@ -309,5 +333,6 @@ export function loadConfig(env: Env = process.env): Config {
     siweChainId: chainId(env.AYAH_SIWE_CHAIN_ID),
     trustedIssuers: parseTrustedIssuers(env.AYAH_TRUSTED_ISSUERS),
     lti: loadLtiConfig(env, dataDir),
+    classes: loadClassSettings(env),
   };
 }

@@ -21,6 +21,8 @@ export interface Mail {
 export interface Mailer {
   /** Queues a mail; failures are logged, never thrown. */
   send(mail: Mail): void;
+  /** Hands a mail over now; rejects when it could not be (for callers that keep their own outbox). */
+  deliver(mail: Mail): Promise<void>;
   /** Resolves when every queued mail has been handed over (or has failed). */
   flush(): Promise<void>;
   /** Deletes the outbox's mails to `address` (after those in flight); nothing to do with SMTP. */
@@ -78,6 +80,13 @@ export function createMailer(options: MailerOptions): Mailer {
       });
       pending.add(job);
       void job.finally(() => pending.delete(job));
+    },
+    deliver(mail) {
+      const job = deliver(mail);
+      const settled = job.catch(() => {});
+      pending.add(settled);
+      void settled.finally(() => pending.delete(settled));
+      return job;
     },
     async flush() {
       while (pending.size > 0) await Promise.all(pending);

@@ -16,6 +16,7 @@ import { createMailer } from './mailer';
 import { loadDemoPortal } from './demo-portal';
 import { warmUpMaths } from './llm/tools';
 import { startConversionSweep } from './points/sweep';
+import { createAlertMail, startAlertMailSweep } from './classes/alert-mail';
 
 /** The built app to serve beside the API: `AYAH_APP_DIR`, else `dist-app/` in the working directory. */
 const appDir = path.resolve(process.env.AYAH_APP_DIR ?? 'dist-app');
@@ -54,6 +55,12 @@ async function main() {
     now: () => new Date(),
     logger: console,
   });
+
+  // Alert mails still owed (a restart, a mail server down) go out at start, then every 15 s.
+  const stopAlertMail = startAlertMailSweep(
+    createAlertMail({ db: database.db, now: () => new Date(), config, mailer, logger: console }),
+    console,
+  );
 
   const fetch = demo ? demo.wrap(app.fetch) : app.fetch;
   const server = serve(
@@ -126,6 +133,7 @@ async function main() {
       clearTimeout(cut);
       try {
         await stopSweep();
+        await stopAlertMail();
         await mailer.flush();
         await database.close();
         console.log('Stopped.');

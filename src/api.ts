@@ -8,6 +8,7 @@ import type { AuthAdapter } from './auth/auth.adapter';
 import type { ChatAdapter } from './chat/chat.adapter';
 import type { GoalsAdapter } from './goals/goals.adapter';
 import type { SettingsAdapter } from './settings/settings.adapter';
+import type { TeacherAdapter } from './teacher/teacher.adapter';
 import type { WalletAdapter } from './wallet/wallet.adapter';
 
 /** Every backend the components talk to, one adapter per feature. */
@@ -17,6 +18,7 @@ export type Api = {
   goals: GoalsAdapter;
   wallet: WalletAdapter;
   settings: SettingsAdapter;
+  teacher: TeacherAdapter;
 };
 
 export type * from './wire';
@@ -25,3 +27,4 @@ export type * from './chat/chat.adapter';
 export type * from './goals/goals.adapter';
 export type * from './settings/settings.adapter';
 export type * from './wallet/wallet.adapter';
+export type * from './teacher/teacher.adapter';

@@ -20,6 +20,7 @@ import {
 import { readSse } from './lib/sse';
 import { createPortalSession, type PortalSession } from './portal-session';
 import { settingsHttp } from './settings/settings.http';
+import { teacherHttp } from './teacher/teacher.http';
 import { walletHttp } from './wallet/wallet.http';
 
 /** How the app reaches its backend. */
@@ -60,6 +61,7 @@ export function createHttpApi(options: HttpApiOptions): Api {
     goals: goalsHttp(client),
     wallet: walletHttp(client),
     settings: settingsHttp(client, archiveHttp(client)),
+    teacher: teacherHttp(client),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   VisuallyHidden,
 } from 'ayah-coach';
 import { SidebarWallet } from './SidebarWallet';
+import { TeachLink } from './TeachLink';
 import { useMediaQuery } from './use-media-query';
 
 const [SettingsPopup, preloadSettingsPopup] = lazyComponent(
@@ -33,6 +34,7 @@ export function UserMenu() {
   const name = user?.display_name || user?.email || 'Student';
   return (
     <div className="ay:flex ay:flex-col ay:gap-1">
+      <TeachLink />
       <SidebarWallet />
       {/* On a phone, Profile Settings opens the popup: its code starts loading with the menu. */}
       <DropdownMenu onOpenChange={(open) => open && !wide && preloadSettingsPopup()}>

@@ -99,5 +99,5 @@ const ethers =
   assistant.ethers ||
   ['chat', 'goals'].some((name) => entries[name].bytes.has('ethers'));
 console.log(
-  `auth_js_gzip_kb=${auth.kb.toFixed(1)} assistant_js_gzip_kb=${assistant.kb.toFixed(1)} chat_entry_gzip_kb=${entries.chat.kb.toFixed(1)} goals_entry_gzip_kb=${entries.goals.kb.toFixed(1)} ethers_in_first_load=${ethers ? 'yes' : 'no'}`,
+  `auth_js_gzip_kb=${auth.kb.toFixed(1)} assistant_js_gzip_kb=${assistant.kb.toFixed(1)} chat_entry_gzip_kb=${entries.chat.kb.toFixed(1)} goals_entry_gzip_kb=${entries.goals.kb.toFixed(1)} teacher_entry_gzip_kb=${entries.teacher.kb.toFixed(1)} ethers_in_first_load=${ethers ? 'yes' : 'no'}`,
 );

@@ -96,6 +96,13 @@ const AccountExport = z
       .openapi({
         description: 'The school portals that sign this student in, and who they say it is',
       }),
+    classes: z
+      .array(z.record(z.string(), z.unknown()))
+      .openapi({ description: "The student's classes and their role in each" }),
+    safety_alerts: z.array(z.record(z.string(), z.unknown())).openapi({
+      description:
+        'Safety alerts about the student: category, status and their own flagged messages',
+    }),
   })
   .openapi('AccountExport');
 
@@ -110,13 +117,16 @@ interface AccountRows<T extends Record<string, Rows>> {
 
 /**
  * The ports the export asks for, one per domain (server/app.ts hands in each domain's service).
- * Deletion needs none: every table that names the user cascades from the user row.
+ * Deletion needs none: every table that names the user cascades from the user row (a safety alert
+ * keeps its record with the student set null; the flagged text, stored under the student, goes).
  */
 export interface AccountParts {
   chat: AccountRows<{ chats: Rows }>;
   goals: AccountRows<{ goals: Rows }>;
   points: AccountRows<{ points_ledger: Rows; conversions: Rows }>;
   memory: AccountRows<{ learning_memory: Rows }>;
+  /** The student's classes and the safety alerts about them (issue 24). */
+  classes: AccountRows<{ classes: Rows; safety_alerts: Rows }>;
 }
 
 export function createAccountService(deps: Deps, parts: AccountParts) {
@@ -207,6 +217,8 @@ export function createAccountService(deps: Deps, parts: AccountParts) {
         .where(eq(portalIdentities.userId, id))
         .orderBy(asc(portalIdentities.createdAt));
 
+      const school = await parts.classes.exportRows(id);
+
       const iso = (date: Date | null) => (date ? date.toISOString() : null);
       return {
         exported_at: now().toISOString(),
@@ -227,6 +239,7 @@ export function createAccountService(deps: Deps, parts: AccountParts) {
           email: row.email,
           created_at: row.createdAt.toISOString(),
         })),
+        ...school,
       };
     },
 
@@ -287,7 +300,7 @@ export function accountRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>, part
       summary: "Download the caller's whole account",
       description:
         'Profile, avatar, chats with their messages, goals with progress, the points ledger, ' +
-        'conversions and learning memory, as one JSON document.',
+        'conversions, learning memory, classes and the safety alerts about the caller, as one JSON document.',
       security: BEARER,
       middleware: [auth] as const,
       responses: {

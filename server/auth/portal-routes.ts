@@ -4,6 +4,7 @@ import type { Deps } from '../deps';
 import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
 import type { AuthEnv } from '../http/auth';
 import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
+import type { ClassJoiner } from './portal';
 import { signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';
 import type { AuthService } from './service';
@@ -26,9 +27,9 @@ const TokenExchangeBody = z
   })
   .openapi('TokenExchangeRequest');
 
-export function portalRoutes(deps: Deps, service: AuthService) {
+export function portalRoutes(deps: Deps, service: AuthService, classes: ClassJoiner) {
   const app = createRouter<AuthEnv>();
-  const portal = createPortalSignIn(deps, service);
+  const portal = createPortalSignIn(deps, service, classes);
   app.openapi(
     createRoute({
       method: 'post',
@@ -41,7 +42,8 @@ export function portalRoutes(deps: Deps, service: AuthService) {
         `signed with RS256, ES256 or EdDSA, naming this server's audience, with \`sub\`, \`jti\`, ` +
         `\`iat\` and \`exp\` (at most ${MAX_ASSERTION_LIFETIME_SEC} s apart), used once. The student ` +
         'is found or created by issuer + subject (never by email); `name` and `email` are optional ' +
-        'claims. A wrong issuer, audience, signature or algorithm, an expired or replayed assertion, ' +
+        'claims. `class_id` (with `class_name` and `roles`: learner, instructor or administrator, or LTI ' +
+        'role URIs) places the user in that class with that role. A wrong issuer, audience, signature or algorithm, an expired or replayed assertion, ' +
         'a missing claim or a server without trusted issuers → 401.',
       request: { body: body(TokenExchangeBody) },
       responses: {

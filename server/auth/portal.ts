@@ -48,6 +48,34 @@ function unauthorized(detail: string): AppError {
   return new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' });
 }
 
+export type PortalRole = 'learner' | 'instructor' | 'administrator';
+
+/** The class port the root hands this domain (issue 24): a launch or assertion places its user. */
+export interface ClassJoiner {
+  joinClass(input: {
+    userId: string;
+    source: 'lti' | 'portal';
+    externalKey: string;
+    name: string;
+    role: PortalRole;
+  }): Promise<{ classId: string }>;
+}
+
+/**
+ * The assertion's `roles` claim (a list, or one string separated by spaces or commas; LTI role URIs
+ * such as `…membership#Instructor` or plain names) as one role: the highest named, else learner.
+ */
+export function portalRole(claim: unknown): PortalRole {
+  const names = (
+    Array.isArray(claim) ? claim : typeof claim === 'string' ? claim.split(/[\s,]+/) : []
+  )
+    .filter((r): r is string => typeof r === 'string')
+    .map((r) => (r.split(/[#/]/).at(-1) ?? '').toLowerCase());
+  if (names.includes('administrator')) return 'administrator';
+  if (names.includes('instructor') || names.includes('teacher')) return 'instructor';
+  return 'learner';
+}
+
 /** What a verified assertion says about the student. */
 interface PortalClaims {
   issuer: string;
@@ -56,6 +84,8 @@ interface PortalClaims {
   expiresAt: Date;
   name: string;
   email: string | null;
+  /** The class the portal places the user in (`class_id`, `class_name`, `roles`), if any. */
+  klass: { key: string; name: string; role: PortalRole } | null;
 }
 
 const shortText = (value: unknown, max: number) =>
@@ -75,7 +105,14 @@ function emailOf(payload: JWTPayload): string | null {
 /** A student's first sign-in lost a race with another first sign-in of the same identity: retry. */
 class IdentityRace extends Error {}
 
-export function createPortalSignIn(deps: Deps, service: AuthService) {
+function classOf(payload: JWTPayload): PortalClaims['klass'] {
+  const key = shortText(payload.class_id, 255);
+  if (!key) return null;
+  const name = (shortText(payload.class_name, 1000) ?? key).replace(/\0/g, '').slice(0, 200);
+  return { key, name, role: portalRole(payload.roles) };
+}
+
+export function createPortalSignIn(deps: Deps, service: AuthService, classes: ClassJoiner) {
   const { db, config, now } = deps;
   const issuers = new Map(config.trustedIssuers.map((issuer) => [issuer.issuer, issuer]));
   const jwksSets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
@@ -138,6 +175,7 @@ export function createPortalSignIn(deps: Deps, service: AuthService) {
       expiresAt: new Date((payload.exp! + CLOCK_TOLERANCE_SEC) * 1000),
       name: displayName(payload),
       email: emailOf(payload),
+      klass: classOf(payload),
     };
   }
 
@@ -190,7 +228,7 @@ export function createPortalSignIn(deps: Deps, service: AuthService) {
       await db.delete(portalAssertionIds).where(lt(portalAssertionIds.expiresAt, now()));
       for (let attempt = 1; ; attempt++) {
         try {
-          return await transaction(db, async (tx) => {
+          const signedIn = await transaction(db, async (tx) => {
             const [fresh] = await tx
               .insert(portalAssertionIds)
               .values({ issuer: claims.issuer, jti: claims.jti, expiresAt: claims.expiresAt })
@@ -199,6 +237,16 @@ export function createPortalSignIn(deps: Deps, service: AuthService) {
             if (!fresh) throw unauthorized(PORTAL_MESSAGES.replayed);
             return service.startSession(tx, await studentOf(tx, claims));
           });
+          // The portal, not the request, says who teaches: a role changes only with a new assertion.
+          if (claims.klass)
+            await classes.joinClass({
+              userId: signedIn.user.id,
+              source: 'portal',
+              externalKey: `${claims.issuer} ${claims.klass.key}`,
+              name: claims.klass.name,
+              role: claims.klass.role,
+            });
+          return signedIn;
         } catch (error) {
           // The other first sign-in has committed by now: this attempt finds its student.
           if (error instanceof IdentityRace && attempt < 3) continue;

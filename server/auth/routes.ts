@@ -22,6 +22,7 @@ import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
 import { createSignInCodes, signInCodeRoutes } from './sign-in-code';
 import { portalRoutes } from './portal-routes';
+import type { ClassJoiner } from './portal';
 import { providersRoute } from './providers-route';
 import { walletRoutes } from './wallet-routes';
 import {
@@ -56,7 +57,8 @@ const mediaType = (c: Context) =>
 
 /**
  * `auth` is the bearer-token guard and `service` the auth service, both built by server/app.ts;
- * `accountParts` the other domains' rows of a user, for the account export.
+ * `accountParts` the other domains' rows of a user, for the account export; `classes` the classes
+ * domain's port, which a portal's assertion places its user in a class through.
  * `apiPrefix` is where the app mounts the API (`/api/v1`): avatar URLs are built under it.
  */
 export function authRoutes(
@@ -64,6 +66,7 @@ export function authRoutes(
   auth: MiddlewareHandler<AuthEnv>,
   service: AuthService,
   accountParts: AccountParts,
+  classes: ClassJoiner,
   apiPrefix = '/api/v1',
 ) {
   const app = createRouter<AuthEnv>();
@@ -330,7 +333,7 @@ export function authRoutes(
   app.route('/', signInCodeRoutes(codes));
   app.route('/', googleRoutes(deps, codes));
   app.route('/', walletRoutes(deps, service));
-  app.route('/', portalRoutes(deps, service));
+  app.route('/', portalRoutes(deps, service, classes));
   app.route('/', accountRoutes(deps, auth, accountParts));
 
   return app;

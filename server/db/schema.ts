@@ -568,3 +568,139 @@ export const ltiScoreOutbox = pgTable(
 // ---- end of LTI ----
 
 export type User = typeof users.$inferSelect;
+
+// ---- Classes, the teacher's view and safety alerts (issue 24) ----
+
+export type ClassSource = 'lti' | 'portal';
+export type ClassRole = 'learner' | 'instructor' | 'administrator';
+
+/** A class: an LTI course (`context`) or a portal's `class_id`, known by its source and that key. */
+export const classes = pgTable(
+  'classes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    source: text('source').$type<ClassSource>().notNull(),
+    externalKey: text('external_key').notNull(),
+    name: text('name').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('classes_source_key').on(t.source, t.externalKey)],
+);
+
+/** Who is in a class and as what; set only by a launch or a portal's assertion, never by a request. */
+export const classMembers = pgTable(
+  'class_members',
+  {
+    classId: uuid('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<ClassRole>().notNull(),
+    joinedAt: at('joined_at').notNull().defaultNow(),
+    lastLaunchAt: at('last_launch_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.classId, t.userId] }),
+    index('class_members_user_idx').on(t.userId, t.role),
+  ],
+);
+
+export type AlertStatus = 'open' | 'acknowledged' | 'resolved' | 'false_positive';
+export type AlertSeverity = 'high' | 'medium' | 'low';
+
+/**
+ * A safeguarding record: a student's flagged messages in one conversation, for one class. It outlives
+ * the student's account (`student_id` turns null); the text lives in `safety_alert_messages`, which
+ * goes with the account.
+ */
+export const safetyAlerts = pgTable(
+  'safety_alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    classId: uuid('class_id')
+      .notNull()
+      .references(() => classes.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id').references(() => users.id, { onDelete: 'set null' }),
+    sessionId: uuid('session_id'),
+    category: text('category').notNull(),
+    categories: text('categories').array().notNull(),
+    severity: text('severity').$type<AlertSeverity>().notNull(),
+    status: text('status').$type<AlertStatus>().notNull().default('open'),
+    flags: integer('flags').notNull().default(1),
+    note: text('note'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    lastFlagAt: at('last_flag_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('safety_alerts_class_idx').on(t.classId, t.createdAt),
+    index('safety_alerts_student_idx').on(t.studentId, t.lastFlagAt),
+  ],
+);
+
+/** A flagged message and Ayah's answer to it: removed with the student's account. */
+export const safetyAlertMessages = pgTable(
+  'safety_alert_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => safetyAlerts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    message: text('message').notNull(),
+    answer: text('answer').notNull(),
+    categories: text('categories').array().notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('safety_alert_messages_alert_idx').on(t.alertId, t.createdAt)],
+);
+
+/** Every view of and action on an alert, with who (kept by name if the account goes) and when. */
+export const safetyAlertEvents = pgTable(
+  'safety_alert_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => safetyAlerts.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name').notNull(),
+    action: text('action').notNull(),
+    note: text('note'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('safety_alert_events_alert_idx').on(t.alertId, t.createdAt),
+    index('safety_alert_events_actor_idx').on(t.actorId, t.action),
+  ],
+);
+
+export type DeliveryStatus = 'pending' | 'sent' | 'failed';
+
+/** The alert mails' outbox: one row a recipient, delivered and retried from the table. */
+export const safetyAlertDeliveries = pgTable(
+  'safety_alert_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => safetyAlerts.id, { onDelete: 'cascade' }),
+    recipient: text('recipient').notNull(),
+    status: text('status').$type<DeliveryStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the next attempt is due; null once sent or given up. */
+    nextAttemptAt: at('next_attempt_at'),
+    lastError: text('last_error'),
+    sentAt: at('sent_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('safety_alert_deliveries_recipient').on(t.alertId, t.recipient),
+    index('safety_alert_deliveries_due_idx').on(t.nextAttemptAt),
+  ],
+);

@@ -1,3 +1,5 @@
+import { TRUSTED_ADULT_NOTICE } from 'ayah-coach/rules';
+
 /**
  * The texts served when the school has not put its own (`terms.md`, `privacy.md`) in the data dir:
  * complete as they stand, since students read them. The operator is told how to replace them in the
@@ -36,7 +38,8 @@ run by your school, which decides how it is used and is responsible for your inf
 - Your chats with the tutor, your goals, your progress and your points, so you can come back to them.
 - A short learning memory (subjects and topics you worked on) that helps the tutor help you.
 - If a message looks like you might be in danger or shares private details such as a phone number or
-  a home address, a note that this happened (never the message itself), so that help can be offered.
+  a home address, a note that this happened, so that help can be offered. If you are in a class, the
+  message and Ayah's answer are kept with that note, for the trusted adults at your school only.
 
 ## What we do with it
 We use it only to run Ayah for you and your school: to answer your questions, show your goals and
@@ -49,7 +52,12 @@ chat messages are sent to it to write the tutor's answers, and to nothing else.
 
 ## How long we keep it
 As long as your account exists. When you delete your account, everything Ayah keeps about you is
-deleted with it, at once.
+deleted with it, at once, except your school's safeguarding record: that a safety alert happened, when,
+in which class and what the adults did (never what you wrote).
+
+## Keeping you safe
+${TRUSTED_ADULT_NOTICE} If you are in a class, your teacher sees how your learning goes: your goals,
+your streak and how many questions you asked.
 
 ## Your choices
 You can see and download everything Ayah keeps about you, and delete your account, from Settings.

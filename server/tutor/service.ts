@@ -15,7 +15,8 @@ import { runMaths } from '../llm/maths-pool';
 import { pieces, systemPrompt } from '../llm/prompt';
 import type { GoalSummary, MemorySummary, StudentContext } from '../llm/prompt';
 import { SAFE_ANSWERS, checkSafety, localCheck } from '../llm/safety';
-import { CHAT } from 'ayah-coach/rules';
+import type { SafetyCategory } from '../llm/safety';
+import { CHAT, TRUSTED_ADULT_NOTICE } from 'ayah-coach/rules';
 import type { Tutor, TurnInput, TutorTurn } from '../ports';
 
 /** The offline coach answers within this long once the maths engines are loaded. */
@@ -64,16 +65,37 @@ export interface TutorMemory {
   store(userId: string, text: string, metadata: Record<string, unknown>): Promise<unknown>;
 }
 
+/**
+ * The port the root hands the tutor (issue 24): tells the trusted adults of a student's classes about
+ * a flagged message. Null when the student is in no class (a standalone student: no alert).
+ */
+export interface SafetyAlerts {
+  raise(input: {
+    studentId: string;
+    sessionId: string | null;
+    category: SafetyCategory;
+    categories: string[];
+    message: string;
+    answer: string;
+  }): Promise<{ alertIds: string[] } | null>;
+}
+
 async function* fromText(text: string): AsyncGenerator<ReplyPiece, void, undefined> {
   for (const piece of pieces(text)) yield piece;
 }
 
 export function createTutor(
   deps: Deps,
-  services: { chat: TutorChat; goals: GoalsReader; memory: TutorMemory; llm: LlmClient },
+  services: {
+    chat: TutorChat;
+    goals: GoalsReader;
+    memory: TutorMemory;
+    llm: LlmClient;
+    alerts: SafetyAlerts;
+  },
 ): Tutor {
   const { config, logger, now } = deps;
-  const { chat, goals, memory, llm } = services;
+  const { chat, goals, memory, llm, alerts } = services;
 
   async function context(user: User, question: string, input: TurnInput): Promise<StudentContext> {
     const [current, memories] = await Promise.all([
@@ -139,7 +161,24 @@ export function createTutor(
           direction: 'student',
           categories: verdict.categories,
         });
-        const answer = SAFE_ANSWERS[verdict.kind];
+        // In a class, a trusted adult is told, and so is the student (in danger, not for a phone number).
+        const danger = verdict.kind !== 'personal_data';
+        const told = `${SAFE_ANSWERS[verdict.kind]}\n\n${TRUSTED_ADULT_NOTICE}`;
+        const raised = await alerts
+          .raise({
+            studentId: user.id,
+            sessionId: session.id,
+            category: verdict.kind,
+            categories: verdict.categories,
+            message: question,
+            answer: danger ? told : SAFE_ANSWERS[verdict.kind],
+          })
+          .catch((error: unknown) => {
+            // The student still gets the safe answer; the safety event above is stored either way.
+            logger.error('[chat] could not raise a safety alert:', error);
+            return null;
+          });
+        const answer = raised && danger ? told : SAFE_ANSWERS[verdict.kind];
         return {
           ...ids,
           reply: fromText(answer),

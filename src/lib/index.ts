@@ -12,3 +12,5 @@ export * from './goals';
 export * from './chat';
 export { normalizeMath } from './math';
 export * from './links';
+export * from './safety';
+export * from './class-csv';

@@ -56,6 +56,10 @@ export type AccountExport = {
     email: string | null;
     created_at: string;
   }[];
+  /** The student's classes and their role in each. */
+  classes: Record<string, unknown>[];
+  /** Safety alerts about the student: category, status and their own flagged messages. */
+  safety_alerts: Record<string, unknown>[];
 };
 
 /**

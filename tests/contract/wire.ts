@@ -10,6 +10,7 @@ import type * as Chat from '../../src/chat/chat.adapter';
 import type * as Goals from '../../src/goals/goals.adapter';
 import type * as Settings from '../../src/settings/settings.adapter';
 import type * as Wallet from '../../src/wallet/wallet.adapter';
+import type * as Teacher from '../../src/teacher/teacher.adapter';
 import type { MessageResponse, Paged } from '../../src/wire';
 import type { operations } from './openapi';
 
@@ -124,6 +125,14 @@ export type Contract = [
   Check<'getWeb3TokensTransactionById', NoBody, Wallet.TransactionResponse>,
   Check<'getWeb3TokensActivity', NoBody, Paged<'data', Wallet.WalletActivity>>,
   Check<'getWeb3TokensDistributionBalances', NoBody, Wallet.DistributionBalances>,
+  Check<'getClasses', NoBody, Teacher.ClassList>,
+  Check<'getClassesByClassIdStudents', NoBody, Teacher.ClassDashboardData>,
+  Check<'getAlerts', NoBody, Teacher.AlertList>,
+  Check<'getAlertsUnread', NoBody, { unread: number }>,
+  Check<'getAlertsByAlertId', NoBody, Teacher.AlertDetail>,
+  Check<'postAlertsByAlertIdAcknowledge', NoBody, Teacher.AlertDetail>,
+  Check<'postAlertsByAlertIdResolve', { note: string }, Teacher.AlertDetail>,
+  Check<'postAlertsByAlertIdFalsePositive', { note?: string }, Teacher.AlertDetail>,
 ];
 
 /** Fails the type check, naming the operation, wherever a check above is not `['agree', 'agree']`. */

@@ -93,7 +93,7 @@ describe('npm run build', () => {
   });
 });
 
-const FEATURES = ['auth', 'chat', 'goals', 'wallet', 'settings', 'markdown'] as const;
+const FEATURES = ['auth', 'chat', 'goals', 'wallet', 'settings', 'teacher', 'markdown'] as const;
 /** What renders markdown and math: the chat's reply renderer, never a goal card's. */
 const MARKDOWN = ['react-markdown', 'remark-gfm', 'remark-math', 'hast-util-to-jsx-runtime'];
 const KATEX = ['katex', 'rehype-katex'];
@@ -110,6 +110,7 @@ const PURITY: Record<string, { features: string[]; banned: string[] }> = {
   goals: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
   wallet: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
   settings: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
+  teacher: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
   markdown: { features: [], banned: [...KATEX, 'ethers'] },
   rules: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers', 'react'] },
 };

@@ -8,6 +8,7 @@ import { fakeChatAdapter, streamOf } from '../../../fakes/chat';
 import { fakeGoalsAdapter } from '../../../fakes/goals';
 import { fakeSettingsAdapter } from '../../../fakes/settings';
 import { fakeWalletAdapter } from '../../../fakes/wallet';
+import { fakeTeacherAdapter } from '../../../fakes/teacher';
 
 let refreshes = 0;
 const count = () => refreshes++;
@@ -23,6 +24,7 @@ function api(overrides: Partial<Api> = {}): Api {
     goals: fakeGoalsAdapter(),
     wallet: fakeWalletAdapter(),
     settings: fakeSettingsAdapter(),
+    teacher: fakeTeacherAdapter(),
     ...overrides,
   });
 }
