@@ -1,5 +1,5 @@
 import type { Api } from './api';
-import { refreshWallets } from './wallet/use-wallet-refresh';
+import { refreshWallets } from './lib/wallet-events';
 
 /** Fires 'refresh-wallet' once `answer` has settled well, and hands it on unchanged. */
 async function thenRefresh<T>(answer: Promise<T>): Promise<T> {

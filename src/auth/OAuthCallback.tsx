@@ -7,7 +7,7 @@ import { AuthLayout, headingClass, NavLink } from './AuthLayout';
 import { OAUTH_PARAMS, oauthCallbackLogic, readOAuthParams } from './oauth-callback.machine';
 import { useNotices } from './use-notices';
 import type { AuthAdapter } from './auth.adapter';
-import { takeRedirectSignInState } from './sign-in-state';
+import { takeRedirectSignInState } from '../lib/sign-in-state';
 
 export type OAuthCallbackProps = {
   /** Exchanges the callback's one-time code (`exchangeSignInCode`). */

@@ -157,7 +157,7 @@ export interface AuthAdapter {
   logout(body: Partial<RefreshRequest>, options?: CallOptions): Promise<MessageResponse>;
   /**
    * Where to send the browser for Google sign-in (a full-page redirect, not a fetch); makes and keeps
-   * the browser's one-time value (sign-in-state.ts) the callback's code is bound to.
+   * the browser's one-time value (lib/sign-in-state.ts) the callback's code is bound to.
    */
   googleLoginUrl(): string;
   /** Exchanges a redirect's one-time code, with this browser's one-time value, for a session. */

@@ -27,7 +27,7 @@ export type OAuthParams = Partial<Record<(typeof OAUTH_PARAMS)[number], string |
 export type OAuthCallbackContext = {
   /** The one-time code of the redirect. */
   code: string | null;
-  /** The one-time value this browser kept when it started the sign-in (sign-in-state.ts). */
+  /** The one-time value this browser kept when it started the sign-in (lib/sign-in-state.ts). */
   state: string | null;
   /** The name the provider gave, for the greeting while the user loads. */
   userName: string | null;

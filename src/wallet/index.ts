@@ -5,7 +5,7 @@ export { WalletDialog, type WalletDialogProps } from './WalletDialog';
 export { ConversionDialog, type ConversionActorRef } from './ConversionDialog';
 export { WalletBalances, type WalletBalancesProps } from './WalletBalances';
 export { guestWallet, GUEST_POINTS_KEY, type GuestWallet } from './guest-wallet';
-export { refreshWallets } from './use-wallet-refresh';
+export { refreshWallets } from '../lib/wallet-events';
 export {
   conversionLogic,
   conversionMachine,

@@ -8,8 +8,3 @@ export function useWalletRefresh(refresh: () => void): void {
     return () => window.removeEventListener(REFRESH_WALLET_EVENT, refresh);
   }, [refresh]);
 }
-
-/** Fires 'refresh-wallet': every mounted wallet and wallet modal reloads its balances. */
-export function refreshWallets(): void {
-  window.dispatchEvent(new Event(REFRESH_WALLET_EVENT));
-}

@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OAuthCallback } from '../../../src/auth/OAuthCallback';
-import { beginRedirectSignIn } from '../../../src/auth/sign-in-state';
+import { beginRedirectSignIn } from '../../../src/lib/sign-in-state';
 import { authResponse } from '../../../fakes/auth';
 import { clearToasts, renderWithToasts } from '../render';
 import { findToast } from '../../support/toasts';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Wallet } from '../../../src/wallet/Wallet';
 import { WalletDialog } from '../../../src/wallet/WalletDialog';
 import { guestWallet } from '../../../src/wallet/guest-wallet';
-import { refreshWallets } from '../../../src/wallet/use-wallet-refresh';
+import { refreshWallets } from '../../../src/lib/wallet-events';
 import { Button } from '../../../src/ui/button';
 import { fakeWalletAdapter, manyActivities, transaction } from '../../../fakes/wallet';
 import { clearToasts, renderWithToasts } from '../render';

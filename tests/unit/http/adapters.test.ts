@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { takeRedirectSignInState } from '../../../src/auth/sign-in-state';
+import { takeRedirectSignInState } from '../../../src/lib/sign-in-state';
 import type { Api } from '../../../src/api';
 import { normalizeUser, resolveAvatarUrl } from '../../../src/http-user';
 import { createHttpApi } from '../../../src/http';
@@ -317,6 +317,43 @@ const rows: Row[] = [
     'DELETE',
     '/api/v1/auth/account',
     { confirm: 'ada@example.com' },
+  ],
+  // teacher
+  ['teacher.classes', (a) => a.teacher.classes(), 'GET', '/api/v1/classes'],
+  [
+    'teacher.dashboard',
+    (a) => a.teacher.dashboard(odd),
+    'GET',
+    `/api/v1/classes/${oddPath}/students`,
+  ],
+  ['teacher.alerts', (a) => a.teacher.alerts({}), 'GET', '/api/v1/alerts'],
+  [
+    'teacher.alerts of a class',
+    (a) => a.teacher.alerts({ classId: 'c1' }),
+    'GET',
+    '/api/v1/alerts?class_id=c1',
+  ],
+  ['teacher.unreadAlerts', (a) => a.teacher.unreadAlerts(), 'GET', '/api/v1/alerts/unread'],
+  ['teacher.alert', (a) => a.teacher.alert(odd), 'GET', `/api/v1/alerts/${oddPath}`],
+  [
+    'teacher.acknowledge',
+    (a) => a.teacher.acknowledge('a1'),
+    'POST',
+    '/api/v1/alerts/a1/acknowledge',
+  ],
+  [
+    'teacher.resolve',
+    (a) => a.teacher.resolve('a1', 'Talked with them'),
+    'POST',
+    '/api/v1/alerts/a1/resolve',
+    { note: 'Talked with them' },
+  ],
+  [
+    'teacher.markFalsePositive',
+    (a) => a.teacher.markFalsePositive('a1', 'A quote from a book'),
+    'POST',
+    '/api/v1/alerts/a1/false-positive',
+    { note: 'A quote from a book' },
   ],
 ];
 
