@@ -176,6 +176,31 @@ describeServer('LTI 1.3', () => {
     );
   });
 
+  it('lands an instructor on /teach for the course, whose learners fill the dashboard', async () => {
+    const course = `course-${randomUUID().slice(0, 8)}`;
+    const learner = await launchAs({ sub: sub(), name: 'Sami Ortiz', contextId: course });
+    expect(learner.data.next).toMatch(/^\/assistant\?lti=/);
+    const teacher = await launchAs({
+      sub: sub(),
+      name: 'Ms Rivera',
+      contextId: course,
+      roles: [ROLE.instructor],
+    });
+    const next = new URL(teacher.data.next, h.url);
+    expect(next.pathname).toBe('/teach');
+    const classId = next.searchParams.get('class')!;
+    const token = teacher.session.access_token;
+    const board = await h.get(`/api/v1/classes/${classId}/students`, { token });
+    expect(board.status, board.text).toBe(200);
+    expect(board.body.class).toMatchObject({ id: classId, name: 'Algebra 1', role: 'instructor' });
+    expect(board.body.students.map((s: Loose) => s.name)).toEqual(['Sami Ortiz']);
+    // The learner is no teacher of it.
+    const asLearner = await h.get(`/api/v1/classes/${classId}/students`, {
+      token: learner.session.access_token,
+    });
+    expect(asLearner.status).toBe(404);
+  });
+
   it('opens the view asked for: custom ayah_view goals → /goal', async () => {
     const { data } = await launchAs({ sub: sub(), custom: { ayah_view: 'goals' } });
     expect(data.next).toMatch(/^\/goal\?lti=/);
