@@ -312,7 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: env.AYAH_TRUST_PROXY === '1' || env.AYAH_TRUST_PROXY === 'true',
     maxBodyBytes: 1024 * 1024,
     requestTimeoutMs: positiveInt('AYAH_REQUEST_TIMEOUT_MS', env.AYAH_REQUEST_TIMEOUT_MS, 30_000),
-    connectionsPerAddress: nonNegativeInt(env.AYAH_CONNECTIONS_PER_ADDRESS, 64),
+    connectionsPerAddress: nonNegativeInt(env.AYAH_CONNECTIONS_PER_ADDRESS, 512),
     auth: DEFAULT_AUTH,
     llm: loadLlmSettings(env),
     chat: {
