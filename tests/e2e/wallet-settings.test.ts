@@ -163,12 +163,13 @@ describe('a student and their wallet and settings', () => {
     await signIn(page, student.email, NEW_PASSWORD);
     await page.waitForURL(/\/assistant/);
 
-    // Delete the account, typing the email.
+    // Delete the account, typing the email and the password (the access token alone is not enough).
     await page.goto(`${e2e.product.url}/settings`);
     await page.getByRole('tab', { name: 'Data Controls' }).click();
     await page.getByRole('button', { name: 'Delete my account' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete your account?' });
     await confirm.getByLabel(`Type your email (${student.email}) to confirm`).fill(student.email);
+    await confirm.getByLabel('Your password', { exact: true }).fill(NEW_PASSWORD);
     await expectAccessible(page, 'settings-delete-account');
     await confirm.getByRole('button', { name: 'Delete my account' }).click();
     await page.waitForURL(/\/auth$/);

@@ -70,16 +70,26 @@ export async function stopServer(server: ServerProcess): Promise<number> {
 }
 
 /** A verified user with a live session, written straight into the (not yet served) data dir. */
-export async function seedUser(pgdata: string): Promise<{ id: string; token: string }> {
+/** `count` signed-in users at once (each student has limits of their own, memory writes among them). */
+export async function seedUsers(
+  pgdata: string,
+  count: number,
+): Promise<{ id: string; token: string }[]> {
   const database = await openDatabase({ dataDir: pgdata });
   try {
     await database.migrate();
-    const { id, token } = await insertSignedInUser(database, new TextEncoder().encode(JWT_SECRET), {
-      email: `proc-${Date.now()}@example.com`,
-      displayName: 'Pat',
-      lastLogin: new Date(),
-    });
-    return { id, token };
+    const secret = new TextEncoder().encode(JWT_SECRET);
+    const stamp = Date.now();
+    const users: { id: string; token: string }[] = [];
+    for (let n = 0; n < count; n++) {
+      const { id, token } = await insertSignedInUser(database, secret, {
+        email: `proc-${stamp}-${n}@example.com`,
+        displayName: 'Pat',
+        lastLogin: new Date(),
+      });
+      users.push({ id, token });
+    }
+    return users;
   } finally {
     await database.close();
   }

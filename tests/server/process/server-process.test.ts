@@ -30,7 +30,7 @@ import { FakeOpenAI } from '../fake-openai';
 import { onPostgres } from '../harness';
 import { parseSse } from '../harness';
 import type { ServerProcess } from '../server-process';
-import { seedUser, startServer } from '../server-process';
+import { seedUsers, startServer } from '../server-process';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-proc-'));
 const pgdata = path.join(dataDir, 'pgdata');
@@ -68,14 +68,16 @@ const store = (server: ServerProcess, token: string, text: string) =>
   });
 
 describe.skipIf(onPostgres)('the server process on its embedded database', () => {
-  let user: { id: string; token: string };
+  // A student of their own for each writer below, and one more for the first test: a student may
+  // store 30 learning memories a minute.
+  let users: { id: string; token: string }[];
   let first: ServerProcess;
 
   it(
     'keeps the data dir private: 0700, every file 0600, after writes',
     { timeout: 240_000 },
     async () => {
-      user = await seedUser(pgdata);
+      users = await seedUsers(pgdata, 9);
       // A data dir left open by hand or by an older version: the server closes it as it starts.
       chmodSync(dataDir, 0o755);
       mkdirSync(path.join(dataDir, 'outbox'), { mode: 0o755 });
@@ -83,7 +85,7 @@ describe.skipIf(onPostgres)('the server process on its embedded database', () =>
       expect(tooOpen(dataDir)).not.toEqual([]);
       first = await start();
       for (let i = 0; i < 20; i++) {
-        expect((await store(first, user.token, `fractions ${i}`)).status).toBe(201);
+        expect((await store(first, users[8]!.token, `fractions ${i}`)).status).toBe(201);
       }
       expect(tooOpen(dataDir)).toEqual([]);
       // The lock beside the database names this process.
@@ -121,7 +123,7 @@ describe.skipIf(onPostgres)('the server process on its embedded database', () =>
       const writer = async (n: number) => {
         for (let i = 0; !stop; i++) {
           try {
-            const reply = await store(first, user.token, `writer ${n} note ${i}`);
+            const reply = await store(first, users[n]!.token, `writer ${n} note ${i}`);
             if (reply.status === 201)
               acknowledged.push(((await reply.json()) as { id: string }).id);
           } catch {
@@ -192,7 +194,10 @@ describe.skipIf(onPostgres)('the server process on its embedded database', () =>
         model.script({ kind: 'chunks', chunks, delayMs: 500 });
         const response = await fetch(`${server.url}/api/v1/chat/send/stream`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+          headers: {
+            authorization: `Bearer ${users[0]!.token}`,
+            'content-type': 'application/json',
+          },
           body: JSON.stringify({ messages: [{ role: 'user', content: 'Explain 3/4 + 1/8' }] }),
         });
         expect(response.status).toBe(200);

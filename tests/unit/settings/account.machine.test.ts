@@ -28,12 +28,14 @@ function start(adapter = fakeSettingsAdapter()) {
 }
 
 describe('deletionConfirmation', () => {
-  it('asks an email account for its email, Google for its name, a wallet for a signature', () => {
+  it('asks an email account for its email and password, Google for its name, a wallet for a signature', () => {
     expect(deletionConfirmation(emailUser)).toEqual({
       kind: 'type',
       expected: 'ada@example.org',
       label: 'Type your email (ada@example.org) to confirm',
+      password: true,
     });
+    expect(deletionConfirmation(googleUser).password).toBeUndefined();
     expect(deletionConfirmation(googleUser)).toMatchObject({ kind: 'type', expected: 'Gus' });
     expect(deletionConfirmation(walletUser)).toMatchObject({
       kind: 'sign',
