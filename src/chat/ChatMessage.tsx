@@ -8,6 +8,7 @@ import { AyahMark } from './AyahMark';
 import { CopyIcon, RetryIcon } from './chat-icons';
 import type { ChatEntry } from './chat.thread';
 import { ReplyMarkdown } from './ReplyMarkdown';
+import { Dots, ReplyActivity, TypingIndicator } from './TypingIndicator';
 
 /** How long the copy button says 'Copied'. */
 const COPIED_MS = 2000;
@@ -71,49 +72,6 @@ export const ChatMessage = memo(function ChatMessage({ entry, onRetry }: ChatMes
     </div>
   );
 });
-
-/**
- * The three dots shown while a reply is awaited, with what the tutor is doing meanwhile when the
- * server says ('Checking the maths…').
- */
-export function TypingIndicator({ activity }: { activity?: string }) {
-  return (
-    <span
-      data-slot="typing-indicator"
-      className="ay:inline-flex ay:h-6 ay:items-center ay:gap-2 ay:text-sm ay:text-muted-foreground"
-    >
-      <Dots />
-      {activity ? (
-        <ReplyActivity text={activity} />
-      ) : (
-        <VisuallyHidden>Ayah is typing…</VisuallyHidden>
-      )}
-    </span>
-  );
-}
-
-function Dots() {
-  return (
-    <span aria-hidden="true" className="ay:inline-flex ay:items-center ay:gap-1">
-      {[0, 160, 320].map((delay) => (
-        <span
-          key={delay}
-          className="ay:size-2 ay:rounded-full ay:bg-muted-foreground ay:animate-bounce-dot"
-          style={{ animationDelay: `${delay}ms` }}
-        />
-      ))}
-    </span>
-  );
-}
-
-/** What the tutor is doing, spoken politely once (the log itself is silent while a reply streams). */
-function ReplyActivity({ text }: { text: string }) {
-  return (
-    <span data-slot="reply-activity" role="status">
-      {text}
-    </span>
-  );
-}
 
 function MessageActions({ entry, onRetry }: ChatMessageProps) {
   const copyable =

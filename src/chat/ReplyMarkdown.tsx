@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { lazyComponent } from '../ui/lazy-component';
 import type { MarkdownProps } from '../markdown';
+import { TypingIndicator } from './TypingIndicator';
 
 /**
  * The markdown renderer (react-markdown, remark, the streaming block cutter: about half the chat's
@@ -12,16 +13,21 @@ const [Markdown, preloadMarkdown] = lazyComponent(() => import('../markdown'), '
 export { preloadMarkdown };
 
 /**
- * A reply rendered by `ayah-coach/markdown`. Until the renderer has loaded (a restored conversation
- * shown at once), the reply's text shows as it is; once it has, the DOM is exactly the renderer's.
+ * A reply rendered by `ayah-coach/markdown`. Until the renderer has loaded, a streaming reply keeps
+ * the typing dots (half-written markup such as `$n^2` is never shown) and a finished one (a restored
+ * conversation shown at once) shows its text as it is; once it has, the DOM is exactly the renderer's.
  */
 export function ReplyMarkdown(props: MarkdownProps) {
   return (
     <Suspense
       fallback={
-        <p data-slot="markdown-loading" className="ay:whitespace-pre-wrap ay:break-words">
-          {props.content}
-        </p>
+        props.streaming ? (
+          <TypingIndicator />
+        ) : (
+          <p data-slot="markdown-loading" className="ay:whitespace-pre-wrap ay:break-words">
+            {props.content}
+          </p>
+        )
       }
     >
       <Markdown {...props} />

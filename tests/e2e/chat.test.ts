@@ -81,7 +81,10 @@ async function signIn(page: Page) {
   await page.waitForURL(/\/assistant/);
 }
 
-/** Records, from inside the page, what the reply went through while it streamed. */
+/**
+ * Records, from inside the page, what the reply went through while it streamed. A finished reply
+ * may show its text as it is until the renderer has loaded (a restored chat); a streaming one never.
+ */
 async function watchReply(page: Page) {
   await page.evaluate(() => {
     const seen = {
@@ -101,10 +104,10 @@ async function watchReply(page: Page) {
           if (log?.getAttribute('aria-busy') === 'true') seen.busyWhileStreaming = true;
           if (document.querySelector('button[aria-label="Stop reply"]'))
             seen.stopWhileStreaming = true;
+          // Visible text only (KaTeX's MathML annotation carries the TeX without delimiters).
+          const text = (el as HTMLElement).innerText;
+          if (/\$|\\\(|\\\[|```|\| --- \|/.test(text)) seen.rawMarkup.push(text.slice(-80));
         }
-        // Visible text only (KaTeX's MathML annotation carries the TeX without delimiters).
-        const text = (el as HTMLElement).innerText;
-        if (/\$|\\\(|\\\[|```|\| --- \|/.test(text)) seen.rawMarkup.push(text.slice(-80));
       }
     }).observe(document.body, {
       subtree: true,
@@ -352,6 +355,14 @@ describe('a student talks to Ayah', () => {
 
   test('chats on a phone: the header opens the chats drawer, a reply arrives', async () => {
     const page = await newPage(MOBILE);
+    // The markdown renderer arrives only after the reply has streamed (a slow phone network): the
+    // streaming reply keeps its typing dots meanwhile and never shows half-written markup.
+    let releaseRenderer!: () => void;
+    const rendererHeld = new Promise<void>((resolve) => (releaseRenderer = resolve));
+    await page.route('**/assets/markdown-*.js', async (route) => {
+      await rendererHeld;
+      await route.continue();
+    });
     await signIn(page);
     await page.goto(`${e2e.product.url}/assistant`);
     await page.getByRole('heading', { name: 'Ready to learn together?' }).waitFor();
@@ -377,9 +388,14 @@ describe('a student talks to Ayah', () => {
     });
     const input = page.getByRole('textbox', { name: 'Message Ayah' });
     await input.fill('What is a prime number?');
+    await watchReply(page);
     await input.press('Enter');
     const reply = page.locator('[data-role="assistant"][data-status="complete"]');
     await reply.waitFor({ timeout: 20_000 });
+    const seen = await replySeen(page);
+    expect(seen.streaming, 'the reply streamed before the renderer came').toBe(true);
+    expect(seen.rawMarkup, 'no raw markup while streaming without the renderer').toEqual([]);
+    releaseRenderer();
     await reply.locator('.katex').nth(1).waitFor();
     expect(await reply.innerText()).toContain('exactly two divisors');
     await page.waitForURL(/\/assistant\?sessionId=/);
