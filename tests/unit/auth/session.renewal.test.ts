@@ -122,4 +122,34 @@ describe('two tabs renewing one session at once (issue 22 #4)', () => {
     expect(locks.granted).toEqual(['ayah-token-renewal']);
     expect([storage.getItem(KEY), storage.getItem(REFRESH_KEY)]).toEqual(['new', 'r-2']);
   });
+
+  it('adopts the pair another tab recorded for this refresh token, whatever storage says yet', async () => {
+    const storage = memoryStorage({ [KEY]: 'stale', [REFRESH_KEY]: 'r-1' });
+    const renewed: TokenResponse = {
+      access_token: 'new',
+      token_type: 'bearer',
+      refresh_token: 'r-2',
+    };
+    const calls: string[] = [];
+    const answer = await renewShared({
+      presented: 'r-1',
+      stored: {
+        read: () => ({ token: storage.getItem(KEY), refreshToken: storage.getItem(REFRESH_KEY) }),
+        write: (token, refreshToken) => {
+          storage.setItem(KEY, token);
+          storage.setItem(REFRESH_KEY, refreshToken ?? '');
+        },
+      },
+      refresh: async (token) => (calls.push(token), Promise.reject(new Error('not called'))),
+      signal: new AbortController().signal,
+      locks: memoryLocks(),
+      journal: {
+        find: async (presented) => (presented === 'r-1' ? renewed : null),
+        record: async () => {},
+      },
+    });
+    expect(answer).toEqual(renewed);
+    expect(calls).toEqual([]);
+    expect([storage.getItem(KEY), storage.getItem(REFRESH_KEY)]).toEqual(['new', 'r-2']);
+  });
 });
