@@ -14,10 +14,18 @@ export interface MathStep {
   latex: string;
   /** Why, in words: "Subtract 3 from both sides". */
   reason: string;
+  /** The problem after this step as the engines read it ("2x = 8"), to check a student's step. */
+  ascii?: string;
+  /** The line this step tidies, written out ("(2x + 3) - 3 = 11 - 3"), when it tidies one. */
+  written?: string;
+  /** For an operation on both sides: which, and by how much ("3"). */
+  operation?: { kind: Operation; amount: string };
 }
 
+export type Operation = 'add' | 'subtract' | 'multiply' | 'divide';
+
 export interface Worked {
-  kind: 'equation' | 'expression';
+  kind: 'equation' | 'expression' | 'comparison';
   /** The problem as the engines read it ("2x + 3 = 11"). */
   problem: string;
   problemLatex: string;
@@ -167,6 +175,7 @@ const REASONS: Record<string, string> = {
   SIMPLIFY_FRACTION: 'Simplify the fraction',
   ADD_FRACTIONS: 'Add the fractions',
   COMMON_DENOMINATOR: 'Give the fractions a common denominator',
+  COMBINE_NUMERATORS: 'Add the tops; the bottom stays the same',
   MULTIPLY_FRACTIONS: 'Multiply the tops together and the bottoms together',
   CANCEL_TERMS: 'Cancel the common factors',
   COLLECT_AND_COMBINE_LIKE_TERMS: 'Collect the like terms',
@@ -221,19 +230,121 @@ function rootsLatex(variable: string, values: number[]): string {
   return values.map((v) => `${variable} = ${toLatex(String(v))}`).join(' \\text{ or } ');
 }
 
-function solveEquation(problem: string): Worked | null {
-  const raw = mathsteps.solveEquation(problem);
-  if (raw.length === 0) return null;
-  const steps: MathStep[] = [];
+const OPERATIONS: Record<string, Operation> = {
+  SUBTRACT_FROM_BOTH_SIDES: 'subtract',
+  ADD_TO_BOTH_SIDES: 'add',
+  DIVIDE_FROM_BOTH_SIDES: 'divide',
+  MULTIPLY_TO_BOTH_SIDES: 'multiply',
+  MULTIPLY_BOTH_SIDES_BY_INVERSE_FRACTION: 'multiply',
+  MULTIPLY_BOTH_SIDES_BY_NEGATIVE_ONE: 'multiply',
+};
+
+/** Steps that only tidy what the step before wrote: never a step of their own for a student. */
+const TRIVIAL = new Set([
+  'REMOVE_MULTIPLYING_BY_ONE',
+  'REMOVE_ADDING_ZERO',
+  'REMOVE_EXPONENT_BY_ONE',
+  'REMOVE_EXPONENT_BASE_ONE',
+  'REMOVE_MULTIPLYING_BY_NEGATIVE_ONE',
+  'RESOLVE_DOUBLE_MINUS',
+  'DIVISION_BY_ONE',
+  'DIVISION_BY_NEGATIVE_ONE',
+  'MULTIPLY_BY_ZERO',
+  'REDUCE_EXPONENT_BY_ZERO',
+  'REDUCE_ZERO_NUMERATOR',
+  'ADD_COEFFICIENT_OF_ONE',
+  'ADD_EXPONENT_OF_ONE',
+  'UNARY_MINUS_TO_NEGATIVE_ONE',
+  'REARRANGE_COEFF',
+  'SIMPLIFY_SIGNS',
+  'CANCEL_MINUSES',
+]);
+
+/** Equation steps that work out a side after an operation: one "work out each side" step. */
+const TIDY_EQUATION = new Set([
+  ...TRIVIAL,
+  'SIMPLIFY_LEFT_SIDE',
+  'SIMPLIFY_RIGHT_SIDE',
+  'SIMPLIFY_ARITHMETIC',
+  'SIMPLIFY_FRACTION',
+  'COLLECT_AND_COMBINE_LIKE_TERMS',
+  'CANCEL_TERMS',
+  'SIMPLIFY_TERMS',
+  'MULTIPLY_FRACTIONS',
+  'ADD_FRACTIONS',
+]);
+
+interface Draft extends MathStep {
+  changeType: string;
+  ascii: string;
+}
+
+/**
+ * The engine's steps as a student writes them: an operation on both sides is one step, the
+ * working-out after it another (its tidy-ups merged), and the last operation goes straight to the
+ * answer, so `2x + 3 = 11` takes 3 steps rather than mathsteps' 6.
+ */
+function equationSteps(problem: string, raw: MathstepsStep[]): Draft[] | null {
+  const drafts: Draft[] = [];
   for (const step of raw) {
     const ascii = step.newEquation?.ascii();
     if (!ascii) return null;
-    const found = step.changeType === 'FIND_ROOTS' ? roots(ascii) : null;
-    steps.push({
+    const last = drafts.at(-1);
+    const operation = OPERATIONS[step.changeType];
+    if (last && TRIVIAL.has(step.changeType)) {
+      last.ascii = ascii;
+      continue;
+    }
+    if (!operation && TIDY_EQUATION.has(step.changeType)) {
+      if (last?.changeType === 'TIDY') {
+        last.reason = 'Work out each side';
+        last.ascii = ascii;
+        continue;
+      }
+      drafts.push({
+        changeType: 'TIDY',
+        reason: reasonFor(step),
+        ascii,
+        latex: '',
+        written: last?.ascii ?? problem,
+      });
+      continue;
+    }
+    drafts.push({
+      changeType: step.changeType,
       reason: reasonFor(step),
-      latex: found ? rootsLatex(found.variable, found.values) : toLatex(ascii),
+      ascii,
+      latex: '',
+      ...(operation ? { operation: { kind: operation, amount: amountText(step) } } : {}),
     });
   }
+  // The last operation goes straight to the answer: "divide both sides by 2: x = 4".
+  const tail = drafts.at(-1);
+  const before = drafts.at(-2);
+  if (tail?.changeType === 'TIDY' && before && OPERATIONS[before.changeType]) {
+    before.written = before.ascii;
+    before.ascii = tail.ascii;
+    drafts.pop();
+  }
+  return drafts;
+}
+
+function amountText(step: MathstepsStep): string {
+  return step.newEquation?.rightNode.args?.at(-1)?.toString() ?? '';
+}
+
+function solveEquation(problem: string): Worked | null {
+  const raw = mathsteps.solveEquation(problem);
+  if (raw.length === 0) return null;
+  const drafts = equationSteps(problem, raw);
+  if (!drafts) return null;
+  const steps: MathStep[] = drafts.map(({ changeType, ...step }) => {
+    const found = changeType === 'FIND_ROOTS' ? roots(step.ascii) : null;
+    return {
+      ...step,
+      latex: found ? rootsLatex(found.variable, found.values) : toLatex(step.ascii),
+    };
+  });
   const last = raw.at(-1)!.newEquation!.ascii();
   const answer = roots(last);
   if (!answer || answer.values.length === 0) return null;
@@ -250,6 +361,44 @@ function solveEquation(problem: string): Worked | null {
   };
 }
 
+/** The engine's few steps that hide the working a student needs: shown as their own steps. */
+function opened(raw: MathstepsStep[]): MathstepsStep[] {
+  const out: MathstepsStep[] = [];
+  for (const step of raw) {
+    if (step.changeType === 'ADD_FRACTIONS' && step.substeps.some((s) => s.newNode))
+      out.push(...step.substeps.filter((s) => s.newNode));
+    else out.push(step);
+  }
+  return out;
+}
+
+/** Steps of an expression: the common denominator shown on its own, tidy-ups merged. */
+function expressionSteps(raw: MathstepsStep[]): MathStep[] {
+  const steps: (MathStep & { changeType: string })[] = [];
+  for (const step of opened(raw)) {
+    const ascii = step.newNode!.toString();
+    const last = steps.at(-1);
+    const fractions = ['MULTIPLY_DENOMINATORS', 'MULTIPLY_NUMERATORS'].includes(step.changeType);
+    const adding =
+      step.changeType === 'ADD_NUMERATORS' && last?.changeType === 'COMBINE_NUMERATORS';
+    if (
+      last &&
+      (TRIVIAL.has(step.changeType) || fractions || adding || last.changeType === step.changeType)
+    ) {
+      last.ascii = ascii;
+      last.latex = toLatex(ascii);
+      continue;
+    }
+    steps.push({
+      changeType: step.changeType,
+      reason: reasonFor(step),
+      ascii,
+      latex: toLatex(ascii),
+    });
+  }
+  return steps.map(({ changeType: _type, ...step }) => step);
+}
+
 function simplifyProblem(problem: string): Worked | null {
   let raw: MathstepsStep[] = [];
   try {
@@ -257,9 +406,8 @@ function simplifyProblem(problem: string): Worked | null {
   } catch {
     raw = [];
   }
-  const steps: MathStep[] = raw
-    .filter((s) => s.newNode)
-    .map((s) => ({ reason: reasonFor(s), latex: toLatex(s.newNode!.toString()) }));
+  raw = raw.filter((s) => s.newNode);
+  const steps = expressionSteps(raw);
   let final = raw.at(-1)?.newNode?.toString();
   if (!final) {
     // Nothing for the step engine to do: a plain calculation mathjs can still work out.
@@ -267,7 +415,7 @@ function simplifyProblem(problem: string): Worked | null {
     if (value === null) return null;
     final = String(Number(value.toPrecision(12)));
     if (final === problem.replace(/\s/g, '')) return null;
-    steps.push({ reason: 'Work out the arithmetic', latex: toLatex(final) });
+    steps.push({ reason: 'Work out the arithmetic', latex: toLatex(final), ascii: final });
   }
   if (equivalent(problem, final) !== true) return null;
   return {
