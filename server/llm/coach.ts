@@ -11,6 +11,7 @@ import {
   findComparison,
   findMaths,
   matchingStep,
+  normalise,
   sameSolutions,
   solve,
   stepSlip,
@@ -170,7 +171,19 @@ function checked(state: Progress, answer: string): string | null {
   if (right === null) return null;
   if (right && state.revealed)
     return `${COPIED} Send me a problem like it, such as ${another(state.worked)}, and I'll start you off with a hint.`;
-  if (right) return `${RIGHT} — well done! 🎉\n\n${answerText(state.worked)}`;
+  if (right) {
+    // A middle line of a sum ("9/12 + 8/12") is a right step, not yet the answer.
+    const plain = (text: string) => normalise(text).replace(/[\s()]/g, '');
+    const steps = state.worked.steps;
+    const k = steps.findIndex((step) => step.ascii && plain(step.ascii) === plain(answer));
+    if (state.worked.kind === 'expression' && k >= 0 && k < steps.length - 1)
+      return [
+        `Yes, that's the next step! ✅${k + 1 > state.shown ? ` That's **Step ${k + 1} of ${steps.length}** done.` : ''}`,
+        '',
+        `**Hint:** ${lower(steps[k + 1]!.reason)}. What do you get?`,
+      ].join('\n');
+    return `${RIGHT} — well done! 🎉\n\n${answerText(state.worked)}`;
+  }
   const next = state.worked.steps[state.shown];
   return [
     'Not quite — good try, though. Mistakes are how we learn.',

@@ -235,6 +235,15 @@ describe('the offline coach', () => {
     expect(coachAnswer(student, 'x = 4', on)).toMatch(/^Yes, that's right/);
   });
 
+  it('takes a middle line of a sum as a step, not as the answer', () => {
+    const history = after('What is 3/4 + 2/3?');
+    const middle = coachAnswer(student, '9/12 + 8/12', history);
+    expect(middle).toMatch(/^Yes, that's the next step!/);
+    expect(middle).toContain('**Step 1 of 2**');
+    expect(middle).not.toContain('well done');
+    expect(coachAnswer(student, '17/12', history)).toMatch(/^Yes, that's right — well done!/);
+  });
+
   it('says a wrong line has another answer when it matches no step', () => {
     const wrong = coachAnswer(student, 'x + 3 = 11', after('Solve 2x + 3 = 11'));
     expect(wrong).toMatch(/^Not quite — that line doesn't have the same answer/);
