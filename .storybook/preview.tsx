@@ -10,6 +10,14 @@ const preview: Preview = {
     },
   },
   initialGlobals: { theme: 'light' },
+  // The chat's reply renderer is a chunk the chat loads on demand; a streaming reply shows the
+  // typing dots until it has come. Stories show the rendered state from their first frame.
+  loaders: [
+    async () => {
+      await import('ayah-coach/markdown');
+      return {};
+    },
+  ],
   decorators: [
     (Story, { globals }) => (
       <AyahRoot theme={(globals.theme as Theme | undefined) ?? 'light'} className="ay:p-6">

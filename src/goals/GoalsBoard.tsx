@@ -25,6 +25,7 @@ import { GoalCard } from './GoalCard';
 import { GoalStats, RecentActivity } from './GoalsSummary';
 import { GoalCelebration } from './GoalCelebration';
 import { SuggestionCards } from './WizardSteps';
+import { listStatus, noDialogOpen } from './board.selectors';
 
 const loadDialogs = () => import('./GoalDialogs');
 const GoalDialogs = lazy(loadDialogs);
@@ -122,7 +123,7 @@ function Board({ adapter, interests = [], reducedMotion, title = 'Weekly Goals' 
  */
 function Dialogs({ interests }: { interests: Subject[] }) {
   const board = useBoardActor('GoalDialogs');
-  const opened = useSelector(board, (s) => !s.matches({ dialog: 'closed' }));
+  const opened = useSelector(board, (s) => !noDialogOpen(s));
   const [loaded, setLoaded] = useState(false);
   useEffect(() => whenIdle(() => void loadDialogs().then(() => setLoaded(true))), []);
   return (
@@ -135,8 +136,8 @@ function Dialogs({ interests }: { interests: Subject[] }) {
 function GoalList({ interests }: { interests: Subject[] }) {
   const board = useBoardActor('GoalList');
   const view = useSelector(board, (s) => {
-    if (s.matches({ goals: 'failed' })) return 'failed';
-    if (s.matches({ goals: 'loading' }) && s.context.goals.length === 0) return 'loading';
+    const status = listStatus(s);
+    if (status !== 'ready') return status;
     return s.context.goals.length === 0 ? 'empty' : 'list';
   });
   const goals = useSelector(board, (s) => s.context.goals);
