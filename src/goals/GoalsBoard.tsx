@@ -48,6 +48,12 @@ export interface GoalsBoardProps {
    * @default the reader's `prefers-reduced-motion`
    */
   reducedMotion?: boolean;
+  /**
+   * How long (ms) a celebration stays before the next one takes its place; `null` keeps each until
+   * the student dismisses it (a story, a screenshot).
+   * @default 6000
+   */
+  celebrationMs?: number | null;
   /** The board's heading. @default 'Weekly Goals' */
   title?: string;
   /** @default the enclosing Ayah root's theme, else 'light' */
@@ -83,10 +89,22 @@ export function GoalsBoard({
   );
 }
 
-type BoardProps = Pick<GoalsBoardProps, 'adapter' | 'interests' | 'reducedMotion' | 'title'>;
+type BoardProps = Pick<
+  GoalsBoardProps,
+  'adapter' | 'interests' | 'reducedMotion' | 'title' | 'celebrationMs'
+>;
 
-function Board({ adapter, interests = [], reducedMotion, title = 'Weekly Goals' }: BoardProps) {
-  const [logic] = useState(() => ({ board: goalsLogic(adapter), wizard: wizardLogic(adapter) }));
+function Board({
+  adapter,
+  interests = [],
+  reducedMotion,
+  title = 'Weekly Goals',
+  celebrationMs,
+}: BoardProps) {
+  const [logic] = useState(() => ({
+    board: goalsLogic(adapter, { celebrationMs }),
+    wizard: wizardLogic(adapter),
+  }));
   const board = useActorRef(logic.board);
   const wizard = useActorRef(logic.wizard);
   const headingId = useId();

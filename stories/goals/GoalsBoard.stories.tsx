@@ -372,6 +372,8 @@ function celebration(milestone: 25 | 50 | 75 | 100, reducedMotion: boolean): Sto
   return {
     args: {
       reducedMotion,
+      // The celebration stays until dismissed: the story shows it for as long as it is looked at.
+      celebrationMs: null,
       adapter: fakeGoalsAdapter(
         {},
         {

@@ -259,6 +259,26 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
     await waitFor(() => expect(stat('This Week')).toHaveTextContent('1'));
   });
 
+  it('keeps a celebration until dismissed when told to (stories), else for its 6 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const banners = () => document.querySelectorAll('[data-slot="goal-celebration"]');
+      const options = { celebrations: [{ goal_id: 'g-english', milestone: 100 as const }] };
+      const kept = renderBoard({}, options, { celebrationMs: null });
+      await waitFor(() => expect(banners()).toHaveLength(1));
+      await act(() => vi.advanceTimersByTimeAsync(10 * 60_000));
+      expect(banners()).toHaveLength(1);
+      kept.unmount();
+
+      renderBoard({}, options);
+      await waitFor(() => expect(banners()).toHaveLength(1));
+      await act(() => vi.advanceTimersByTimeAsync(6_100));
+      expect(banners()).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('fires confetti when motion is allowed, loading it only then', async () => {
     confetti.fire.mockClear();
     renderBoard(
