@@ -15,8 +15,11 @@ const preview: Preview = {
   // rendered state from their first frame: both are loaded before any story renders.
   loaders: [
     async () => {
-      const { preloadMath } = await import('ayah-coach/markdown');
-      await preloadMath();
+      const [{ loadReplyRenderer }, { preloadMath }] = await Promise.all([
+        import('ayah-coach/chat'),
+        import('ayah-coach/markdown'),
+      ]);
+      await Promise.all([loadReplyRenderer(), preloadMath()]);
       return {};
     },
   ],
