@@ -54,7 +54,7 @@ export interface GoalsBoardProps {
    * @default 6000
    */
   celebrationMs?: number | null;
-  /** The board's heading. @default 'Weekly Goals' */
+  /** The board's heading. @default 'Weekly goals' */
   title?: string;
   /** @default the enclosing Ayah root's theme, else 'light' */
   theme?: Theme;
@@ -98,7 +98,7 @@ function Board({
   adapter,
   interests = [],
   reducedMotion,
-  title = 'Weekly Goals',
+  title = 'Weekly goals',
   celebrationMs,
 }: BoardProps) {
   const [logic] = useState(() => ({
@@ -115,12 +115,12 @@ function Board({
       <WizardActorProvider value={wizard}>
         <section aria-labelledby={headingId} className="ay:flex ay:flex-col ay:gap-4">
           <header className="ay:flex ay:flex-wrap ay:items-center ay:justify-between ay:gap-2">
-            <h2 id={headingId} className="ay:text-xl ay:font-semibold">
+            <h2 id={headingId} className="ay:text-2xl ay:font-semibold">
               {title}
             </h2>
             <Button size="sm" onClick={() => board.send({ type: 'wizard.open' })}>
               <PlusIcon />
-              New Goal
+              New goal
             </Button>
           </header>
           <GoalCelebration reducedMotion={reducedMotion} />

@@ -42,7 +42,7 @@ const goalsList = (canvasElement: HTMLElement) =>
 
 async function openWizard(canvasElement: HTMLElement) {
   await goalsList(canvasElement);
-  await userEvent.click(within(canvasElement).getByRole('button', { name: 'New Goal' }));
+  await userEvent.click(within(canvasElement).getByRole('button', { name: 'New goal' }));
   return screen.findByRole('dialog', { name: 'Create a new goal' });
 }
 

@@ -111,7 +111,7 @@ describe('the example portal', () => {
     const page = await newPage(e2e.browser);
     await page.goto(demo());
     await chat(page).getByRole('textbox', { name: 'Message Ayah' }).waitFor();
-    await page.getByRole('button', { name: 'New Goal' }).waitFor();
+    await page.getByRole('button', { name: 'New goal' }).waitFor();
     const after = await hostStyles(page);
     // Nothing of the host changes: KaTeX's one rule on `body` is scoped to the Ayah root in the
     // stylesheet the package carries (scripts/build-css.mjs).
@@ -221,7 +221,7 @@ describe('the example portal', () => {
   test("the goals wizard and its toast stay inside Ayah's scope, in the portal's theme", async () => {
     const page = await newPage(e2e.browser);
     await page.goto(demo());
-    await page.getByRole('button', { name: 'New Goal' }).click();
+    await page.getByRole('button', { name: 'New goal' }).click();
     const wizard = page.getByRole('dialog', { name: 'Create a new goal' });
     await wizard.waitFor();
     await expectAccessible(page, 'embed-demo-wizard');

@@ -86,7 +86,7 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
     const create = vi.spyOn(adapter, 'create');
     const { user } = renderWithToasts(<GoalsBoard adapter={adapter} />);
     await screen.findByRole('list', { name: 'Suggested goals' });
-    await user.click(screen.getByRole('button', { name: 'New Goal' }));
+    await user.click(screen.getByRole('button', { name: 'New goal' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create a new goal' });
     await user.click(within(dialog).getByRole('button', { name: 'Create a custom goal' }));
     await user.click(within(dialog).getByRole('radio', { name: 'English' }));
@@ -123,7 +123,7 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
   it("shows the server's 3-subject refusal on the review step", async () => {
     const { user } = renderBoard();
     await goalList();
-    await user.click(screen.getByRole('button', { name: 'New Goal' }));
+    await user.click(screen.getByRole('button', { name: 'New goal' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create a new goal' });
     await user.click(within(dialog).getByRole('button', { name: 'Create a custom goal' }));
     await user.click(within(dialog).getByRole('radio', { name: 'History' }));
