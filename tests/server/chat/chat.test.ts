@@ -8,6 +8,7 @@ import { SEARCH_COUNT_LIMIT } from '../../../server/chat/service';
 import { STREAM_CAP_MESSAGE } from '../../../server/chat/stream-cap';
 import { SLOW_EQUATION } from '../slow-maths';
 import type { TestUser } from '../harness';
+import { mathsReady } from '../../../server/llm/tools';
 import { describeServer, isFastApiError, parseSse, useServer } from '../harness';
 
 const h = useServer({ chat: { rateLimit: 12 } });
@@ -22,7 +23,10 @@ describeServer('chat with the offline coach', () => {
   let sam: TestUser;
   beforeAll(async () => {
     sam = await h.user('Sam');
-  });
+    // As server/main.ts does at start: the engines load before the first question (on a busy
+    // runner that takes most of a test's time, so it is the hook's, not the first test's).
+    await mathsReady();
+  }, 60_000);
 
   it('creates a session on the first send; the offline coach speaks to the student, not the operator', async () => {
     const user = await h.user('Ada');
