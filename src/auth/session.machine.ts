@@ -4,7 +4,7 @@ import { AUTH } from '../lib/limits';
 import type { AuthAdapter, TokenResponse, User, UserResponse } from './auth.adapter';
 import { unlessAborted } from './notices';
 import { REFRESH_TOKEN_KEY, refreshAt, TOKEN_REFRESH } from './session.tokens';
-import { renewShared, type RenewalLocks } from './session.renewal';
+import { forgetRenewals, renewShared, type RenewalLocks } from './session.renewal';
 import { notProvided, stubActor } from '../lib/stub-actor';
 
 /** Where the access token is kept between visits: `localStorage` in a browser. */
@@ -300,6 +300,7 @@ export function sessionLogic(
       clearToken: () => {
         writeToken(storage, key, null);
         writeToken(storage, REFRESH_TOKEN_KEY, null);
+        void forgetRenewals();
       },
     },
   });

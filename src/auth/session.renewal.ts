@@ -28,6 +28,8 @@ export type StoredTokens = {
 export type RenewalJournal = {
   find(presented: string): Promise<TokenResponse | null>;
   record(presented: string, answer: TokenResponse): Promise<void>;
+  /** Drops the record (sign-out): no token pair outlives the session in this origin's storage. */
+  forget(): Promise<void>;
 };
 
 /** The part of `navigator.locks` used here. */
@@ -128,5 +130,13 @@ export function indexedDbJournal(): RenewalJournal | null {
     record: async (presented, answer) => {
       await run('readwrite', (store) => store.put({ presented, answer }, LAST));
     },
+    forget: async () => {
+      await run('readwrite', (store) => store.delete(LAST));
+    },
   };
+}
+
+/** Forgets the last renewal this origin recorded (the session's tokens are being cleared). */
+export function forgetRenewals(): Promise<void> {
+  return (pageJournal ??= indexedDbJournal())?.forget().catch(() => {}) ?? Promise.resolve();
 }

@@ -203,6 +203,28 @@ describe('one browser, two accounts or two tabs (issue 22 #1, #4)', () => {
       await tab.getByRole('button', { name: /Account menu/ }).waitFor({ timeout: 30_000 });
       expect(await signedInAs(tab)).toBe(tia.email);
     }
+    // The renewal's note (the token pair it gave, in IndexedDB for the other tabs) goes with the
+    // session: signing out leaves no token in this origin's storage.
+    const [tab] = tabs;
+    const renewalNote = () =>
+      tab!.evaluate(
+        () =>
+          new Promise<unknown>((resolve, reject) => {
+            const open = indexedDB.open('ayah-session', 1);
+            open.onupgradeneeded = () => open.result.createObjectStore('renewals');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const get = open.result.transaction('renewals').objectStore('renewals').get('last');
+              get.onsuccess = () => (open.result.close(), resolve(get.result ?? null));
+              get.onerror = () => reject(get.error);
+            };
+          }),
+      );
+    expect(await renewalNote()).not.toBeNull();
+    await tab!.getByRole('button', { name: /Account menu/ }).click();
+    await tab!.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await tab!.waitForURL(/\/auth$/);
+    await expect.poll(renewalNote).toBeNull();
     await context.close();
   }, 120_000);
 });

@@ -146,6 +146,7 @@ describe('two tabs renewing one session at once (issue 22 #4)', () => {
       journal: {
         find: async (presented) => (presented === 'r-1' ? renewed : null),
         record: async () => {},
+        forget: async () => {},
       },
     });
     expect(answer).toEqual(renewed);
