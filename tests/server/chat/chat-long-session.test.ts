@@ -33,9 +33,9 @@ async function seedSession(user: TestUser, title: string, messages: number): Pro
   await h.database.db.execute(sql`
     insert into chat_messages (session_id, user_id, role, content, created_at)
     select ${id}, ${user.id}, case when k % 2 = 0 then 'user' else 'assistant' end,
-           'Step ' || k || ': we look at the fraction again. ' ||
-           case when k = 3 then 'The numerator is PELICAN-three. ' else '' end ||
-           repeat('Keep going. ', 5),
+           'Chapter talk: we read the story again. ' ||
+           case when k = 3 then 'The hero is PELICAN-three. ' else '' end ||
+           repeat('Keep reading. ', 5),
            now() - interval '1 day' + (k || ' seconds')::interval
     from generate_series(1, ${messages}) k`);
   await reindexSessions(h.database.db, sql`s.id = ${id}`);
@@ -73,10 +73,10 @@ describeServer('long chat sessions and floods of session writes', () => {
     // An old message, the title, a two-letter needle: found as before.
     expect(await ids('pelican-THREE')).toEqual([id]);
     expect(await ids('marathon')).toEqual([id]);
-    expect(await ids('3:')).toEqual([id]);
+    expect(await ids('k:')).toEqual([id]);
     // Never across two messages, nor from the title into a message.
-    expect(await ids('again. keep going. step')).toEqual([]);
-    expect(await ids('marathon step')).toEqual([]);
+    expect(await ids('reading. chapter')).toEqual([]);
+    expect(await ids('marathon chapter')).toEqual([]);
 
     // A send appends the message (and the reply) to the last chunk or a new one; the rest stay.
     const sent = await api.post(`${C}/send`, say('Where does the ZEBRA-numerator go?', id));
