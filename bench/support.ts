@@ -33,6 +33,9 @@ export async function serveApp(
     }),
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  // PGlite runs on this thread: a long seed or scan blocks the loop, and a 5 s keep-alive expiring
+  // meanwhile would close the idle socket just as the next request goes out on it (ECONNRESET).
+  if ('keepAliveTimeout' in server) server.keepAliveTimeout = 300_000;
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

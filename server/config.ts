@@ -85,6 +85,8 @@ export interface RateRule {
 export interface LimitSettings {
   /** Goal writes (create, update, delete, log progress) per student. */
   goalWrites: RateRule;
+  /** Chat session writes (rename, archive, unarchive, delete) per student. */
+  chatWrites: RateRule;
   /** Registrations, verification resends and reset requests per client address (each its own count). */
   accountMailPerAddress: RateRule;
   /** … and per email address. */
@@ -106,6 +108,7 @@ export const DEFAULT_STREAM_QUEUE = 1000;
 
 export const DEFAULT_LIMITS: LimitSettings = {
   goalWrites: { limit: 60, windowMs: 60_000 },
+  chatWrites: { limit: 60, windowMs: 60_000 },
   accountMailPerAddress: { limit: 20, windowMs: 10 * 60_000 },
   accountMailPerEmail: { limit: 5, windowMs: 60 * 60_000 },
   walletPerAddress: { limit: 30, windowMs: 60_000 },

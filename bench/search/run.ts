@@ -4,22 +4,31 @@
  * trigram index) next to the same match done as a plain ILIKE scan of titles and messages in the
  * database, and prints p50/p95, their ratio, and a last `key=value` line. Aim: p95 under 50 ms.
  *
+ * Then the writes of a long session (issue 22 #3): a send and a rename on a session of `--long`
+ * messages against the same on a session of 10, in the same run, medians and their ratio. A write
+ * touches one search chunk, so the ratio stays near 1 (it was ~1,000× with one document a session).
+ *
  *   npx tsx bench/search/run.ts [--sessions 10000] [--per-session 10] [--queries 200]
+ *                               [--long 1000] [--writes 15]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { signAccessToken } from '../../server/auth/tokens';
 import { arg, serveApp } from '../support';
+import { loadConfig } from '../../server/config';
+import type { Db } from '../../server/db';
 import { openDatabase } from '../../server/db';
-import { authSessions, chatSessions, users } from '../../server/db/schema';
-import { containsPattern, searchDocument } from '../../server/chat/service';
+import { authSessions, users } from '../../server/db/schema';
+import { containsPattern, reindexSessions } from '../../server/chat/service';
 
 const SESSIONS = arg('sessions', 10_000);
 const PER_SESSION = arg('per-session', 10);
 const QUERIES = arg('queries', 200);
+const LONG = arg('long', 1000);
+const WRITES = arg('writes', 15);
 
 const WORDS = [
   'fraction',
@@ -97,11 +106,8 @@ async function main() {
              s.created_at + (k || ' seconds')::interval
       from chat_sessions s, generate_series(1, ${PER_SESSION}) k`),
   );
-  // Rows written behind the service's back: their search documents are built as the migration does.
-  await db
-    .update(chatSessions)
-    .set({ searchText: searchDocument(sql`${chatSessions.title}`) })
-    .where(eq(chatSessions.userId, userId));
+  // Rows written behind the service's back: their search chunks are built as the migration does.
+  await reindexSessions(db, sql`s.user_id = ${userId}`);
   await db.execute(sql`analyze`);
   const seeded = performance.now() - t;
   const counts = (await db.execute(
@@ -110,8 +116,12 @@ async function main() {
     rows: { s: number; m: number }[];
   };
 
+  // Sends are limited to 20 a minute and session writes to 60: the write timings need more.
+  const loaded = loadConfig({ AYAH_DATA_DIR: dataDir });
   const { url, config, close } = await serveApp(database, dataDir, {
     publicUrl: 'http://bench.test',
+    chat: { ...loaded.chat, rateLimit: 1_000_000 },
+    limits: { ...loaded.limits, chatWrites: { limit: 1_000_000, windowMs: 60_000 } },
   });
   const [session] = await db
     .insert(authSessions)
@@ -152,6 +162,8 @@ async function main() {
       order by s.last_message_at desc limit 20`);
     scan.push(performance.now() - t);
   }
+
+  const writes = await longSessionWrites(db, userId, url, token);
   close();
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -176,9 +188,75 @@ async function main() {
     `ratio scan / search:         p50 ${(s.p50 / h.p50).toFixed(1)}×   p95 ${(s.p95 / h.p95).toFixed(1)}×`,
   );
   console.log(h.p95 < 50 ? 'p95 under 50 ms: yes' : `p95 under 50 ms: NO (${h.p95.toFixed(1)} ms)`);
+  const ratio = (name: 'send' | 'rename') => writes.long[name] / writes.short[name];
+  for (const name of ['send', 'rename'] as const) {
+    console.log(
+      `${name} (median of ${WRITES}): ${LONG} messages ${writes.long[name].toFixed(1)} ms, 10 messages ${writes.short[name].toFixed(1)} ms, ratio ${ratio(name).toFixed(2)}×`,
+    );
+  }
+  console.log(
+    `send_long_ms=${writes.long.send.toFixed(1)} send_short_ms=${writes.short.send.toFixed(1)} rename_long_ms=${writes.long.rename.toFixed(1)} rename_short_ms=${writes.short.rename.toFixed(1)} send_ratio=${ratio('send').toFixed(2)} rename_ratio=${ratio('rename').toFixed(2)}`,
+  );
   console.log(
     `search_p50_ms=${h.p50.toFixed(1)} search_p95_ms=${h.p95.toFixed(1)} ilike_p50_ms=${s.p50.toFixed(1)} ilike_p95_ms=${s.p95.toFixed(1)} ratio=${(s.p95 / h.p95).toFixed(1)}`,
   );
+}
+
+/**
+ * Median send and rename times over HTTP on a session of LONG messages and on one of 10 (seeded in
+ * the database, search chunks rebuilt), taken in turns so that both see the same machine.
+ */
+async function longSessionWrites(db: Db, userId: string, url: string, token: string) {
+  const seed = async (messages: number) => {
+    const rows = (await db.execute(sql`
+      insert into chat_sessions (user_id, title, message_count, created_at, last_message_at)
+      values (${userId}, ${`A long talk of ${messages}`}, ${messages}, now() - interval '1 day', now())
+      returning id`)) as unknown as { rows: { id: string }[] };
+    const id = rows.rows[0]!.id;
+    await db.execute(sql`
+      insert into chat_messages (session_id, user_id, role, content, created_at)
+      select ${id}, ${userId}, case when k % 2 = 0 then 'user' else 'assistant' end,
+             repeat('Let us work through the fraction step by step, question ' || k || '. ', 8),
+             now() - interval '1 day' + (k || ' seconds')::interval
+      from generate_series(1, ${messages}) k`);
+    await reindexSessions(db, sql`s.id = ${id}`);
+    return id;
+  };
+  const sessions = { long: await seed(LONG), short: await seed(10) };
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const call = async (method: string, path: string, body: unknown) => {
+    const t = performance.now();
+    const reply = await fetch(`${url}/api/v1/chat${path}`, {
+      method,
+      headers,
+      body: JSON.stringify(body),
+    });
+    await reply.arrayBuffer();
+    if (!reply.ok) throw new Error(`${method} ${path}: ${reply.status}`);
+    return performance.now() - t;
+  };
+  const times = {
+    long: { send: [] as number[], rename: [] as number[] },
+    short: { send: [] as number[], rename: [] as number[] },
+  };
+  for (let i = 0; i < WRITES; i++) {
+    for (const kind of ['long', 'short'] as const) {
+      const id = sessions[kind];
+      times[kind].send.push(
+        await call('POST', '/send', {
+          messages: [{ role: 'user', content: `What is ${i} + ${i}?` }],
+          sessionId: id,
+        }),
+      );
+      times[kind].rename.push(await call('PATCH', `/sessions/${id}/title`, { title: `Talk ${i}` }));
+    }
+  }
+  const median = (samples: number[]) => stats(samples).p50;
+  const of = (kind: 'long' | 'short') => ({
+    send: median(times[kind].send),
+    rename: median(times[kind].rename),
+  });
+  return { long: of('long'), short: of('short') };
 }
 
 await main();

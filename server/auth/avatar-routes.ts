@@ -55,7 +55,7 @@ export function avatarRoutes(deps: Deps, apiPrefix: string, auth: MiddlewareHand
       },
       responses: {
         200: json(UserResponse, 'The updated user'),
-        ...errorResponses(401, 413, 415, 422),
+        ...errorResponses(401, 413, 415, 422, 503),
       },
     }),
     async (c) => {

@@ -8,6 +8,11 @@
  * (EXIF with the GPS position of a phone photo, XMP, comments) and whatever was appended after the
  * image (a polyglot: a script or a zip behind a valid JPEG). An upload that does not decode is refused
  * like any other non-image.
+ *
+ * Image bombs (issue 22 #8): the headers are read first and an image whose pixels × frames exceed
+ * MAX_INPUT_PIXELS is refused before anything is decoded; only the first frame of an animation is
+ * decoded and stored (a 194 kB GIF of 1,000 frames cost 2 s of CPU); and image work takes a place in
+ * image-work.ts (two at a time per process, a short queue, then 503).
  */
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
@@ -18,6 +23,7 @@ import { avatars, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { AVATAR } from 'ayah-coach/rules';
+import { imageWork } from './image-work';
 
 export const AVATAR_MAX_BYTES = AVATAR.maxBytes;
 /** The whole multipart request may carry this much besides the image (boundaries, headers, name). */
@@ -25,6 +31,7 @@ export const AVATAR_MAX_REQUEST_BYTES = AVATAR_MAX_BYTES + 64 * 1024;
 
 export const AVATAR_MESSAGES = {
   tooLarge: 'The image must be under 5 MB',
+  tooManyPixels: 'The image has too many pixels or frames',
   notAnImage: 'The file must be a PNG, JPEG, WebP or GIF image',
 } as const;
 
@@ -50,19 +57,34 @@ export function sniffImage(bytes: Uint8Array): ImageType | null {
 
 /** The longest side of a stored avatar; larger uploads are scaled down. */
 export const AVATAR_MAX_SIDE = 1024;
-/** Refuse decompression bombs: at most this many pixels are decoded (e.g. 8000 × 6250). */
-const MAX_INPUT_PIXELS = 50_000_000;
+/**
+ * Refuse decompression bombs: an image whose pixels, counted over every frame, exceed this (e.g.
+ * 8000 × 6250, or 200 frames of 500 × 500) is refused from its headers.
+ */
+export const MAX_INPUT_PIXELS = 50_000_000;
 
 /**
- * The image decoded and encoded anew in its own format, with no metadata and nothing after it; null
- * when it does not decode.
+ * The image decoded and encoded anew in its own format, with no metadata and nothing after it; only
+ * the first frame of an animation. Null when it does not decode; 413 when its pixels × frames are
+ * over MAX_INPUT_PIXELS (read from the headers, before decoding).
  */
 export async function reencodeImage(bytes: Buffer, type: ImageType): Promise<Buffer | null> {
-  const animated = type === 'image/gif' || type === 'image/webp';
+  let pixels: number;
   try {
-    let image = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, animated });
-    // EXIF orientation is applied before the EXIF goes (multi-frame images carry none).
-    if (!animated) image = image.rotate();
+    const { width, height, pageHeight, pages } = await sharp(bytes, {
+      failOn: 'error',
+      limitInputPixels: MAX_INPUT_PIXELS,
+    }).metadata();
+    pixels = (width ?? 0) * (pageHeight ?? height ?? 0) * Math.max(1, pages ?? 1);
+  } catch {
+    return null;
+  }
+  if (pixels > MAX_INPUT_PIXELS) throw new AppError(413, AVATAR_MESSAGES.tooManyPixels);
+  try {
+    // `pages: 1`: the first frame alone is decoded, however many follow.
+    let image = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, pages: 1 });
+    // EXIF orientation is applied before the EXIF goes.
+    image = image.rotate();
     image = image.resize({
       width: AVATAR_MAX_SIDE,
       height: AVATAR_MAX_SIDE,
@@ -106,7 +128,7 @@ export function createAvatarService(deps: Deps, apiPrefix: string) {
       const upload = Buffer.from(await file.arrayBuffer());
       const contentType = sniffImage(upload);
       if (!contentType) throw new AppError(415, AVATAR_MESSAGES.notAnImage);
-      const bytes = await reencodeImage(upload, contentType);
+      const bytes = await imageWork.run(() => reencodeImage(upload, contentType));
       if (!bytes) throw new AppError(415, AVATAR_MESSAGES.notAnImage);
       const etag = createHash('sha256').update(bytes).digest('hex');
       const at = now();

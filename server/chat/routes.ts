@@ -168,7 +168,7 @@ export function chatRoutes(
       request: { body: body(SendBody), headers: TimeZoneHeaders },
       responses: {
         200: json(SendResponse, 'The reply'),
-        ...errorResponses(401, 404, 415, 422, 429, 502, 503, 504),
+        ...errorResponses(401, 404, 409, 415, 422, 429, 502, 503, 504),
       },
     }),
     async (c) => {
@@ -212,7 +212,7 @@ export function chatRoutes(
           description: 'The reply as it is written',
           content: { 'text/event-stream': { schema: z.string() } },
         },
-        ...errorResponses(401, 404, 415, 422, 429, 503),
+        ...errorResponses(401, 404, 409, 415, 422, 429, 503),
       },
     }),
     async (c) => {
@@ -314,7 +314,10 @@ export function chatRoutes(
       summary: 'Rename a session (1–100 characters)',
       ...signedIn,
       request: { params: Id, body: body(RenameBody) },
-      responses: { 200: json(Session, 'The session'), ...errorResponses(401, 404, 415, 422) },
+      responses: {
+        200: json(Session, 'The session'),
+        ...errorResponses(401, 404, 409, 415, 422, 429, 503),
+      },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -329,7 +332,7 @@ export function chatRoutes(
       summary: 'Delete a session',
       ...signedIn,
       request: { params: Id },
-      responses: { 200: json(Message, 'Deleted'), ...errorResponses(401, 404) },
+      responses: { 200: json(Message, 'Deleted'), ...errorResponses(401, 404, 429) },
     }),
     async (c) => {
       await chat.remove(c.var.auth.user.id, c.req.valid('param').id);
@@ -374,7 +377,7 @@ export function chatRoutes(
       path: '/archives',
       summary: 'Archive every active session',
       ...signedIn,
-      responses: { 200: json(Message, 'Archived'), ...errorResponses(401) },
+      responses: { 200: json(Message, 'Archived'), ...errorResponses(401, 429) },
     }),
     async (c) => {
       await chat.archiveAll(c.var.auth.user.id);
@@ -388,7 +391,7 @@ export function chatRoutes(
       path: '/all',
       summary: 'Delete every session, archived ones too',
       ...signedIn,
-      responses: { 200: json(Message, 'Deleted'), ...errorResponses(401) },
+      responses: { 200: json(Message, 'Deleted'), ...errorResponses(401, 429) },
     }),
     async (c) => {
       await chat.deleteAll(c.var.auth.user.id);
@@ -407,7 +410,7 @@ export function chatRoutes(
         summary: archived ? 'Archive a session' : 'Bring a session back from the archive',
         ...signedIn,
         request: { params: Id },
-        responses: { 200: json(Session, 'The session'), ...errorResponses(401, 404) },
+        responses: { 200: json(Session, 'The session'), ...errorResponses(401, 404, 429) },
       }),
       async (c) => {
         const { id } = c.req.valid('param');
@@ -427,7 +430,7 @@ export function chatRoutes(
       summary: 'Delete an archived session',
       ...signedIn,
       request: { params: Id },
-      responses: { 200: json(Message, 'Deleted'), ...errorResponses(401, 404) },
+      responses: { 200: json(Message, 'Deleted'), ...errorResponses(401, 404, 429) },
     }),
     async (c) => {
       await chat.remove(c.var.auth.user.id, c.req.valid('param').id, true);

@@ -9,12 +9,12 @@ import type { SQL } from 'drizzle-orm';
 import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../db';
 import { transaction } from '../db';
-import { chatMessages, chatSessions, safetyEvents } from '../db/schema';
+import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { enforce } from '../http/rate-limit';
 import { POINTS, isClientSessionId, sessionTitle } from 'ayah-coach/rules';
-import { lockUser } from '../db/locks';
+import { boundWaits, lockUser } from '../db/locks';
 import type { PointsLedger } from '../ports';
 import type { Page } from '../http/paging';
 import { isUuid } from '../http/ids';
@@ -27,6 +27,7 @@ export const CHAT_MESSAGES = {
   allArchived: 'All chats archived successfully',
   allDeleted: 'All chats deleted successfully',
   rateLimited: 'You are sending messages too quickly. Please wait a moment and try again.',
+  tooFast: 'You are changing your chats too quickly. Please wait a moment and try again.',
 } as const;
 
 type SessionRow = typeof chatSessions.$inferSelect;
@@ -56,39 +57,91 @@ export function containsPattern(text: string): string {
 }
 
 /*
- * Search document. Each session keeps `search_text`: `lower(title)`, then `chr(1) || lower(content)`
- * for every message in order, updated in the statement that stores a message (and rebuilt on rename).
- * One trigram index over it makes search one match per session instead of one per message. A needle
- * without chr(1) that occurs in the document lies inside one piece, so it occurs in the title or in a
- * message: exactly the matches of `lower(title|content) like lower('%needle%')`. A needle with chr(1)
- * (a control character, allowed in messages) is checked against the title and messages themselves.
+ * Search chunks (table `chat_search_chunks`). Chunk 0 of a session is `lower(title)`; chunks 1… hold
+ * `chr(1) || lower(content)` for every message in order, a message joining the last chunk while that
+ * stays within CHUNK_CHARS, else starting the next one. A send appends to one chunk and a rename
+ * rewrites chunk 0, so no write grows with the session (one document per session made each write
+ * rewrite and re-index the whole conversation: 8.5 s a send at 1,000 messages, issue 22 #3). A
+ * trigram index over the chunks makes search one match per chunk, not per message. A needle without
+ * chr(1) that occurs in a chunk lies inside one piece, so it occurs in the title or in a message:
+ * exactly the matches of `lower(title|content) like lower('%needle%')`. A needle with chr(1) (a
+ * control character, allowed in messages) is checked against the title and messages themselves.
  */
 const SEPARATOR = '\u0001';
 
-/** `search_text` with one more message appended. */
-const withMessage = (content: string) =>
-  sql`${chatSessions.searchText} || chr(1) || lower(${content})`;
+/** A chunk takes another message while it stays this long (a longer message gets one of its own). */
+export const CHUNK_CHARS = 8000;
 
-/** The whole document of the session being updated, from its messages and `title`. */
-export const searchDocument = (title: SQL) => sql`lower(${title}) || coalesce((
-  select string_agg(chr(1) || lower(m.content), '' order by m.created_at, m.id)
-  from ${chatMessages} m where m.session_id = ${chatSessions.id}), '')`;
+/** Starts the session's search chunks with its title (chunk 0). */
+async function indexTitle(q: Queryable, sessionId: string, title: string) {
+  await q
+    .insert(chatSearchChunks)
+    .values({ sessionId, seq: 0, text: sql`lower(${title})` })
+    .onConflictDoUpdate({
+      target: [chatSearchChunks.sessionId, chatSearchChunks.seq],
+      set: { text: sql`excluded.text` },
+    });
+}
 
 /**
- * The sessions containing `needle` (non-empty), through the trigram index (LIKE, escaped); a needle
- * shorter than a trigram goes through the index of the characters each document holds
- * (`search_chars`, generated from `search_text`), then `strpos`.
+ * Adds one message to the session's search chunks, in one statement: onto the last chunk when it
+ * fits (never onto the title's), else as the next chunk. Callers hold the session's row lock.
+ */
+async function indexMessage(q: Queryable, sessionId: string, content: string) {
+  const piece = sql`(chr(1) || lower(${content}::text))`;
+  await q.execute(sql`
+    with last as (
+      select seq, length(text) as n from ${chatSearchChunks}
+      where session_id = ${sessionId} order by seq desc limit 1),
+    grown as (
+      update ${chatSearchChunks} c set text = c.text || ${piece} from last
+      where c.session_id = ${sessionId} and c.seq = last.seq and last.seq > 0
+        and last.n + length(${piece}) <= ${CHUNK_CHARS}
+      returning 1)
+    insert into ${chatSearchChunks} (session_id, seq, text)
+    select ${sessionId}, coalesce((select seq from last), 0) + 1, ${piece}
+    where not exists (select 1 from grown)`);
+}
+
+/**
+ * Rebuilds the search chunks of the sessions `where` selects (`s` is the session) from their titles
+ * and messages, chunked as migration 0012 does: for rows written behind the service's back (benches,
+ * seeded tests).
+ */
+export async function reindexSessions(q: Queryable, where: SQL) {
+  await q.execute(sql`delete from ${chatSearchChunks} c using ${chatSessions} s
+    where c.session_id = s.id and ${where}`);
+  await q.execute(sql`insert into ${chatSearchChunks} (session_id, seq, text)
+    select s.id, 0, lower(s.title) from ${chatSessions} s where ${where}`);
+  await q.execute(sql`insert into ${chatSearchChunks} (session_id, seq, text)
+    select session_id, seq, string_agg(piece, '' order by created_at, id)
+    from (
+      select m.session_id, m.created_at, m.id, chr(1) || lower(m.content) as piece,
+        1 + (sum(length(chr(1) || lower(m.content)))
+          over (partition by m.session_id order by m.created_at, m.id)
+          - length(chr(1) || lower(m.content)))::bigint / ${CHUNK_CHARS} as seq
+      from ${chatMessages} m join ${chatSessions} s on s.id = m.session_id where ${where}
+    ) pieces
+    group by session_id, seq`);
+}
+
+/**
+ * The sessions containing `needle` (non-empty): one of its chunks matches, through the trigram
+ * index (LIKE, escaped); a needle shorter than a trigram goes through the index of the characters
+ * each chunk holds, then `strpos`.
  */
 function searchMatch(needle: string): SQL {
-  const inDocument =
+  const inChunk =
     [...needle].length < 3
-      ? sql`${chatSessions.searchChars} @> string_to_array(lower(${needle}), null)
-          and strpos(${chatSessions.searchText}, lower(${needle})) > 0`
-      : sql`${chatSessions.searchText} like lower(${containsPattern(needle)}) escape '\\'`;
-  if (!needle.includes(SEPARATOR)) return inDocument;
+      ? sql`c.chars @> string_to_array(lower(${needle}), null)
+          and strpos(c.text, lower(${needle})) > 0`
+      : sql`c.text like lower(${containsPattern(needle)}) escape '\\'`;
+  const inChunks = sql`${chatSessions.id} in (
+    select c.session_id from ${chatSearchChunks} c where ${inChunk})`;
+  if (!needle.includes(SEPARATOR)) return inChunks;
   const like = (column: SQL) =>
     sql`lower(${column}) like lower(${containsPattern(needle)}) escape '\\'`;
-  return sql`${inDocument} and (${like(sql`${chatSessions.title}`)} or exists (
+  return sql`${inChunks} and (${like(sql`${chatSessions.title}`)} or exists (
     select 1 from ${chatMessages} m
     where m.session_id = ${chatSessions.id} and ${like(sql`m.content`)}))`;
 }
@@ -106,6 +159,13 @@ const TEN_MESSAGES = 10;
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function createChatService({ db, now, config }: Deps, ledger: PointsLedger) {
+  /**
+   * Counts one session write (rename, archive, delete …) of the student against the shared limit
+   * (http/rate-limit.ts), before any work: a flood is refused at the cost of one statement.
+   */
+  const writing = (userId: string) =>
+    enforce(db, `chat-write:${userId}`, config.limits.chatWrites, now(), CHAT_MESSAGES.tooFast);
+
   async function ownSession(q: Queryable, userId: string, id: string, lock = false) {
     if (!isUuid(id)) throw new AppError(404, CHAT_MESSAGES.notFound);
     const query = q
@@ -120,6 +180,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
 
   async function setArchived(userId: string, id: string, archived: boolean) {
     if (!isUuid(id)) throw new AppError(404, CHAT_MESSAGES.notFound);
+    await writing(userId);
     const [row] = await db
       .update(chatSessions)
       .set({ archivedAt: archived ? now() : null })
@@ -193,16 +254,19 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
     },
 
     async rename(userId: string, id: string, title: string) {
-      // The session is locked first, so that the search document rebuilt below (in a statement of
-      // its own, seeing what committed before it) misses no message stored meanwhile.
+      if (!isUuid(id)) throw new AppError(404, CHAT_MESSAGES.notFound);
+      await writing(userId);
+      // The title and its search chunk change together, under the session's row lock.
       const row = await transaction(db, async (tx) => {
-        await ownSession(tx, userId, id, true);
+        await boundWaits(tx);
         const [updated] = await tx
           .update(chatSessions)
-          .set({ title, searchText: searchDocument(sql`${title}`) })
-          .where(eq(chatSessions.id, id))
+          .set({ title })
+          .where(and(eq(chatSessions.id, id), eq(chatSessions.userId, userId)))
           .returning(sessionFields);
-        return updated!;
+        if (!updated) throw new AppError(404, CHAT_MESSAGES.notFound);
+        await indexTitle(tx, id, title);
+        return updated;
       });
       return publicSession(row);
     },
@@ -211,6 +275,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
     async remove(userId: string, id: string, archivedOnly = false) {
       const missing = archivedOnly ? CHAT_MESSAGES.archivedNotFound : CHAT_MESSAGES.notFound;
       if (!isUuid(id)) throw new AppError(404, missing);
+      await writing(userId);
       const rows = await db
         .delete(chatSessions)
         .where(
@@ -228,6 +293,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
     unarchive: (userId: string, id: string) => setArchived(userId, id, false),
 
     async archiveAll(userId: string) {
+      await writing(userId);
       await db
         .update(chatSessions)
         .set({ archivedAt: now() })
@@ -235,13 +301,14 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
     },
 
     async deleteAll(userId: string) {
+      await writing(userId);
       await db.delete(chatSessions).where(eq(chatSessions.userId, userId));
     },
 
     /**
      * Sessions, archived ones too (marked), whose title or any message contains `text`,
-     * case-insensitively: a match in one
-     * session's `search_text` (see `searchDocument`), newest activity first. `total` is exact up to
+     * case-insensitively: a match in one of the session's search chunks (see `indexMessage`), newest
+     * activity first. `total` is exact up to
      * SEARCH_COUNT_LIMIT matches; past it, it says "at least that many".
      */
     async search(userId: string, text: string, page: Page) {
@@ -281,6 +348,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       const at = now();
       const { rateLimit, rateWindowMs } = config.chat;
       return transaction(db, async (tx) => {
+        await boundWaits(tx);
         await lockUser(tx, userId);
         // The shared fixed-window limit (http/rate-limit.ts), counted in this transaction: a send
         // that fails is not counted.
@@ -300,12 +368,12 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
             .values({
               userId,
               title: sessionTitle(text),
-              searchText: sql`lower(${sessionTitle(text)})`,
               createdAt: at,
               lastMessageAt: at,
             })
             .returning();
           session = row!;
+          await indexTitle(tx, session.id, session.title);
         } else {
           session = await ownSession(tx, userId, sessionId!, true);
         }
@@ -318,11 +386,11 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           .set({
             lastMessageAt: at,
             messageCount: sql`${chatSessions.messageCount} + 1`,
-            searchText: withMessage(text),
             archivedAt: null,
           })
           .where(eq(chatSessions.id, session.id))
           .returning();
+        await indexMessage(tx, session.id, text);
 
         const [sent] = await tx
           .select({ n: count() })
@@ -364,6 +432,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
     /** Stores the complete reply. */
     async finish(userId: string, sessionId: string, reply: string) {
       await transaction(db, async (tx) => {
+        await boundWaits(tx);
         await lockUser(tx, userId);
         const [session] = await tx
           .select({ id: chatSessions.id, lastMessageAt: chatSessions.lastMessageAt })
@@ -382,9 +451,9 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           .set({
             lastMessageAt: at,
             messageCount: sql`${chatSessions.messageCount} + 1`,
-            searchText: withMessage(reply),
           })
           .where(eq(chatSessions.id, sessionId));
+        await indexMessage(tx, sessionId, reply);
       });
     },
 

@@ -3,10 +3,27 @@
  * user's points (an award, a take-back, a conversion) locks the user's row first, so concurrent
  * changes of one user run one after another.
  */
-import { eq } from 'drizzle-orm';
-import type { Queryable } from '.';
+import { eq, sql } from 'drizzle-orm';
+import type { Queryable, Tx } from '.';
 import { users } from './schema';
 
 export async function lockUser(q: Queryable, userId: string): Promise<void> {
   await q.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+}
+
+/** How long a request's transaction waits for a row lock before it answers 409 (http/errors.ts). */
+export const LOCK_WAIT_MS = 3000;
+/** How long one statement of a request's transaction may run before it answers 503. */
+export const STATEMENT_MS = 10_000;
+
+/**
+ * Bounds the waits of the transaction `tx` (SET LOCAL, so only its own): a request that would queue
+ * behind another of the same account's writes gives up after LOCK_WAIT_MS instead of holding a pooled
+ * connection, so one account's flood never holds the pool (issue 22 #3).
+ */
+export async function boundWaits(tx: Tx): Promise<void> {
+  await tx.execute(
+    sql`select set_config('lock_timeout', ${`${LOCK_WAIT_MS}ms`}, true),
+      set_config('statement_timeout', ${`${STATEMENT_MS}ms`}, true)`,
+  );
 }

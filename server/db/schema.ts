@@ -252,26 +252,8 @@ export const chatSessions = pgTable(
     lastMessageAt: at('last_message_at').notNull().defaultNow(),
     messageCount: integer('message_count').notNull().default(0),
     archivedAt: at('archived_at'),
-    /**
-     * What chat search matches: `lower(title)`, then `chr(1) || lower(content)` for each message, kept
-     * by the chat service in the statement that stores the message (or renames the session). The
-     * separator keeps a match inside one piece (server/chat/service.ts).
-     */
-    searchText: text('search_text').notNull().default(''),
-    /** The distinct characters of `search_text`, for needles too short to have a trigram. */
-    searchChars: text('search_chars')
-      .array()
-      .notNull()
-      .generatedAlwaysAs(sql`ayah_distinct_chars("search_text")`),
   },
-  (t) => [
-    index('chat_sessions_user_activity_idx').on(t.userId, t.lastMessageAt),
-    // No pending lists: PGlite has no autovacuum to merge them, and every search would read them.
-    index('chat_sessions_search_trgm_idx')
-      .using('gin', sql`${t.searchText} gin_trgm_ops`)
-      .with({ fastupdate: false }),
-    index('chat_sessions_search_chars_idx').using('gin', t.searchChars).with({ fastupdate: false }),
-  ],
+  (t) => [index('chat_sessions_user_activity_idx').on(t.userId, t.lastMessageAt)],
 );
 
 /** A stored message; a reply is stored only once it is complete. */
@@ -702,5 +684,37 @@ export const safetyAlertDeliveries = pgTable(
   (t) => [
     uniqueIndex('safety_alert_deliveries_recipient').on(t.alertId, t.recipient),
     index('safety_alert_deliveries_due_idx').on(t.nextAttemptAt),
+  ],
+);
+
+// ---- Chat search: bounded chunks per session, not one growing document (issue 22 #3) ----
+
+/**
+ * What chat search matches, per session: chunk 0 is `lower(title)`; chunks 1… hold
+ * `chr(1) || lower(content)` for each message in order, a message joining the last chunk while it
+ * stays under CHUNK_CHARS (server/chat/service.ts), so that a write rewrites one small chunk. The
+ * separator keeps a match inside one message.
+ */
+export const chatSearchChunks = pgTable(
+  'chat_search_chunks',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    text: text('text').notNull(),
+    /** The distinct characters of `text`, for needles too short to have a trigram. */
+    chars: text('chars')
+      .array()
+      .notNull()
+      .generatedAlwaysAs(sql`ayah_distinct_chars("text")`),
+  },
+  (t) => [
+    primaryKey({ name: 'chat_search_chunks_pk', columns: [t.sessionId, t.seq] }),
+    // No pending lists: PGlite has no autovacuum to merge them, and every search would read them.
+    index('chat_search_chunks_trgm_idx')
+      .using('gin', sql`${t.text} gin_trgm_ops`)
+      .with({ fastupdate: false }),
+    index('chat_search_chunks_chars_idx').using('gin', t.chars).with({ fastupdate: false }),
   ],
 );

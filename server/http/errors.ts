@@ -180,9 +180,26 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
       ? c.json({ detail: 'Could not validate credentials' }, 401, { 'WWW-Authenticate': 'Bearer' })
       : c.json({ detail: 'Not Found' }, 404);
   }
+  // A bounded transaction (db/locks.ts `boundWaits`) that waited too long for another request of the
+  // same account, or ran too long: the client may try again; nothing was written.
+  if (pgErrorCode(error) === LOCK_NOT_AVAILABLE) {
+    return c.json({ detail: BUSY_MESSAGES.locked }, 409, { 'Retry-After': '1' });
+  }
+  if (pgErrorCode(error) === QUERY_CANCELED) {
+    logger.warn(`[http] ${c.req.method} ${c.req.path}: a statement ran past its timeout`);
+    return c.json({ detail: BUSY_MESSAGES.timedOut }, 503, { 'Retry-After': '1' });
+  }
   logger.error(`[http] ${c.req.method} ${c.req.path} failed:`, loggable(error));
   return c.json({ detail: 'Internal Server Error' }, 500);
 }
+
+const LOCK_NOT_AVAILABLE = '55P03';
+const QUERY_CANCELED = '57014';
+
+export const BUSY_MESSAGES = {
+  locked: 'This is being changed by another request. Please try again in a moment.',
+  timedOut: 'The server is busy. Please try again in a moment.',
+} as const;
 
 const FOREIGN_KEY_VIOLATION = '23503';
 

@@ -1,12 +1,15 @@
 /**
  * Avatar upload and serving over real HTTP: images recognised by their bytes, disguised files refused,
  * the 5 MB limit (this route's own, while the rest of the API keeps 1 MB), the cached image URL, and
- * every image re-encoded: no EXIF (GPS) and no polyglot bytes survive the upload.
+ * every image re-encoded: no EXIF (GPS) and no polyglot bytes survive the upload. Image bombs (issue 22
+ * #8): pixels × frames checked from the headers, only an animation's first frame decoded, and image work
+ * bounded per process.
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
-import { AVATAR_MESSAGES, sniffImage } from '../../../server/auth/avatars';
+import { AVATAR_MESSAGES, MAX_INPUT_PIXELS, sniffImage } from '../../../server/auth/avatars';
+import { IMAGE_BUSY, imageWork } from '../../../server/auth/image-work';
 import type { SignedInUser } from '../harness';
 import { describeServer, isFastApiError, useServer } from '../harness';
 
@@ -33,7 +36,22 @@ const WEBP = Buffer.concat([
 const real = { jpeg: Buffer.alloc(0), webp: Buffer.alloc(0) };
 /** A phone photo: EXIF naming the camera and the GPS position where it was taken. */
 let phonePhoto = Buffer.alloc(0);
+/** An animated GIF of many different frames, made with sharp. */
+const FRAMES = 300;
+let manyFrames = Buffer.alloc(0);
 beforeAll(async () => {
+  manyFrames = await sharp({
+    create: {
+      width: 64,
+      height: 64 * FRAMES,
+      channels: 3,
+      background: '#000',
+      noise: { type: 'gaussian', mean: 128, sigma: 30 },
+      pageHeight: 64,
+    },
+  })
+    .gif({ effort: 1, colours: 4, dither: 0 })
+    .toBuffer();
   const blank = () =>
     sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } });
   real.jpeg = await blank().jpeg().toBuffer();
@@ -60,6 +78,31 @@ function form(bytes: Buffer, name = 'avatar.png', type = 'image/png', field = 'f
 
 const upload = (user: SignedInUser, body: BodyInit, headers: Record<string, string> = {}) =>
   h.post(UPLOAD, undefined, { token: user.access_token, raw: body, headers });
+
+/**
+ * A GIF of `frames` frames of `side` × `side` pixels, written byte by byte: each frame says its size
+ * and carries one pixel of data, so a few bytes claim any number of pixels.
+ */
+function claimedGif(side: number, frames: number): Buffer {
+  const u16 = (n: number) => [n & 255, n >> 8];
+  const frame = [
+    ...[0x21, 0xf9, 4, 0, 10, 0, 0, 0], // graphic control: 0.1 s a frame
+    ...[0x2c, 0, 0, 0, 0, ...u16(side), ...u16(side), 0x80], // image descriptor, 2-colour table
+    ...[0, 0, 0, 255, 255, 255],
+    ...[2, 2, 0x44, 0x01, 0], // LZW data of one pixel
+  ];
+  return Buffer.from([
+    ...Buffer.from('GIF89a'),
+    ...u16(side),
+    ...u16(side),
+    0,
+    0,
+    0,
+    ...[0x21, 0xff, 11, ...Buffer.from('NETSCAPE2.0'), 3, 1, 0, 0, 0], // loop forever
+    ...Array.from({ length: frames }, () => frame).flat(),
+    0x3b,
+  ]);
+}
 
 describeServer('avatar upload', () => {
   it('recognises PNG, JPEG, WebP and GIF by their bytes, and nothing else', () => {
@@ -265,6 +308,59 @@ describeServer('avatar upload', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(elsewhere.status).toBe(413);
+  });
+
+  it('stores only the first frame of a many-frame GIF (the rest is never decoded)', async () => {
+    expect((await sharp(manyFrames).metadata()).pages).toBe(FRAMES);
+    const user = await h.signedInUser();
+    const reply = await upload(user, form(manyFrames, 'party.gif', 'image/gif'));
+    expect(reply.status, reply.text).toBe(200);
+    const served = Buffer.from(
+      await (await fetch(h.url + reply.body.user.profile.avatar_url)).arrayBuffer(),
+    );
+    const meta = await sharp(served).metadata();
+    expect(meta).toMatchObject({ format: 'gif', width: 64, height: 64 });
+    expect(meta.pages ?? 1).toBe(1);
+  });
+
+  it('refuses by pixels × frames from the headers with 413 {detail}; a smaller one is its first frame', async () => {
+    const user = await h.signedInUser();
+    const first = await upload(user, form(PNG));
+    // 300 frames of 500 × 500 in 9 kB: 75 million pixels, over the budget counted over every frame.
+    const bomb = claimedGif(500, 300);
+    expect(bomb.length).toBeLessThan(10_000);
+    expect(500 * 500 * 300).toBeGreaterThan(MAX_INPUT_PIXELS);
+    const refused = await upload(user, form(bomb, 'bomb.gif', 'image/gif'));
+    expect(refused.status).toBe(413);
+    expect(refused.body).toEqual({ detail: AVATAR_MESSAGES.tooManyPixels });
+    // Under the budget (40 million pixels over 1,000 frames): taken, as its first frame alone.
+    const under = await upload(user, form(claimedGif(200, 1000), 'many.gif', 'image/gif'));
+    expect(under.status, under.text).toBe(200);
+    const served = Buffer.from(
+      await (await fetch(h.url + under.body.user.profile.avatar_url)).arrayBuffer(),
+    );
+    expect((await sharp(served).metadata()).pages ?? 1).toBe(1);
+    const me = await h.get('/api/v1/auth/me', { token: user.access_token });
+    expect(me.body.user.profile.avatar_url).not.toBe(first.body.user.profile.avatar_url);
+  });
+
+  it('does at most two images at once; a burst past the queue gets 503 {detail}', async () => {
+    const users = await Promise.all(Array.from({ length: 4 }, () => h.signedInUser()));
+    const replies = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        upload(users[i % users.length]!, form(manyFrames, 'party.gif', 'image/gif')),
+      ),
+    );
+    for (const reply of replies) {
+      if (reply.status === 200) continue;
+      expect(reply.status).toBe(503);
+      expect(reply.body).toEqual({ detail: IMAGE_BUSY });
+      expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(replies.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(2);
+    expect(imageWork.peak).toBeGreaterThan(0);
+    expect(imageWork.peak).toBeLessThanOrEqual(2);
+    expect(imageWork.active).toBe(0);
   });
 
   it('answers 404 for an avatar that does not exist, 422 for a malformed path', async () => {

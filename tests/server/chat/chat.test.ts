@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { SEARCH_COUNT_LIMIT } from '../../../server/chat/service';
+import { SEARCH_COUNT_LIMIT, reindexSessions } from '../../../server/chat/service';
 import { STREAM_CAP_MESSAGE } from '../../../server/chat/stream-cap';
 import { SLOW_EQUATION } from '../slow-maths';
 import type { TestUser } from '../harness';
@@ -331,12 +331,13 @@ describeServer('chat with the offline coach', () => {
     const user = await h.user();
     const api = h.as(user);
     const n = SEARCH_COUNT_LIMIT + 30;
-    // Written straight in the database, search document included, as the service writes it.
+    // Written straight in the database, then indexed for search as the service indexes them.
     await h.database.db.execute(sql`
-      insert into chat_sessions (user_id, title, search_text, created_at, last_message_at)
-      select ${user.id}, 'Counted #' || g, 'counted #' || g,
+      insert into chat_sessions (user_id, title, created_at, last_message_at)
+      select ${user.id}, 'Counted #' || g,
              now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval
       from generate_series(1, ${n}) g`);
+    await reindexSessions(h.database.db, sql`s.user_id = ${user.id}`);
     const page = async (p: number) =>
       (await api.get(`${C}/search?search=COUNTED&limit=20&page=${p}`)).body;
     expect(await page(1)).toMatchObject({ total: SEARCH_COUNT_LIMIT, hasMore: true });

@@ -1,0 +1,179 @@
+/**
+ * Issue 22 #3: long sessions and floods of session writes. A session's search index is kept in
+ * bounded chunks (a write touches one), session writes are rate-limited, and a request that would
+ * queue behind a row lock held by another answers 409 instead of holding a pooled connection. The
+ * timings of a send and a rename on a 1,000-message session are bench figures (`npm run
+ * bench:search`), not asserted here.
+ */
+import { sql } from 'drizzle-orm';
+import { beforeAll, expect, it } from 'vitest';
+import { CHAT_MESSAGES, CHUNK_CHARS, reindexSessions } from '../../../server/chat/service';
+import { BUSY_MESSAGES } from '../../../server/http/errors';
+import type { TestUser } from '../harness';
+import { describeServer, isFastApiError, onPostgres, useServer } from '../harness';
+
+const C = '/api/v1/chat';
+const WRITES = 8;
+const h = useServer({ limits: { chatWrites: { limit: WRITES, windowMs: 60_000 } } });
+
+const say = (content: string, sessionId?: string) => ({
+  messages: [{ role: 'user', content }],
+  ...(sessionId ? { sessionId } : {}),
+});
+
+type Rows<T> = { rows: T[] };
+
+/** A session of `messages` messages written straight in the database, then indexed for search. */
+async function seedSession(user: TestUser, title: string, messages: number): Promise<string> {
+  const { rows } = (await h.database.db.execute(sql`
+    insert into chat_sessions (user_id, title, message_count, created_at, last_message_at)
+    values (${user.id}, ${title}, ${messages}, now() - interval '1 day', now() - interval '1 hour')
+    returning id`)) as unknown as Rows<{ id: string }>;
+  const id = rows[0]!.id;
+  await h.database.db.execute(sql`
+    insert into chat_messages (session_id, user_id, role, content, created_at)
+    select ${id}, ${user.id}, case when k % 2 = 0 then 'user' else 'assistant' end,
+           'Chapter talk: we read the story again. ' ||
+           case when k = 3 then 'The hero is PELICAN-three. ' else '' end ||
+           repeat('Keep reading. ', 5),
+           now() - interval '1 day' + (k || ' seconds')::interval
+    from generate_series(1, ${messages}) k`);
+  await reindexSessions(h.database.db, sql`s.id = ${id}`);
+  return id;
+}
+
+async function chunksOf(sessionId: string) {
+  const { rows } = (await h.database.db.execute(sql`
+    select seq, length(text) as n from chat_search_chunks where session_id = ${sessionId}
+    order by seq`)) as unknown as Rows<{ seq: number; n: number }>;
+  return rows.map((r) => ({ seq: Number(r.seq), n: Number(r.n) }));
+}
+
+describeServer('long chat sessions and floods of session writes', () => {
+  let sam: TestUser;
+  beforeAll(async () => {
+    sam = await h.user('Sam');
+  });
+
+  it('keeps a 1,000-message session searchable in bounded chunks; a write touches one', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    const ids = async (q: string) =>
+      (await api.get(`${C}/search?search=${encodeURIComponent(q)}`)).body.sessions.map(
+        (s: { id: string }) => s.id,
+      );
+    const id = await seedSession(user, 'Fractions marathon', 1000);
+    const before = await chunksOf(id);
+    // Chunk 0 is the title; the messages are spread over many chunks, none past the bound (built
+    // as migration 0012 does: a chunk may end with one message past CHUNK_CHARS).
+    expect(before[0]).toEqual({ seq: 0, n: 'fractions marathon'.length });
+    expect(before.length).toBeGreaterThan(5);
+    for (const chunk of before) expect(chunk.n).toBeLessThanOrEqual(CHUNK_CHARS + 200);
+
+    // An old message, the title, a two-letter needle: found as before.
+    expect(await ids('pelican-THREE')).toEqual([id]);
+    expect(await ids('marathon')).toEqual([id]);
+    expect(await ids('k:')).toEqual([id]);
+    // Never across two messages, nor from the title into a message.
+    expect(await ids('reading. chapter')).toEqual([]);
+    expect(await ids('marathon chapter')).toEqual([]);
+
+    // A send appends the message (and the reply) to the last chunk or a new one; the rest stay.
+    const sent = await api.post(`${C}/send`, say('Where does the ZEBRA-numerator go?', id));
+    expect(sent.status).toBe(200);
+    const after = await chunksOf(id);
+    expect(after.slice(0, before.length - 1)).toEqual(before.slice(0, -1));
+    expect(after.length - before.length).toBeLessThanOrEqual(2);
+    for (const chunk of after) expect(chunk.n).toBeLessThanOrEqual(CHUNK_CHARS + 200);
+    expect(await ids('zebra-numerator')).toEqual([id]);
+
+    // A rename rewrites the title's chunk alone.
+    const renamed = await api.patch(`${C}/sessions/${id}/title`, { title: 'Long division' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id, title: 'Long division', messageCount: 1002 });
+    expect(await chunksOf(id)).toEqual([{ seq: 0, n: 'long division'.length }, ...after.slice(1)]);
+    expect(await ids('marathon')).toEqual([]);
+    expect(await ids('DIVISION')).toEqual([id]);
+    expect(await ids('pelican-three')).toEqual([id]);
+    // Archived, still found (marked).
+    await api.patch(`${C}/sessions/${id}/archive`);
+    const hit = (await api.get(`${C}/search?search=pelican`)).body.sessions;
+    expect(hit).toMatchObject([{ id, archived: true }]);
+  });
+
+  it('starts a new chunk for a message the last one has no room for', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    const id = (await api.post(`${C}/send`, say('short start'))).body.sessionId as string;
+    const long = (n: number) => `${'tall '.repeat(790)}HERON number ${n} ends here`;
+    for (const n of [1, 2, 3])
+      expect((await api.post(`${C}/send`, say(long(n), id))).status).toBe(200);
+    const chunks = await chunksOf(id);
+    // The title, then no chunk past the bound: three messages of ~4,000 characters take two or more.
+    expect(chunks.length).toBeGreaterThanOrEqual(3);
+    for (const chunk of chunks) expect(chunk.n).toBeLessThanOrEqual(CHUNK_CHARS);
+    const found = await api.get(`${C}/search?search=${encodeURIComponent('heron number 3 ends')}`);
+    expect(found.body.sessions.map((s: { id: string }) => s.id)).toEqual([id]);
+  });
+
+  it('rate-limits session writes per student (429 with Retry-After); others still write', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    const id = (await api.post(`${C}/send`, say('rename me'))).body.sessionId as string;
+    const replies = await Promise.all(
+      Array.from({ length: WRITES + 4 }, (_, i) =>
+        api.patch(`${C}/sessions/${id}/title`, { title: `Title ${i}` }),
+      ),
+    );
+    const statuses = replies.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(WRITES);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+    const limited = replies.find((r) => r.status === 429)!;
+    expect(limited.body).toEqual({ detail: CHAT_MESSAGES.tooFast });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Every session write counts, not only renames; another student is not limited.
+    expect((await api.patch(`${C}/sessions/${id}/archive`)).status).toBe(429);
+    expect((await api.delete(`${C}/sessions/${id}`)).status).toBe(429);
+    const other = (await h.as(sam).post(`${C}/send`, say('mine'))).body.sessionId as string;
+    expect((await h.as(sam).patch(`${C}/sessions/${other}/title`, { title: 'Fine' })).status).toBe(
+      200,
+    );
+    h.advanceClock(61_000);
+    try {
+      expect((await api.patch(`${C}/sessions/${id}/title`, { title: 'Later' })).status).toBe(200);
+    } finally {
+      h.resetClock();
+    }
+  });
+
+  // PGlite runs one transaction at a time, so no request ever waits on another's row lock there.
+  it.skipIf(!onPostgres)(
+    'answers 409 instead of queueing behind a lock another request holds',
+    { timeout: 60_000 },
+    async () => {
+      const user = await h.user();
+      const api = h.as(user);
+      const id = (await api.post(`${C}/send`, say('hold me'))).body.sessionId as string;
+      // Another transaction holds the session's row (a stalled write of the same account) …
+      await h.database.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from chat_sessions where id = ${id} for update`);
+        const rename = await api.patch(`${C}/sessions/${id}/title`, { title: 'Blocked' });
+        expect(rename.status).toBe(409);
+        expect(rename.body).toEqual({ detail: BUSY_MESSAGES.locked });
+        expect(rename.headers.get('retry-after')).toBe('1');
+        const send = await api.post(`${C}/send`, say('and again', id));
+        expect(send.status).toBe(409);
+        expect(isFastApiError(send.body)).toBe(true);
+      });
+      // … and the user's row: a new chat's send waits no longer either.
+      await h.database.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from users where id = ${user.id} for update`);
+        expect((await api.post(`${C}/send`, say('a new chat'))).status).toBe(409);
+      });
+      // Nothing was half-written: the title and the messages are as before.
+      const session = (await api.get(`${C}/sessions/${id}`)).body;
+      expect(session).toMatchObject({ title: 'hold me', messageCount: 2 });
+      expect((await api.patch(`${C}/sessions/${id}/title`, { title: 'Free' })).status).toBe(200);
+    },
+  );
+});
