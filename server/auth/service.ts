@@ -18,8 +18,10 @@ import { hashPassword, verifyDummy, verifyPassword } from './passwords';
 import type { SessionCache } from './session-cache';
 import type { AccountMailPurpose } from './throttle';
 import {
+  THROTTLED,
   limitAccountMail,
   lockedFor,
+  passwordGuard,
   recordAddressFailure,
   recordSuccess,
   reserveAttempt,
@@ -32,7 +34,7 @@ export const AUTH_MESSAGES = {
   emailTaken: 'An account with this email already exists',
   invalidLogin: 'Invalid email or password',
   notVerified: 'Email not verified',
-  throttled: 'Too many failed sign-in attempts. Please try again later.',
+  throttled: THROTTLED,
   notAuthenticated: 'Not authenticated',
   invalidToken: 'Could not validate credentials',
   expiredToken: 'Token has expired',
@@ -75,6 +77,7 @@ function byEmail(email: string) {
 export function createAuthService(deps: Deps, sessions: SessionCache, ledger: PointsLedger) {
   const { db, config, mailer, now } = deps;
   const settings = config.auth;
+  const guardPassword = passwordGuard(db, settings.throttle, now);
 
   async function findByEmail(email: string): Promise<User | undefined> {
     const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
@@ -554,20 +557,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
       const { user, sessionId } = auth;
       if (!user.passwordHash) throw new AppError(403, AUTH_MESSAGES.noPassword);
       // A stolen token must not guess the password here: login's account throttle, same key.
-      const { throttle } = settings;
-      const keys = throttleKeys(user.email ?? user.id, '');
-      const wait = await reserveAttempt(
-        db,
-        keys.account,
-        throttle.account,
-        throttle.forgetAfterMs,
-        now(),
-      );
-      if (wait > 0) {
-        throw new AppError(429, AUTH_MESSAGES.throttled, {
-          'Retry-After': String(Math.ceil(wait / 1000)),
-        });
-      }
+      const keys = await guardPassword(user);
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
         throw new AppError(400, AUTH_MESSAGES.wrongCurrentPassword);
       }
