@@ -79,4 +79,24 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Type-aware rules on the server (issue 21): a promise nobody awaits loses its error (and, on the
+    // server, can end the process); a promise where a callback's return is ignored; a switch that
+    // misses a case of a union.
+    files: ['server/**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: { defaultProject: 'server/tsconfig.json' },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+    },
+  },
 );

@@ -229,7 +229,14 @@ export function createApp(appDeps: AppDeps) {
   app.route(`${API_PREFIX}/web3-tokens`, pointsRoutes(auth, points));
   app.route(`${API_PREFIX}/classes`, classRoutes(auth, classes, alerts));
   app.route(`${API_PREFIX}/alerts`, alertRoutes(auth, alerts));
-  app.route(`${API_PREFIX}/lti`, ltiRoutes(lti, { lti: config.lti, publicUrl: config.publicUrl }));
+  app.route(
+    `${API_PREFIX}/lti`,
+    ltiRoutes(lti, {
+      lti: config.lti,
+      publicUrl: config.publicUrl,
+      trustProxy: config.trustProxy,
+    }),
+  );
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', {
     type: 'http',

@@ -93,6 +93,8 @@ export interface LimitSettings {
   accountMailPerEmail: RateRule;
   /** Wallet nonces and sign-ins per client address (each costs a signature check or a row). */
   walletPerAddress: RateRule;
+  /** New accounts made by a first sign-in (wallet, portal, Google, LTI) per client address. */
+  newAccountsPerAddress: RateRule;
   /** Learning-memory writes per student. */
   memoryWrites: RateRule;
   /** Learning memories one student may keep (oldest are kept; a write beyond is refused). */
@@ -112,6 +114,8 @@ export const DEFAULT_LIMITS: LimitSettings = {
   accountMailPerAddress: { limit: 20, windowMs: 10 * 60_000 },
   accountMailPerEmail: { limit: 5, windowMs: 60 * 60_000 },
   walletPerAddress: { limit: 30, windowMs: 60_000 },
+  // A school's class signs in for the first time from one address: room for a few classes an hour.
+  newAccountsPerAddress: { limit: 100, windowMs: 60 * 60_000 },
   memoryWrites: { limit: 30, windowMs: 60_000 },
   memoryMaxRows: 2000,
 };

@@ -128,7 +128,9 @@ async function main() {
       console.warn('Replies still in progress after the grace period: closing their connections.');
       http.closeAllConnections?.();
     }, shutdownGraceMs);
-    server.close(async () => {
+    // server.close ignores what its callback returns: the stop runs as its own task, which
+    // reports its own failure and exits.
+    const stop = async () => {
       clearInterval(idle);
       clearTimeout(cut);
       try {
@@ -142,7 +144,8 @@ async function main() {
         console.error('Shutdown failed:', error);
         process.exit(1);
       }
-    });
+    };
+    server.close(() => void stop());
     http.closeIdleConnections?.();
     setTimeout(() => process.exit(1), shutdownGraceMs + 15_000).unref();
   };

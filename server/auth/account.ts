@@ -1,5 +1,6 @@
 /**
- * `GET /export` and `DELETE /account`: a student's whole account as one JSON document, and its removal.
+ * The account service behind `GET /export` and `DELETE /account` (account-routes.ts): a student's whole
+ * account as one JSON document, and its removal.
  * Beyond the spec, because these are children's accounts (issue 12).
  *
  * Deletion is confirmed by what the account signs in with: an email account types its email; a
@@ -11,10 +12,8 @@
  * the avatar, chats, messages, goals, ledger, conversions, memory), plus the rows keyed by the email or
  * the address instead of the id (sign-in throttling, wallet nonces).
  */
-import { createRoute, z } from '@hono/zod-openapi';
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
-import type { MiddlewareHandler } from 'hono';
 import { SiweMessage } from 'siwe';
 import { transaction } from '../db';
 import {
@@ -29,11 +28,10 @@ import {
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { forgetRateLimits } from '../http/rate-limit';
-import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
-import type { AuthEnv } from '../http/auth';
 import { verifyPassword } from './passwords';
-import { TOO_MANY_REQUESTS, reserveAttempt, throttleKeys } from './throttle';
-import { MessageResponse, publicUser } from './schemas';
+import { passwordGuard } from './throttle';
+import type { DeleteAccountInput } from './schemas';
+import { publicUser } from './schemas';
 
 export const ACCOUNT_MESSAGES = {
   deleted: 'Your account and all its data were deleted',
@@ -53,58 +51,6 @@ export const FRESH_SIGN_IN_MS = 5 * 60_000;
 
 /** How recent a Google account's sign-in must be to delete it. */
 export const GOOGLE_FRESH_SIGN_IN_MS = 10 * 60_000;
-
-const DeleteAccountBody = z
-  .strictObject({
-    confirm: z.string().min(1).max(320).openapi({
-      description:
-        "The account's email; a Google account's display name; a wallet account's address",
-    }),
-    message: z
-      .string()
-      .max(4000)
-      .optional()
-      .openapi({ description: 'Wallet accounts: a fresh message from POST /web3/nonce' }),
-    signature: z.string().max(1000).optional().openapi({ description: 'Its signature' }),
-    password: z
-      .string()
-      .max(256)
-      .optional()
-      .openapi({ description: "Email accounts with a password: the account's password" }),
-  })
-  .openapi('DeleteAccountRequest');
-
-const AccountExport = z
-  .object({
-    exported_at: z.string(),
-    user: z.record(z.string(), z.unknown()),
-    avatar: z.object({ content_type: z.string(), data_url: z.string() }).nullable(),
-    chats: z.array(z.record(z.string(), z.unknown())),
-    goals: z.array(z.record(z.string(), z.unknown())),
-    points_ledger: z.array(z.record(z.string(), z.unknown())),
-    conversions: z.array(z.record(z.string(), z.unknown())),
-    learning_memory: z.array(z.record(z.string(), z.unknown())),
-    portal_identities: z
-      .array(
-        z.object({
-          issuer: z.string(),
-          subject: z.string(),
-          email: z.string().nullable(),
-          created_at: z.string(),
-        }),
-      )
-      .openapi({
-        description: 'The school portals that sign this student in, and who they say it is',
-      }),
-    classes: z
-      .array(z.record(z.string(), z.unknown()))
-      .openapi({ description: "The student's classes and their role in each" }),
-    safety_alerts: z.array(z.record(z.string(), z.unknown())).openapi({
-      description:
-        'Safety alerts about the student: category, status and their own flagged messages',
-    }),
-  })
-  .openapi('AccountExport');
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -132,12 +78,13 @@ export interface AccountParts {
 export function createAccountService(deps: Deps, parts: AccountParts) {
   const { db, now, config } = deps;
   const domain = new URL(config.publicUrl).host;
+  const guardPassword = passwordGuard(db, config.auth.throttle, now);
 
   /** Throws 400 unless `input` confirms deleting `user` (see the file's comment). */
   async function checkConfirmation(
     user: User,
     sessionId: string,
-    input: z.infer<typeof DeleteAccountBody>,
+    input: DeleteAccountInput,
   ): Promise<string | null> {
     if (user.walletAddress && !user.email) {
       if (!input.message || !input.signature || !same(input.confirm, user.walletAddress))
@@ -182,11 +129,7 @@ export function createAccountService(deps: Deps, parts: AccountParts) {
       return null;
     }
     if (!input.password) throw new AppError(400, ACCOUNT_MESSAGES.passwordRequired);
-    const key = throttleKeys(user.email, '').account;
-    const { throttle } = config.auth;
-    const wait = await reserveAttempt(db, key, throttle.account, throttle.forgetAfterMs, now());
-    if (wait > 0)
-      throw new AppError(429, TOO_MANY_REQUESTS, { 'Retry-After': String(Math.ceil(wait / 1000)) });
+    await guardPassword(user);
     if (!(await verifyPassword(user.passwordHash, input.password)))
       throw new AppError(400, ACCOUNT_MESSAGES.wrongPassword);
     return null;
@@ -244,11 +187,7 @@ export function createAccountService(deps: Deps, parts: AccountParts) {
     },
 
     /** Removes `user` and every row of theirs in one transaction. */
-    async delete(
-      user: User,
-      sessionId: string,
-      input: z.infer<typeof DeleteAccountBody>,
-    ): Promise<void> {
+    async delete(user: User, sessionId: string, input: DeleteAccountInput): Promise<void> {
       const nonce = await checkConfirmation(user, sessionId, input);
       await transaction(db, async (tx) => {
         if (nonce !== null) {
@@ -286,58 +225,4 @@ export function createAccountService(deps: Deps, parts: AccountParts) {
       if (user.email) await deps.mailer.forget(user.email);
     },
   };
-}
-
-/** Registers `GET /export` and `DELETE /account` on the auth router. */
-export function accountRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>, parts: AccountParts) {
-  const app = createRouter<AuthEnv>();
-  const account = createAccountService(deps, parts);
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/export',
-      summary: "Download the caller's whole account",
-      description:
-        'Profile, avatar, chats with their messages, goals with progress, the points ledger, ' +
-        'conversions, learning memory, classes and the safety alerts about the caller, as one JSON document.',
-      security: BEARER,
-      middleware: [auth] as const,
-      responses: {
-        200: json(AccountExport, 'Everything the account holds'),
-        ...errorResponses(401),
-      },
-    }),
-    async (c) => {
-      c.header('Content-Disposition', 'attachment; filename="ayah-data.json"');
-      c.header('Cache-Control', 'no-store');
-      return c.json(await account.export(c.var.auth.user), 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'delete',
-      path: '/account',
-      summary: "Delete the caller's account and every row of it",
-      description:
-        'Confirmed by the email (email accounts), the display name within 10 minutes of a fresh ' +
-        'Google sign-in (Google accounts; 403 after that) or a wallet ' +
-        'signature over a fresh POST /web3/nonce message (wallet accounts). One transaction; every ' +
-        'token of the account is 401 afterwards.',
-      security: BEARER,
-      middleware: [auth] as const,
-      request: { body: body(DeleteAccountBody) },
-      responses: {
-        200: json(MessageResponse, 'Deleted'),
-        ...errorResponses(400, 401, 403, 415, 422),
-      },
-    }),
-    async (c) => {
-      await account.delete(c.var.auth.user, c.var.auth.sessionId, c.req.valid('json'));
-      return c.json({ message: ACCOUNT_MESSAGES.deleted }, 200);
-    },
-  );
-
-  return app;
 }

@@ -9,6 +9,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { clientAddress } from '../http/security';
 import { createRouter, errorResponses, PUBLIC } from '../http/openapi';
 import { GOOGLE_STATE_TTL_SEC, GoogleSignInError, callbackUrl, createGoogleSignIn } from './google';
 import type { AuthEnv } from '../http/auth';
@@ -85,7 +86,11 @@ export function googleRoutes(deps: Deps, codes: SignInCodes) {
       const browserState = getCookie(c, GOOGLE_STATE_COOKIE) ?? null;
       if (browserState !== null) stateCookie(c, publicUrl, null);
       try {
-        const { userId, bindingHash } = await google.complete(c.req.valid('query'), browserState);
+        const { userId, bindingHash } = await google.complete(
+          c.req.valid('query'),
+          browserState,
+          clientAddress(c, deps.config.trustProxy),
+        );
         const code = await codes.issueSignInCode(userId, bindingHash);
         return c.redirect(callbackUrl(publicUrl, { code }), 302);
       } catch (error) {

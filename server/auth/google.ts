@@ -23,6 +23,7 @@ import { UNIQUE_VIOLATION, pgErrorCode, transaction } from '../db';
 import { oauthStates, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { TOO_MANY_NEW_ACCOUNTS, consume, newAccountKey } from '../http/rate-limit';
 import type { User } from '../db/schema';
 import { bindingOf } from './sign-in-code';
 import { hashToken } from './tokens';
@@ -206,7 +207,11 @@ export function createGoogleSignIn(deps: Deps) {
    * same email, linked only when Google vouches for the address and the account has verified it too;
    * else a new account.
    */
-  async function accountFor(tx: Queryable, claims: GoogleClaims): Promise<string> {
+  async function accountFor(
+    tx: Queryable,
+    claims: GoogleClaims,
+    fromAddress: string,
+  ): Promise<string> {
     const [linked] = await tx
       .select()
       .from(users)
@@ -235,6 +240,11 @@ export function createGoogleSignIn(deps: Deps) {
     }
     if (!claims.emailVerified) throw new GoogleSignInError(GOOGLE_MESSAGES.unverifiedEmail);
     const at = now();
+    // A browser navigation: the limit's words go back to the app's page, not a JSON 429.
+    if (
+      (await consume(tx, newAccountKey(fromAddress), config.limits.newAccountsPerAddress, at)) > 0
+    )
+      throw new GoogleSignInError(TOO_MANY_NEW_ACCOUNTS);
     const [created] = await tx
       .insert(users)
       .values({
@@ -286,6 +296,8 @@ export function createGoogleSignIn(deps: Deps) {
       },
       /** The state in the browser's cookie (set at login); null when it brought none. */
       browserState: string | null,
+      /** The client's address: new accounts are limited per address. */
+      fromAddress: string,
     ): Promise<{ userId: string; bindingHash: string }> {
       settings();
       if (query.error) {
@@ -328,7 +340,7 @@ export function createGoogleSignIn(deps: Deps) {
       const claims = await verifyIdToken(idToken, doc);
       for (let attempt = 1; ; attempt++) {
         try {
-          const userId = await transaction(db, (tx) => accountFor(tx, claims));
+          const userId = await transaction(db, (tx) => accountFor(tx, claims, fromAddress));
           return { userId, bindingHash };
         } catch (error) {
           // Two first sign-ins of one person at once: the loser finds the winner's account.

@@ -2,6 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps';
 import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
+import { clientAddress } from '../http/security';
 import type { AuthEnv } from '../http/auth';
 import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
 import type { ClassJoiner } from './portal';
@@ -48,13 +49,19 @@ export function portalRoutes(deps: Deps, service: AuthService, classes: ClassJoi
       request: { body: body(TokenExchangeBody) },
       responses: {
         200: json(AuthResponse, 'Signed in'),
-        ...errorResponses(401, 415, 422),
+        ...errorResponses(401, 415, 422, 429),
       },
     }),
     async (c) => {
       const input = c.req.valid('json');
       return c.json(
-        signedIn(await portal.exchange(input.subject_token, input.subject_token_type)),
+        signedIn(
+          await portal.exchange(
+            input.subject_token,
+            input.subject_token_type,
+            clientAddress(c, deps.config.trustProxy),
+          ),
+        ),
         200,
       );
     },

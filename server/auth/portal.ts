@@ -17,6 +17,7 @@ import { transaction } from '../db';
 import { portalAssertionIds, portalIdentities, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { limitNewAccounts } from '../http/rate-limit';
 import type { AuthService, SignedIn } from './service';
 import type { TrustedIssuer } from './trusted-issuers';
 import { ASSERTION_ALGORITHMS } from './trusted-issuers';
@@ -180,7 +181,7 @@ export function createPortalSignIn(deps: Deps, service: AuthService, classes: Cl
   }
 
   /** The student of `issuer` + `subject`, created at their first sign-in. */
-  async function studentOf(tx: Queryable, claims: PortalClaims): Promise<string> {
+  async function studentOf(tx: Queryable, claims: PortalClaims, client: string): Promise<string> {
     const where = and(
       eq(portalIdentities.issuer, claims.issuer),
       eq(portalIdentities.subject, claims.subject),
@@ -192,6 +193,7 @@ export function createPortalSignIn(deps: Deps, service: AuthService, classes: Cl
       .limit(1);
     if (known) return known.userId;
     const at = now();
+    await limitNewAccounts(tx, client, config.limits.newAccountsPerAddress, at);
     const [user] = await tx
       .insert(users)
       .values({
@@ -222,7 +224,11 @@ export function createPortalSignIn(deps: Deps, service: AuthService, classes: Cl
 
   return {
     /** Exchanges a portal's assertion for an Ayah session; 401 for anything amiss. */
-    async exchange(subjectToken: string, subjectTokenType: string): Promise<SignedIn> {
+    async exchange(
+      subjectToken: string,
+      subjectTokenType: string,
+      client: string,
+    ): Promise<SignedIn> {
       if (subjectTokenType !== JWT_TOKEN_TYPE) throw unauthorized(PORTAL_MESSAGES.tokenType);
       const claims = await verify(subjectToken);
       await db.delete(portalAssertionIds).where(lt(portalAssertionIds.expiresAt, now()));
@@ -235,7 +241,7 @@ export function createPortalSignIn(deps: Deps, service: AuthService, classes: Cl
               .onConflictDoNothing()
               .returning({ jti: portalAssertionIds.jti });
             if (!fresh) throw unauthorized(PORTAL_MESSAGES.replayed);
-            return service.startSession(tx, await studentOf(tx, claims));
+            return service.startSession(tx, await studentOf(tx, claims, client));
           });
           // The portal, not the request, says who teaches: a role changes only with a new assertion.
           if (claims.klass)

@@ -16,7 +16,7 @@ import { AppError, validationItems } from '../http/errors';
 import { BEARER, PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
 import { clientAddress } from '../http/security';
 import type { AuthEnv } from '../http/auth';
-import { accountRoutes } from './account';
+import { accountRoutes } from './account-routes';
 import type { AccountParts } from './account';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';

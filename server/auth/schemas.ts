@@ -234,3 +234,59 @@ export const AuthResponse = z
     user: UserSchema,
   })
   .openapi('AuthResponse');
+
+/** `DELETE /account` (account-routes.ts). */
+export const DeleteAccountBody = z
+  .strictObject({
+    confirm: z.string().min(1).max(320).openapi({
+      description:
+        "The account's email; a Google account's display name; a wallet account's address",
+    }),
+    message: z
+      .string()
+      .max(4000)
+      .optional()
+      .openapi({ description: 'Wallet accounts: a fresh message from POST /web3/nonce' }),
+    signature: z.string().max(1000).optional().openapi({ description: 'Its signature' }),
+    password: z
+      .string()
+      .max(256)
+      .optional()
+      .openapi({ description: "Email accounts with a password: the account's password" }),
+  })
+  .openapi('DeleteAccountRequest');
+
+/** `GET /export`: the whole account (account-routes.ts). */
+export const AccountExport = z
+  .object({
+    exported_at: z.string(),
+    user: z.record(z.string(), z.unknown()),
+    avatar: z.object({ content_type: z.string(), data_url: z.string() }).nullable(),
+    chats: z.array(z.record(z.string(), z.unknown())),
+    goals: z.array(z.record(z.string(), z.unknown())),
+    points_ledger: z.array(z.record(z.string(), z.unknown())),
+    conversions: z.array(z.record(z.string(), z.unknown())),
+    learning_memory: z.array(z.record(z.string(), z.unknown())),
+    portal_identities: z
+      .array(
+        z.object({
+          issuer: z.string(),
+          subject: z.string(),
+          email: z.string().nullable(),
+          created_at: z.string(),
+        }),
+      )
+      .openapi({
+        description: 'The school portals that sign this student in, and who they say it is',
+      }),
+    classes: z
+      .array(z.record(z.string(), z.unknown()))
+      .openapi({ description: "The student's classes and their role in each" }),
+    safety_alerts: z.array(z.record(z.string(), z.unknown())).openapi({
+      description:
+        'Safety alerts about the student: category, status and their own flagged messages',
+    }),
+  })
+  .openapi('AccountExport');
+
+export type DeleteAccountInput = z.infer<typeof DeleteAccountBody>;

@@ -18,21 +18,29 @@ import { hashPassword, verifyDummy, verifyPassword } from './passwords';
 import type { SessionCache } from './session-cache';
 import type { AccountMailPurpose } from './throttle';
 import {
+  THROTTLED,
   limitAccountMail,
   lockedFor,
+  passwordGuard,
   recordAddressFailure,
   recordSuccess,
   reserveAttempt,
   throttleKeys,
 } from './throttle';
-import { hashToken, randomToken, signAccessToken, verifyAccessToken } from './tokens';
+import {
+  hashToken,
+  randomToken,
+  signAccessToken,
+  successorToken,
+  verifyAccessToken,
+} from './tokens';
 
 export const AUTH_MESSAGES = {
   registered: 'Registration successful. Please check your email to verify your account.',
   emailTaken: 'An account with this email already exists',
   invalidLogin: 'Invalid email or password',
   notVerified: 'Email not verified',
-  throttled: 'Too many failed sign-in attempts. Please try again later.',
+  throttled: THROTTLED,
   notAuthenticated: 'Not authenticated',
   invalidToken: 'Could not validate credentials',
   expiredToken: 'Token has expired',
@@ -53,6 +61,14 @@ export const AUTH_MESSAGES = {
   samePassword: 'New password must be different from current password',
   noPassword: 'Password change is not available for Google or wallet accounts',
 } as const;
+
+/**
+ * Two tabs renewing at once (issue 22 #4): the immediately previous refresh token, presented again
+ * within this long of its use while its successor is still unused, gets that same successor again
+ * (with a fresh access token of the same session) instead of signing the session out. Any other reuse,
+ * or this one later, is reuse: the session is revoked.
+ */
+export const REFRESH_GRACE_MS = 10_000;
 
 export interface SignedIn {
   user: User;
@@ -75,6 +91,7 @@ function byEmail(email: string) {
 export function createAuthService(deps: Deps, sessions: SessionCache, ledger: PointsLedger) {
   const { db, config, mailer, now } = deps;
   const settings = config.auth;
+  const guardPassword = passwordGuard(db, settings.throttle, now);
 
   async function findByEmail(email: string): Promise<User | undefined> {
     const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
@@ -554,20 +571,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
       const { user, sessionId } = auth;
       if (!user.passwordHash) throw new AppError(403, AUTH_MESSAGES.noPassword);
       // A stolen token must not guess the password here: login's account throttle, same key.
-      const { throttle } = settings;
-      const keys = throttleKeys(user.email ?? user.id, '');
-      const wait = await reserveAttempt(
-        db,
-        keys.account,
-        throttle.account,
-        throttle.forgetAfterMs,
-        now(),
-      );
-      if (wait > 0) {
-        throw new AppError(429, AUTH_MESSAGES.throttled, {
-          'Retry-After': String(Math.ceil(wait / 1000)),
-        });
-      }
+      const keys = await guardPassword(user);
       if (!(await verifyPassword(user.passwordHash, currentPassword))) {
         throw new AppError(400, AUTH_MESSAGES.wrongCurrentPassword);
       }
@@ -583,7 +587,8 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
 
     /**
      * Exchanges a refresh token for a new access token and a new refresh token (rotation). A refresh
-     * token used a second time means it was copied: the whole session (its chain) is signed out.
+     * token used a second time means it was copied: the whole session (its chain) is signed out,
+     * except the immediately previous token within REFRESH_GRACE_MS (two tabs renewing at once).
      */
     async refreshWithToken(token: string): Promise<SignedIn> {
       const at = now();
@@ -615,12 +620,41 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
           .returning({ sessionId: refreshTokens.sessionId });
         if (!used) {
           const [current] = await tx
-            .select({ usedAt: refreshTokens.usedAt })
+            .select({ usedAt: refreshTokens.usedAt, revokedAt: refreshTokens.revokedAt })
             .from(refreshTokens)
             .where(eq(refreshTokens.tokenHash, tokenHash))
             .limit(1);
           if (!current?.usedAt)
             return { ok: false, error: AUTH_MESSAGES.invalidRefreshToken } as const;
+          // A second tab renewing with the same token a moment later: its successor, if still unused.
+          if (!current.revokedAt && at.getTime() - current.usedAt.getTime() <= REFRESH_GRACE_MS) {
+            const successor = successorToken(config.jwtSecret, token);
+            const [row] = await tx
+              .select({ user: users, session: authSessions })
+              .from(refreshTokens)
+              .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
+              .innerJoin(users, eq(users.id, authSessions.userId))
+              .where(
+                and(
+                  eq(refreshTokens.tokenHash, hashToken(successor)),
+                  eq(refreshTokens.sessionId, known.sessionId),
+                  isNull(refreshTokens.usedAt),
+                  isNull(refreshTokens.revokedAt),
+                  gt(refreshTokens.expiresAt, at),
+                  isNull(authSessions.revokedAt),
+                  gt(authSessions.expiresAt, at),
+                ),
+              )
+              .limit(1);
+            if (row) {
+              return {
+                ok: true,
+                user: row.user,
+                sessionId: row.session.id,
+                refreshToken: successor,
+              } as const;
+            }
+          }
           const [session] = await tx
             .update(authSessions)
             .set({ revokedAt: at })
@@ -643,7 +677,7 @@ export function createAuthService(deps: Deps, sessions: SessionCache, ledger: Po
         if (!row || row.session.revokedAt || row.session.expiresAt <= at) {
           return { ok: false, error: AUTH_MESSAGES.invalidRefreshToken } as const;
         }
-        const next = randomToken();
+        const next = successorToken(config.jwtSecret, token);
         await tx.insert(refreshTokens).values({
           sessionId: row.session.id,
           tokenHash: hashToken(next),

@@ -11,7 +11,9 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { AuthSettings, LimitSettings, ThrottleRule } from '../config';
 import type { Db } from '../db';
+import type { User } from '../db/schema';
 import { loginThrottle } from '../db/schema';
+import { AppError } from '../http/errors';
 import { enforce } from '../http/rate-limit';
 
 export interface ThrottleKeys {
@@ -107,6 +109,30 @@ export async function reserveAttempt(
     .from(loginThrottle)
     .where(eq(loginThrottle.key, key));
   return Math.max(1, (locked?.lockedUntil?.getTime() ?? now.getTime()) - now.getTime());
+}
+
+/** The 429 of a locked account (login, change-password and delete-account share the lock). */
+export const THROTTLED = 'Too many failed sign-in attempts. Please try again later.';
+
+/**
+ * Where a signed-in caller types their password (change-password, delete-account): a stolen access
+ * token must not guess it. Reserves an attempt on login's account key (the same lock) and throws 429
+ * with Retry-After while it is locked; answers the keys, for `recordSuccess` after a right password.
+ */
+export function passwordGuard(db: Db, throttle: AuthSettings['throttle'], now: () => Date) {
+  return async function guardPassword(user: User): Promise<ThrottleKeys> {
+    const keys = throttleKeys(user.email ?? user.id, '');
+    const wait = await reserveAttempt(
+      db,
+      keys.account,
+      throttle.account,
+      throttle.forgetAfterMs,
+      now(),
+    );
+    if (wait > 0)
+      throw new AppError(429, THROTTLED, { 'Retry-After': String(Math.ceil(wait / 1000)) });
+    return keys;
+  };
 }
 
 /** A failed password: the address's count (the account's was counted by `reserveAttempt`). */

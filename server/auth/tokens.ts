@@ -2,7 +2,7 @@
  * Access tokens are short-lived JWTs (HS256 only, issuer, audience and expiry checked). Refresh,
  * verification and reset tokens are 256 random bits, handed out once and stored only as SHA-256.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { webcrypto } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
 
@@ -132,6 +132,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** 256 random bits, URL-safe. */
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * The refresh token that rotation issues for `token`: derived from it under the server's secret (256
+ * bits, as unguessable as a random one without the secret), so that the server can hand the same
+ * successor again to a second tab renewing at the same moment (REFRESH_GRACE_MS) without keeping any
+ * token in clear.
+ */
+export function successorToken(secret: Uint8Array, token: string): string {
+  return createHmac('sha256', secret).update(`refresh-successor\n${token}`).digest('base64url');
 }
 
 /** What the database keeps of a token. */

@@ -6,6 +6,7 @@
  */
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import { createPublicKey } from 'node:crypto';
+import { type Fail, entryText, failWith, parseEntries } from '../config-entries';
 
 /** The signature algorithms an assertion may use: asymmetric only, never HS* or none. */
 export const ASSERTION_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
@@ -25,18 +26,9 @@ const VAR = 'AYAH_TRUSTED_ISSUERS';
 const FIELDS = new Set(['issuer', 'audience', 'jwks_url', 'public_key']);
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-function fail(reason: string): never {
-  throw new Error(
-    `${VAR} must be a JSON list of {issuer, audience, jwks_url | public_key}: ${reason}`,
-  );
-}
-
-function text(entry: Record<string, unknown>, field: string, where: string): string {
-  const value = entry[field];
-  if (typeof value !== 'string' || value.trim() === '')
-    fail(`${where} needs "${field}" (a non-empty string)`);
-  return value.trim();
-}
+const fail: Fail = failWith(VAR, 'a JSON list of {issuer, audience, jwks_url | public_key}');
+const text = (entry: Record<string, unknown>, field: string, where: string) =>
+  entryText(entry, field, where, fail);
 
 /** https, or http on loopback (a portal on the same machine, and the tests). */
 function jwksUrl(value: unknown, where: string): string {
@@ -104,22 +96,8 @@ function publicKey(
 
 /** Parses `AYAH_TRUSTED_ISSUERS`; unset or empty means no portal may exchange (every call 401). */
 export function parseTrustedIssuers(value: string | undefined): TrustedIssuer[] {
-  if (value === undefined || value.trim() === '') return [];
-  let list: unknown;
-  try {
-    list = JSON.parse(value);
-  } catch {
-    fail('it is not valid JSON');
-  }
-  if (!Array.isArray(list)) fail('it is not a list');
   const seen = new Set<string>();
-  return list.map((entry: unknown, index) => {
-    const where = `entry ${index + 1}`;
-    if (!entry || typeof entry !== 'object' || Array.isArray(entry))
-      fail(`${where} is not an object`);
-    const fields = entry as Record<string, unknown>;
-    const unknown = Object.keys(fields).filter((field) => !FIELDS.has(field));
-    if (unknown.length > 0) fail(`${where} has unknown field(s) ${unknown.join(', ')}`);
+  return parseEntries(value, FIELDS, fail, (fields, where) => {
     const issuer = text(fields, 'issuer', where);
     const audience = text(fields, 'audience', where);
     if (seen.has(issuer)) fail(`${where} repeats the issuer ${issuer}`);

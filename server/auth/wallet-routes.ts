@@ -83,7 +83,13 @@ export function walletRoutes(deps: Deps, service: AuthService) {
         ...errorResponses(401, 415, 422, 429),
       },
     }),
-    async (c) => c.json(signedIn(await wallet.authenticate(c.req.valid('json'))), 200),
+    async (c) =>
+      c.json(
+        signedIn(
+          await wallet.authenticate(c.req.valid('json'), clientAddress(c, deps.config.trustProxy)),
+        ),
+        200,
+      ),
   );
 
   return app;

@@ -13,6 +13,7 @@ import { transaction } from '../db';
 import { siweNonces, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
+import { limitNewAccounts } from '../http/rate-limit';
 import type { AuthService, SignedIn } from './service';
 
 export const WALLET_MESSAGES = {
@@ -41,12 +42,13 @@ export function createWalletSignIn(deps: Deps, service: AuthService) {
   const domain = site.host;
   const uri = config.publicUrl;
 
-  async function accountFor(tx: Queryable, address: string): Promise<SignedIn> {
+  async function accountFor(tx: Queryable, address: string, client: string): Promise<SignedIn> {
     const byAddress = () =>
       tx.select({ id: users.id }).from(users).where(eq(users.walletAddress, address)).limit(1);
     let [account] = await byAddress();
     if (!account) {
       const at = now();
+      await limitNewAccounts(tx, client, config.limits.newAccountsPerAddress, at);
       [account] = await tx
         .insert(users)
         .values({
@@ -89,11 +91,14 @@ export function createWalletSignIn(deps: Deps, service: AuthService) {
     },
 
     /** Signs the wallet in (creating its account on the first sign-in); 401 for anything amiss. */
-    async authenticate(input: {
-      wallet_address: string;
-      signature: string;
-      message: string;
-    }): Promise<SignedIn> {
+    async authenticate(
+      input: {
+        wallet_address: string;
+        signature: string;
+        message: string;
+      },
+      client: string,
+    ): Promise<SignedIn> {
       const address = input.wallet_address.toLowerCase();
       let message: SiweMessage;
       try {
@@ -147,7 +152,7 @@ export function createWalletSignIn(deps: Deps, service: AuthService) {
           )
           .returning({ nonce: siweNonces.nonce });
         if (!claimed) return null;
-        return accountFor(tx, address);
+        return accountFor(tx, address, client);
       });
       if (!signedIn) throw unauthorized(WALLET_MESSAGES.invalidNonce);
       return signedIn;

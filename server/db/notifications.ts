@@ -164,7 +164,7 @@ export function postgresNotifications(
       }
       if (client !== next) return;
       retryMs = RETRY_MIN_MS;
-      heartbeat = setInterval(() => probe(next).catch(() => {}), HEARTBEAT_MS);
+      heartbeat = setInterval(() => void probe(next).catch(() => {}), HEARTBEAT_MS);
       heartbeat.unref();
       setLive(true);
     })().finally(() => {

@@ -46,6 +46,25 @@ export async function enforce(
   if (retryAfter > 0) throw new AppError(429, detail, { 'Retry-After': String(retryAfter) });
 }
 
+export const TOO_MANY_NEW_ACCOUNTS =
+  'Too many new accounts from this address. Please try again later.';
+
+/**
+ * Counts one new account made for a client address (wallet, portal, Google, LTI first sign-ins: issue
+ * 22 #6), in the transaction that creates it: beyond `rule`, 429 with Retry-After and the transaction
+ * (the account, and anything the sign-in consumed) rolls back.
+ */
+export const newAccountKey = (address: string) => `new-account:address:${address}`;
+
+export async function limitNewAccounts(
+  q: Queryable,
+  address: string,
+  rule: RateRule,
+  now: Date,
+): Promise<void> {
+  await enforce(q, newAccountKey(address), rule, now, TOO_MANY_NEW_ACCOUNTS);
+}
+
 /**
  * Removes every count that names one of `subjects` (a user id, an email address): keys end with
  * `:<subject>` (`goal-write:<id>`, `reset:email:<address>` …). For account deletion.

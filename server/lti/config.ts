@@ -14,6 +14,7 @@ import type { KeyObject } from 'node:crypto';
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { type Fail, entryText, failWith, parseEntries } from '../config-entries';
 
 export interface LtiPlatform {
   /** A short stable name for `(issuer, client_id)`, used in pages' addresses and rows. */
@@ -55,12 +56,10 @@ const REQUIRED = [
 const FIELDS = new Set<string>([...REQUIRED, 'auth_audience', 'frame_origins']);
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-function fail(reason: string): never {
-  throw new Error(
-    `${VAR} must be a JSON list of {issuer, client_id, deployment_ids, auth_login_url, ` +
-      `auth_token_url, jwks_url}: ${reason}`,
-  );
-}
+const fail: Fail = failWith(
+  VAR,
+  'a JSON list of {issuer, client_id, deployment_ids, auth_login_url, auth_token_url, jwks_url}',
+);
 
 /** The platform's id: stable across restarts and replicas, the same for env and database rows. */
 export function platformId(issuer: string, clientId: string): string {
@@ -94,12 +93,8 @@ export function defaultFrameOrigins(issuer: string, authLoginUrl: string): strin
   return [...origins];
 }
 
-function text(entry: Record<string, unknown>, field: string, where: string): string {
-  const value = entry[field];
-  if (typeof value !== 'string' || value.trim() === '')
-    fail(`${where} needs "${field}" (a non-empty string)`);
-  return value.trim();
-}
+const text = (entry: Record<string, unknown>, field: string, where: string) =>
+  entryText(entry, field, where, fail);
 
 function link(entry: Record<string, unknown>, field: string, where: string): string {
   const value = text(entry, field, where);
@@ -109,22 +104,8 @@ function link(entry: Record<string, unknown>, field: string, where: string): str
 }
 
 export function parseLtiPlatforms(value: string | undefined): LtiPlatform[] {
-  if (value === undefined || value.trim() === '') return [];
-  let list: unknown;
-  try {
-    list = JSON.parse(value);
-  } catch {
-    fail('it is not valid JSON');
-  }
-  if (!Array.isArray(list)) fail('it is not a list');
   const seen = new Set<string>();
-  return list.map((entry: unknown, index) => {
-    const where = `entry ${index + 1}`;
-    if (!entry || typeof entry !== 'object' || Array.isArray(entry))
-      fail(`${where} is not an object`);
-    const fields = entry as Record<string, unknown>;
-    const unknown = Object.keys(fields).filter((field) => !FIELDS.has(field));
-    if (unknown.length > 0) fail(`${where} has unknown field(s) ${unknown.join(', ')}`);
+  return parseEntries(value, FIELDS, fail, (fields, where) => {
     const issuer = text(fields, 'issuer', where);
     const clientId = text(fields, 'client_id', where);
     const key = `${issuer}\n${clientId}`;

@@ -23,7 +23,7 @@ export interface PageOptions {
   frameOrigins?: string[];
   /** Origins (besides 'self') the page's forms may post to. */
   formOrigins?: string[];
-  status?: 200 | 400 | 401 | 403 | 404 | 409 | 502 | 503;
+  status?: 200 | 400 | 401 | 403 | 404 | 409 | 429 | 502 | 503;
 }
 
 function policy(options: PageOptions): string {

@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { AppError } from '../http/errors';
+import { clientAddress } from '../http/security';
 import type { PlatformRegistry } from './platforms';
 import { toolJwks } from './keys';
 import {
@@ -57,6 +58,8 @@ function refused(c: Context, error: unknown) {
 export interface LtiRoutesOptions {
   lti: { dynamicRegistration: boolean; keys: Parameters<typeof toolJwks>[0] };
   publicUrl: string;
+  /** Whether X-Forwarded-For names the client (new accounts are limited per client address). */
+  trustProxy: boolean;
 }
 
 export function ltiRoutes(service: LtiService, options: LtiRoutesOptions) {
@@ -113,7 +116,12 @@ export function ltiRoutes(service: LtiService, options: LtiRoutesOptions) {
   app.post('/launch', async (c) => {
     try {
       const form = await fields(c);
-      const result = await service.launch(form.id_token, form.state, (name) => getCookie(c, name));
+      const result = await service.launch(
+        form.id_token,
+        form.state,
+        (name) => getCookie(c, name),
+        clientAddress(c, options.trustProxy),
+      );
       if (form.state)
         setCookie(c, STATE_COOKIE_PREFIX + form.state, '', {
           path: LTI_PREFIX,

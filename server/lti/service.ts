@@ -19,7 +19,9 @@ import {
   ltiUsers,
   users,
 } from '../db/schema';
+import type { LimitSettings } from '../config';
 import type { Logger } from '../http/errors';
+import { TOO_MANY_NEW_ACCOUNTS, consume, newAccountKey } from '../http/rate-limit';
 import type { GoalsReader } from './ags';
 import { createGrades } from './ags';
 import type { LtiConfig, LtiPlatform } from './config';
@@ -58,7 +60,11 @@ export interface SessionIssuer {
 
 export interface LtiDeps {
   db: Db;
-  config: { publicUrl: string; lti: LtiConfig };
+  config: {
+    publicUrl: string;
+    lti: LtiConfig;
+    limits: Pick<LimitSettings, 'newAccountsPerAddress'>;
+  };
   logger: Logger;
   now: () => Date;
   sessions: SessionIssuer;
@@ -105,7 +111,7 @@ export const LTI_MESSAGES = {
 export class LtiRefusal extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 401 | 403 = 400,
+    readonly status: 400 | 401 | 403 | 429 = 400,
     readonly platform: LtiPlatform | null = null,
   ) {
     super(message);
@@ -229,7 +235,13 @@ export function createLtiService(deps: LtiDeps) {
   }
 
   /** The user of `(platform, sub)`, made at their first launch with the name the claims give. */
-  async function userOf(tx: Queryable, platform: LtiPlatform, sub: string, name: string) {
+  async function userOf(
+    tx: Queryable,
+    platform: LtiPlatform,
+    sub: string,
+    name: string,
+    client: string,
+  ) {
     const where = and(eq(ltiUsers.platformId, platform.id), eq(ltiUsers.subject, sub));
     const [known] = await tx.select({ userId: ltiUsers.userId }).from(ltiUsers).where(where);
     if (known) {
@@ -237,6 +249,8 @@ export function createLtiService(deps: LtiDeps) {
       return known.userId;
     }
     const at = now();
+    if ((await consume(tx, newAccountKey(client), config.limits.newAccountsPerAddress, at)) > 0)
+      throw new LtiRefusal(TOO_MANY_NEW_ACCOUNTS, 429, platform);
     const [user] = await tx
       .insert(users)
       .values({
@@ -259,10 +273,15 @@ export function createLtiService(deps: LtiDeps) {
     return linked.userId;
   }
 
-  async function findOrCreateUser(platform: LtiPlatform, sub: string, name: string) {
+  async function findOrCreateUser(
+    platform: LtiPlatform,
+    sub: string,
+    name: string,
+    client: string,
+  ) {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await transaction(db, (tx) => userOf(tx, platform, sub, name));
+        return await transaction(db, (tx) => userOf(tx, platform, sub, name, client));
       } catch (error) {
         if (error instanceof IdentityRace && attempt < 3) continue;
         throw error;
@@ -419,6 +438,8 @@ export function createLtiService(deps: LtiDeps) {
       idToken: string | undefined,
       state: string | undefined,
       cookie: (name: string) => string | undefined,
+      /** The client's address: new accounts are limited per address. */
+      client: string,
     ): Promise<LaunchResult> {
       if (!idToken) throw new LtiRefusal(LTI_MESSAGES.noToken);
       const { payload, platform } = await verify(idToken);
@@ -471,7 +492,7 @@ export function createLtiService(deps: LtiDeps) {
       const resourceLink = claim(payload, CLAIMS.resourceLink, ResourceLinkClaim);
       if (!resourceLink) throw new LtiRefusal(LTI_MESSAGES.claims('resource_link'), 400, platform);
       const name = displayName(payload);
-      const userId = await findOrCreateUser(platform, sub, name);
+      const userId = await findOrCreateUser(platform, sub, name, client);
       let next = viewPath(payload);
 
       if (context) {

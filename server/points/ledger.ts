@@ -18,6 +18,24 @@ export async function pointsBalance(q: Queryable, userId: string): Promise<numbe
   return Number(row?.sum ?? 0);
 }
 
+/**
+ * Points held back from conversion (issue 22 #6, account farming): the onboarding award becomes
+ * convertible only once the student has earned points from a real learning activity (a chat or
+ * goal award: any earning other than onboarding and conversion refunds). Until then it counts in
+ * the balance but not towards a conversion.
+ */
+export async function heldPoints(q: Queryable, userId: string): Promise<number> {
+  const [row] = await q
+    .select({
+      onboarding: sql<string>`coalesce(sum(${pointsLedger.amount}) filter (where ${pointsLedger.category} = 'onboarding'), 0)`,
+      learning: sql<string>`count(*) filter (where ${pointsLedger.type} = 'earned' and ${pointsLedger.amount} > 0 and ${pointsLedger.category} not in ('onboarding', 'conversion'))`,
+    })
+    .from(pointsLedger)
+    .where(eq(pointsLedger.userId, userId));
+  if (Number(row?.learning ?? 0) > 0) return 0;
+  return Math.max(0, Number(row?.onboarding ?? 0));
+}
+
 /** Writes a one-time award; false when the key was already used. The caller holds the user lock. */
 async function awardOnce(q: Queryable, userId: string, award: Award): Promise<boolean> {
   const rows = await q

@@ -17,12 +17,14 @@ import { POINTS } from 'ayah-coach/rules';
 import type { Page } from '../http/paging';
 import { offsetOf, paged } from '../http/paging';
 import { lockUser } from '../db/locks';
-import { pointsBalance } from './ledger';
+import { heldPoints, pointsBalance } from './ledger';
 
 export const POINTS_MESSAGES = {
   belowMinimum: `Convert at least ${POINTS.minConversion} points`,
   offStep: `Convert points in steps of ${POINTS.conversionStep}`,
   insufficient: 'Not enough points for this conversion',
+  onboardingHeld:
+    'Your welcome points can be converted after your first learning activity (a tutor chat or goal progress)',
   notFound: 'Transaction not found',
 } as const;
 
@@ -71,8 +73,10 @@ export function createPointsService({ db, now, logger }: Deps) {
       const at = now();
       const pending = await transaction(db, async (tx) => {
         await lockUser(tx, userId);
-        if ((await pointsBalance(tx, userId)) < points)
-          throw new AppError(400, POINTS_MESSAGES.insufficient);
+        const balance = await pointsBalance(tx, userId);
+        if (balance < points) throw new AppError(400, POINTS_MESSAGES.insufficient);
+        if (balance - (await heldPoints(tx, userId)) < points)
+          throw new AppError(400, POINTS_MESSAGES.onboardingHeld);
         const [row] = await tx
           .insert(conversions)
           .values({ userId, points, tokens, status: 'pending', createdAt: at, updatedAt: at })

@@ -175,6 +175,7 @@ export class Harness {
         accountMailPerAddress: { limit: 1_000_000, windowMs: 60_000 },
         accountMailPerEmail: { limit: 1_000_000, windowMs: 60_000 },
         walletPerAddress: { limit: 1_000_000, windowMs: 60_000 },
+        newAccountsPerAddress: { limit: 1_000_000, windowMs: 60_000 },
         memoryWrites: { limit: 1_000_000, windowMs: 60_000 },
         ...this.options.limits,
       },

@@ -1,9 +1,10 @@
 /** Bearer tokens, /me, /profile, onboarding, /refresh and /change-password over real HTTP. */
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { authSessions, pointsLedger, users } from '../../../server/db/schema';
+import { authSessions, pointsLedger, refreshTokens, users } from '../../../server/db/schema';
+import { REFRESH_GRACE_MS } from '../../../server/auth/service';
 import { JWT_AUDIENCE, JWT_ISSUER, signAccessToken } from '../../../server/auth/tokens';
 import { describeServer, uniqueEmail, useServer } from '../harness';
 
@@ -241,12 +242,18 @@ describeServer('POST /refresh', () => {
     expect(next.status).toBe(200);
   });
 
-  it('signs the whole chain out when a used refresh token comes back', async () => {
+  it('signs the whole chain out when a used refresh token comes back after the grace', async () => {
     const user = await h.signedInUser();
     const other = await h.post(`${AUTH}/login`, { email: user.email, password: user.password });
     const rotated = await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token });
     expect(rotated.status).toBe(200);
-    const replay = await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token });
+    h.advanceClock(REFRESH_GRACE_MS + 1000);
+    let replay;
+    try {
+      replay = await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token });
+    } finally {
+      h.resetClock();
+    }
     expect(replay.status).toBe(401);
     expect(replay.body).toEqual({
       detail: 'Refresh token already used; the session has been signed out',
@@ -309,15 +316,68 @@ describeServer('POST /refresh', () => {
     expect(bad.status).toBe(422);
   });
 
-  it('lets exactly one of five concurrent uses of one refresh token through', async () => {
+  it('gives tabs renewing at once the same successor and keeps the one session (issue 22 #4)', async () => {
     const user = await h.signedInUser();
+    const sid = claimsOf(user.access_token).sid;
     const replies = await Promise.all(
       Array.from({ length: 5 }, () =>
         h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token }),
       ),
     );
-    expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(replies.filter((r) => r.status === 401)).toHaveLength(4);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const successors = new Set(replies.map((r) => r.body.refresh_token));
+    expect(successors.size).toBe(1);
+    const [successor] = [...successors];
+    expect(successor).not.toBe(user.refresh_token);
+    for (const reply of replies) {
+      expect(claimsOf(reply.body.access_token).sid).toBe(sid);
+      expect((await h.get(`${AUTH}/me`, { token: reply.body.access_token })).status).toBe(200);
+    }
+    // One live session, one live refresh token: the successor renews once more as usual.
+    const live = await h.database.db
+      .select({ id: refreshTokens.id })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.sessionId, sid), isNull(refreshTokens.usedAt)));
+    expect(live).toHaveLength(1);
+    const next = await h.post(`${AUTH}/refresh`, { refresh_token: successor });
+    expect(next.status).toBe(200);
+    expect((await h.get(`${AUTH}/me`, { token: next.body.access_token })).status).toBe(200);
+  });
+
+  it('grants the grace only to the immediately previous token', async () => {
+    const user = await h.signedInUser();
+    const first = await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token });
+    const second = await h.post(`${AUTH}/refresh`, { refresh_token: first.body.refresh_token });
+    expect(second.status).toBe(200);
+    // The token two back, within seconds: its successor was used, so this is a copied token.
+    const stale = await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token });
+    expect(stale.status).toBe(401);
+    expect(stale.body).toEqual({
+      detail: 'Refresh token already used; the session has been signed out',
+    });
+    expect((await h.get(`${AUTH}/me`, { token: second.body.access_token })).status).toBe(401);
+    expect(
+      (await h.post(`${AUTH}/refresh`, { refresh_token: second.body.refresh_token })).status,
+    ).toBe(401);
+  });
+
+  it('still revokes a second tab whose renewal comes after the grace', async () => {
+    const user = await h.signedInUser();
+    h.freezeClock();
+    try {
+      const first = await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token });
+      expect(first.status).toBe(200);
+      h.advanceClock(REFRESH_GRACE_MS);
+      const inGrace = await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token });
+      expect(inGrace.status).toBe(200);
+      expect(inGrace.body.refresh_token).toBe(first.body.refresh_token);
+      h.advanceClock(1);
+      const late = await h.post(`${AUTH}/refresh`, { refresh_token: user.refresh_token });
+      expect(late.status).toBe(401);
+      expect((await h.get(`${AUTH}/me`, { token: first.body.access_token })).status).toBe(401);
+    } finally {
+      h.resetClock();
+    }
   });
 });
 

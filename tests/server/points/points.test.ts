@@ -2,6 +2,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { TestUser } from '../harness';
+import { POINTS_MESSAGES } from '../../../server/points/service';
+import { pointsLedger } from '../../../server/db/schema';
 import { describeServer, isFastApiError, useServer } from '../harness';
 
 const h = useServer();
@@ -38,6 +40,36 @@ describeServer('points and tokens', () => {
       step: 10,
       token_name: 'AYAH',
     });
+  });
+
+  it('holds the onboarding award back from conversion until a first learning activity (issue 22 #6)', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    expect((await api.post('/api/v1/auth/onboarding/complete')).status).toBe(200);
+    // 50 onboarding points and 60 given back by a failed conversion: 110, of which 50 are held.
+    await h.database.db.insert(pointsLedger).values({
+      userId: user.id,
+      amount: 60,
+      type: 'earned',
+      category: 'conversion',
+      description: 'Refund of a failed conversion of 60 points',
+    });
+    expect((await api.get(`${T}/finu-balance`)).body).toEqual({ points: 110, tokens: 0 });
+    const held = await api.post(`${T}/convert-points-to-finu`, { points: 100 });
+    expect(held.status).toBe(400);
+    expect(held.body).toEqual({ detail: POINTS_MESSAGES.onboardingHeld });
+    expect((await api.get(`${T}/finu-balance`)).body).toEqual({ points: 110, tokens: 0 });
+    // A first learning activity (here a chat award) makes the welcome points convertible.
+    await h.database.db.insert(pointsLedger).values({
+      userId: user.id,
+      amount: 1,
+      type: 'earned',
+      category: 'chat',
+      description: 'Asked the tutor',
+    });
+    const converted = await api.post(`${T}/convert-points-to-finu`, { points: 100 });
+    expect(converted.status).toBe(201);
+    expect((await api.get(`${T}/finu-balance`)).body).toEqual({ points: 11, tokens: 10 });
   });
 
   it('converts points into tokens and records it everywhere', async () => {
