@@ -14,7 +14,7 @@ import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { enforce } from '../http/rate-limit';
 import { POINTS, isClientSessionId, sessionTitle } from 'ayah-coach/rules';
-import { boundWaits, lockUser } from '../db/locks';
+import { boundWaits, lockUser, REPLY_LOCK_WAIT_MS } from '../db/locks';
 import type { PointsLedger } from '../ports';
 import type { Page } from '../http/paging';
 import { isUuid } from '../http/ids';
@@ -432,7 +432,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
     /** Stores the complete reply. */
     async finish(userId: string, sessionId: string, reply: string) {
       await transaction(db, async (tx) => {
-        await boundWaits(tx);
+        await boundWaits(tx, { lockWaitMs: REPLY_LOCK_WAIT_MS });
         await lockUser(tx, userId);
         const [session] = await tx
           .select({ id: chatSessions.id, lastMessageAt: chatSessions.lastMessageAt })

@@ -13,6 +13,11 @@ export async function lockUser(q: Queryable, userId: string): Promise<void> {
 
 /** How long a request's transaction waits for a row lock before it answers 409 (http/errors.ts). */
 export const LOCK_WAIT_MS = 3000;
+/**
+ * How long storing a finished reply waits: the student has already read it, so it waits out a
+ * burst of the same account's writes (those are rate-limited) rather than be lost after 3 s.
+ */
+export const REPLY_LOCK_WAIT_MS = 15_000;
 /** How long one statement of a request's transaction may run before it answers 503. */
 export const STATEMENT_MS = 10_000;
 
@@ -21,9 +26,12 @@ export const STATEMENT_MS = 10_000;
  * behind another of the same account's writes gives up after LOCK_WAIT_MS instead of holding a pooled
  * connection, so one account's flood never holds the pool (issue 22 #3).
  */
-export async function boundWaits(tx: Tx): Promise<void> {
+export async function boundWaits(
+  tx: Tx,
+  { lockWaitMs = LOCK_WAIT_MS }: { lockWaitMs?: number } = {},
+): Promise<void> {
   await tx.execute(
-    sql`select set_config('lock_timeout', ${`${LOCK_WAIT_MS}ms`}, true),
+    sql`select set_config('lock_timeout', ${`${lockWaitMs}ms`}, true),
       set_config('statement_timeout', ${`${STATEMENT_MS}ms`}, true)`,
   );
 }
