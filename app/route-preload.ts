@@ -1,8 +1,18 @@
 import type { Plugin, Rollup } from 'vite';
-import { FIRST_LOAD_PATHS, firstPage, ME_PATH, SENT_ME } from './first-load.ts';
+import {
+  FIRST_LOAD_PATHS,
+  firstPage,
+  ME_PATH,
+  PRERENDERED,
+  SCREEN_ATTRIBUTE,
+  SENT_ME,
+  TAGLINE_SHOWN_WHOLE,
+} from './first-load.ts';
 
 /**
- * The build's `first-load-[hash].js`, loaded `async` from index.html's head: it adds a modulepreload
+ * The build's `first-load-[hash].js`, loaded from index.html's head before the body: it picks which
+ * prerendered screen the page shows (app/first-load.ts's PRERENDERED, by path and stored session),
+ * so that the first paint is already the right one; it adds a modulepreload
  * for each chunk of the page the visitor's path shows (app/first-load.ts), so those download beside the
  * entry instead of after it has run; signed in, it sends the session's first GET /me; and it warms the
  * time zone lookup meanwhile. A plain file rather than an inline script: the app's CSP allows
@@ -38,9 +48,13 @@ export function routePreload(): Plugin {
         routes[path] = pair;
       }
       const source =
-        `(function(){var p=${JSON.stringify(pages)},r=${JSON.stringify(routes)}` +
-        `[location.pathname.replace(/(.)\\/+$/,'$1')];` +
-        `if(!r)return;var t=null;try{t=localStorage.getItem('authToken')}catch(e){}` +
+        `(function(){var t=null;try{t=localStorage.getItem('authToken')}catch(e){}` +
+        // Blocking, but small and beside the stylesheet: the screen is chosen before the first paint.
+        `var s=(${JSON.stringify(PRERENDERED)}[location.pathname]||[])[t?1:0];` +
+        `if(s==='out')try{if(${TAGLINE_SHOWN_WHOLE})s=null}catch(e){s=null}` +
+        `if(s)document.documentElement.setAttribute(${JSON.stringify(SCREEN_ATTRIBUTE)},s);` +
+        `var p=${JSON.stringify(pages)},r=${JSON.stringify(routes)}` +
+        `[location.pathname.replace(/(.)\\/+$/,'$1')];if(!r)return;` +
         `p[r[t?1:0]].forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';` +
         `l.crossOrigin='';l.href=f;document.head.appendChild(l)});` +
         // Signed in, the session's first GET /me goes now, as src/http.ts would send it (the token,
@@ -55,7 +69,7 @@ export function routePreload(): Plugin {
         // blocking the first render's requests.
         `try{Intl.DateTimeFormat().resolvedOptions()}catch(e){}\n`;
       const ref = this.emitFile({ type: 'asset', name: 'first-load.js', source });
-      const tag = `<script async src="/${this.getFileName(ref)}"></script>`;
+      const tag = `<script src="/${this.getFileName(ref)}"></script>`;
       const page = String(html.source).replace(/(\s*)(<script type="module")/, `$1${tag}$1$2`);
       if (!page.includes(tag)) throw new Error('route-preload: no entry script in index.html');
       // Rolldown's bundle takes a changed asset as a new file, not as an edit of the old one.
