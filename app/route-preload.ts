@@ -47,6 +47,20 @@ export function routePreload(): Plugin {
         for (const page of pair) pages[page] ??= filesOf(page);
         routes[path] = pair;
       }
+      // The entry and its preloads leave the HTML for this script, which adds them once a prerendered
+      // screen has been painted: that paint waits on the stylesheet alone, not sharing the network
+      // with the app's code (which only takes the screen over), and so does Lighthouse's estimate of it.
+      let page = String(html.source);
+      const entryTag = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
+      const entryFile = entryTag.exec(page)?.[1];
+      if (!entryFile) throw new Error('route-preload: no entry script in index.html');
+      const preloads: string[] = [];
+      page = page
+        .replace(entryTag, '')
+        .replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_, href: string) => {
+          preloads.push(href);
+          return '';
+        });
       const source =
         `(function(){var t=null;try{t=localStorage.getItem('authToken')}catch(e){}` +
         // Blocking, but small and beside the stylesheet: the screen is chosen before the first paint.
@@ -54,13 +68,20 @@ export function routePreload(): Plugin {
         `if(s==='out')try{if(${TAGLINE_SHOWN_WHOLE})s=null}catch(e){s=null}` +
         `if(s)document.documentElement.setAttribute(${JSON.stringify(SCREEN_ATTRIBUTE)},s);` +
         `var p=${JSON.stringify(pages)},r=${JSON.stringify(routes)}` +
-        `[location.pathname.replace(/(.)\\/+$/,'$1')];if(!r)return;` +
-        `p[r[t?1:0]].forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';` +
-        `l.crossOrigin='';l.href=f;document.head.appendChild(l)});` +
+        `[location.pathname.replace(/(.)\\/+$/,'$1')];` +
+        `function a(f,m){var l=document.createElement(m?'script':'link');` +
+        `if(m){l.type='module';l.src=f}else{l.rel='modulepreload';l.href=f}` +
+        `l.crossOrigin='';document.head.appendChild(l)}` +
+        `var d=0;function go(){if(d)return;d=1;${JSON.stringify(preloads)}` +
+        `.concat(r?p[r[t?1:0]]:[]).forEach(function(f){a(f)});a(${JSON.stringify(entryFile)},1)}` +
+        // Once the document is parsed (as the module script was); after the first paint when a
+        // prerendered screen shows, unless the tab is hidden (no frames: it would wait for the reader).
+        `function go2(){if(s&&!document.hidden)requestAnimationFrame(function(){setTimeout(go)});else go()}` +
+        `if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',go2);else go2();` +
         // Signed in, the session's first GET /me goes now, as src/http.ts would send it (the token,
         // the time zone), rather than once the entry has downloaded and run; app/early-me.ts's
         // withSentMe hands its answer to the HTTP layer.
-        `if(!t||typeof fetch!=='function')return;var h={accept:'application/json',authorization:'Bearer '+t};` +
+        `if(!r||!t||typeof fetch!=='function')return;var h={accept:'application/json',authorization:'Bearer '+t};` +
         `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z)h['x-timezone']=z}catch(e){}` +
         `var m=fetch(${JSON.stringify(ME_PATH)},{credentials:'omit',headers:h});m.catch(function(){});` +
         `window[${JSON.stringify(SENT_ME)}]=m})();\n` +
@@ -70,8 +91,8 @@ export function routePreload(): Plugin {
         `try{Intl.DateTimeFormat().resolvedOptions()}catch(e){}\n`;
       const ref = this.emitFile({ type: 'asset', name: 'first-load.js', source });
       const tag = `<script src="/${this.getFileName(ref)}"></script>`;
-      const page = String(html.source).replace(/(\s*)(<script type="module")/, `$1${tag}$1$2`);
-      if (!page.includes(tag)) throw new Error('route-preload: no entry script in index.html');
+      page = page.replace(/(\s*)(<\/title>)/, `$1$2$1${tag}`);
+      if (!page.includes(tag)) throw new Error('route-preload: no title in index.html');
       // Rolldown's bundle takes a changed asset as a new file, not as an edit of the old one.
       delete bundle['index.html'];
       this.emitFile({ type: 'asset', fileName: 'index.html', source: page });
