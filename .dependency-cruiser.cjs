@@ -2,7 +2,8 @@
  * The declared layers of the repo, checked in `npm test` (scripts/test.mjs) by dependency-cruiser:
  * `npx depcruise src app server stories fakes .storybook --config .dependency-cruiser.cjs`.
  *
- *   src/            the published library: never reaches into the host app, the server, benches or tests
+ *   src/            the published library: never reaches into the host app, the server, benches or tests,
+ *                   nor a Node built-in
  *   src/<feature>/  auth, chat, goals, wallet, settings, teacher, markdown: a feature uses another only through
  *                   that feature's public entry (its index.ts), as a portal would
  *   src/lib, src/ui the shared layers under every feature: they import no feature
@@ -36,6 +37,14 @@ module.exports = {
         'src/ is the published library: it never imports the host app, the server, benches or tests.',
       from: { path: '^src/' },
       to: { path: '^(app|server|bench|tests|stories|examples|fakes)/' },
+    },
+    {
+      name: 'library-runs-in-the-browser',
+      severity: 'error',
+      comment:
+        "src/ runs in a portal's page: no Node built-in (fs, crypto, path …). Node's types reach the library's type check through ofetch's, so this rule, not src/tsconfig.json, keeps them out.",
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'feature-through-its-entry',

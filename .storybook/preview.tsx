@@ -10,9 +10,27 @@ const preview: Preview = {
     },
   },
   initialGlobals: { theme: 'light' },
+  // The chat's reply renderer is a chunk the chat loads on demand; a streaming reply shows the
+  // typing dots until it has come, and a formula its source until KaTeX has. Stories show the
+  // rendered state from their first frame: both are loaded before any story renders.
+  loaders: [
+    async () => {
+      const [{ loadReplyRenderer }, { preloadMath }] = await Promise.all([
+        import('ayah-coach/chat'),
+        import('ayah-coach/markdown'),
+      ]);
+      await Promise.all([loadReplyRenderer(), preloadMath()]);
+      return {};
+    },
+  ],
   decorators: [
     (Story, { globals }) => (
-      <AyahRoot theme={(globals.theme as Theme | undefined) ?? 'light'} className="ay:p-6">
+      // The root fills the frame, so a dark story is dark to its edges, not only behind its content.
+      <AyahRoot
+        theme={(globals.theme as Theme | undefined) ?? 'light'}
+        className="ay:p-6"
+        style={{ minHeight: '100vh' }}
+      >
         <Story />
         <Toaster />
       </AyahRoot>

@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import postcss from 'postcss';
+import outrankHost from './postcss-outrank-host.js';
 import scopeTailwindProperties from './postcss-scope-tailwind.js';
 
 const out = 'dist/styles.css';
@@ -13,10 +14,13 @@ mkdirSync('dist', { recursive: true });
 execFileSync('npx', ['tailwindcss', '-i', 'src/styles.css', '-o', out, '--minify'], {
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-const result = await postcss([scopeTailwindProperties()]).process(readFileSync(out, 'utf8'), {
-  from: out,
-  to: out,
-});
+const result = await postcss([scopeTailwindProperties(), outrankHost()]).process(
+  readFileSync(out, 'utf8'),
+  {
+    from: out,
+    to: out,
+  },
+);
 writeFileSync(out, result.css);
 console.log(`${out}: ${(result.css.length / 1024).toFixed(1)} kB`);
 
@@ -34,13 +38,16 @@ function scopedKatex() {
   const global = 'body{counter-reset:katexEqnNo mmlEqnNo}';
   if (!source.includes(global))
     throw new Error(`katex.min.css no longer has ${global}: look again`);
-  const css = source
+  const scoped = source
     .replace(global, '.ayah{counter-reset:katexEqnNo mmlEqnNo}')
     // Each @font-face lists woff2, woff and ttf: keep the first.
     .replace(
       /(url\(fonts\/[^)]+\.woff2\) format\("woff2"\)),url\([^)]+\) format\("woff"\),url\([^)]+\) format\("truetype"\)/g,
       '$1',
     );
+  // One ID above the host's selectors, like the main stylesheet, so that its scoped reset (lifted the
+  // same way) does not outrank KaTeX's own rules.
+  const css = postcss([outrankHost()]).process(scoped, { from: undefined }).css;
   if (/url\(fonts\/[^)]+\.(woff|ttf)\)/.test(css))
     throw new Error('katex.css still names woff or ttf fonts');
   writeFileSync('dist/katex.css', css);

@@ -3,13 +3,27 @@ import type { ReactNode } from 'react';
 import { expect, screen, waitFor } from 'storybook/test';
 import { toast } from 'ayah-coach';
 
-/** A fixed-height frame: the chat fills its container. Inline styles, since Tailwind scans only src/. */
+/**
+ * A fixed-height frame: the chat fills its container, at the frame's width whatever it shows (a
+ * block box between them, since a flex item would be as wide as its content). Inline styles, since
+ * Tailwind scans only src/.
+ */
 export function Frame({ children, width }: { children: ReactNode; width?: number }) {
   return (
-    <div style={{ height: 600, width, display: 'flex', border: '1px dashed #cbd5e1' }}>
-      {children}
+    <div
+      data-story-frame=""
+      style={{ height: 600, width, display: 'flex', border: '1px dashed #cbd5e1' }}
+    >
+      <div style={{ flex: '1 1 0', minWidth: 0 }}>{children}</div>
     </div>
   );
+}
+
+/** The chat (or sidebar) fills its story frame's width, the same in every story. */
+export async function expectFrameFilled(canvasElement: HTMLElement, slot: string) {
+  const frame = canvasElement.querySelector('[data-story-frame]')!;
+  const widget = canvasElement.querySelector(`[data-slot="${slot}"]`)!;
+  await expect(widget.getBoundingClientRect().width).toBe(frame.clientWidth);
 }
 
 /** Clears toasts after each story, so none leaks into the next. */

@@ -2,6 +2,10 @@ import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { buttonVariants } from 'ayah-coach';
 import { useApi } from '../api';
+import { setTeachUnread, useTeachUnread } from './teach-unread';
+
+/** How often the link asks for the unread count while the tab is shown. */
+const REFRESH_MS = 60_000;
 
 /**
  * The sidebar's link to /teach, for teachers and safety contacts only (an account becomes one through
@@ -10,22 +14,40 @@ import { useApi } from '../api';
 export function TeachLink() {
   const api = useApi();
   const [, navigate] = useLocation();
-  const [teaching, setTeaching] = useState<{ unread: number } | null>(null);
+  const [teaches, setTeaches] = useState(false);
+  const unread = useTeachUnread() ?? 0;
   useEffect(() => {
     const controller = new AbortController();
     const { signal } = controller;
+    let teacher = false;
+    const refresh = () => {
+      if (!teacher || document.visibilityState !== 'visible') return;
+      api.teacher
+        .unreadAlerts({ signal })
+        .then(({ unread }) => setTeachUnread(unread))
+        // Not a teacher's concern if it fails: the badge keeps its last count.
+        .catch(() => {});
+    };
     api.teacher
       .classes({ signal })
-      .then(async (list) => {
-        if (list.classes.length === 0 && !list.safety_contact) return;
-        const { unread } = await api.teacher.unreadAlerts({ signal });
-        setTeaching({ unread });
+      .then((list) => {
+        teacher = list.classes.length > 0 || !!list.safety_contact;
+        setTeaches(teacher);
+        if (teacher) refresh();
+        else setTeachUnread(null);
       })
       // Not a teacher's concern if it fails: the link stays away.
       .catch(() => {});
-    return () => controller.abort();
+    // A new alert is urgent: the badge catches up when the tab comes back, and once a minute.
+    const timer = setInterval(refresh, REFRESH_MS);
+    document.addEventListener('visibilitychange', refresh);
+    return () => {
+      controller.abort();
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', refresh);
+    };
   }, [api]);
-  if (!teaching) return null;
+  if (!teaches) return null;
   return (
     <a
       href="/teach"
@@ -37,9 +59,9 @@ export function TeachLink() {
       }}
     >
       Teach
-      {teaching.unread > 0 && (
+      {unread > 0 && (
         <span className="ay:ms-auto ay:rounded-full ay:bg-primary ay:px-2 ay:text-xs ay:text-primary-foreground">
-          {teaching.unread}
+          {unread}
           <span className="ay:sr-only"> unread safety alerts</span>
         </span>
       )}

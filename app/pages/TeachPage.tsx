@@ -3,6 +3,7 @@ import { useLocation, useSearch } from 'wouter';
 import { ClassDashboard, SafetyAlerts } from 'ayah-coach/teacher';
 import { useApi } from '../api';
 import { SidebarLayout } from '../layout/SidebarLayout';
+import { setTeachUnread } from '../layout/teach-unread';
 
 /**
  * /teach: a teacher's class dashboard and the safety alerts. `?class=<id>` opens a class (an LTI
@@ -23,7 +24,7 @@ export default function Page() {
       {(wide) => (
         <div className="ay:flex ay:min-h-0 ay:flex-1 ay:flex-col ay:gap-8 ay:overflow-y-auto ay:p-4">
           {wide && <h1 className="ay:text-2xl ay:font-semibold">Teach</h1>}
-          <SafetyAlerts adapter={api.teacher} alertId={alertId} />
+          <SafetyAlerts adapter={api.teacher} alertId={alertId} onUnreadChange={setTeachUnread} />
           <ClassDashboard adapter={api.teacher} classId={classId} onClassChange={pickClass} />
         </div>
       )}

@@ -12,6 +12,7 @@ import { DeleteChatDialog, RenameChatDialog, SearchChatsDialog } from './sidebar
 import { sessionsLogic } from './sessions.machine';
 import { SessionsActorProvider, type SessionsActorRef } from './sidebar-context';
 import { SidebarNav } from './SidebarNav';
+import { isDeleting, isIdle, isRenaming } from './sessions.selectors';
 
 export interface ChatSidebarProps {
   /** The backend: `createHttpApi(…).chat`, or a fake. Read once, on mount. */
@@ -77,8 +78,8 @@ export function ChatSidebar({
   const headingId = useId();
   const listId = useId();
   const restoreFocus = useFocusReturn(actor);
-  const renaming = useSelector(actor, (s) => s.matches({ action: 'renaming' }));
-  const deleting = useSelector(actor, (s) => s.matches({ action: 'deleting' }));
+  const renaming = useSelector(actor, isRenaming);
+  const deleting = useSelector(actor, isDeleting);
 
   useSidebarEffects(actor, onSessionRemoved);
 
@@ -213,7 +214,7 @@ function useSidebarEffects(
 function useFocusReturn(actor: SessionsActorRef) {
   const trigger = useRef<HTMLElement | null>(null);
   const fallbackRef = useRef<HTMLButtonElement>(null);
-  const idle = useSelector(actor, (s) => s.matches({ action: 'idle' }));
+  const idle = useSelector(actor, isIdle);
 
   const restore = useCallback(() => {
     const target = trigger.current?.isConnected ? trigger.current : fallbackRef.current;

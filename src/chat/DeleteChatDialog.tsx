@@ -1,11 +1,12 @@
 import { useSelector } from '@xstate/react';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useSessionsActor } from './sidebar-context';
+import { isDeleting } from './sessions.selectors';
 
 /** 'Delete chat?': open while the session list asks to confirm a delete. */
 export function DeleteChatDialog() {
   const actor = useSessionsActor('DeleteChatDialog');
-  const open = useSelector(actor, (s) => s.matches({ action: 'deleting' }));
+  const open = useSelector(actor, isDeleting);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const title = useSelector(actor, (s) => s.context.target?.title);
 

@@ -13,11 +13,12 @@ import {
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
 import { useSessionsActor } from './sidebar-context';
+import { isRenaming } from './sessions.selectors';
 
 /** The rename dialog, open while the session list is renaming a chat. */
 export function RenameChatDialog({ onClosed }: { onClosed: () => void }) {
   const actor = useSessionsActor('RenameChatDialog');
-  const open = useSelector(actor, (s) => s.matches({ action: 'renaming' }));
+  const open = useSelector(actor, isRenaming);
   const saving = useSelector(actor, (s) => s.hasTag('busy'));
   const target = useSelector(actor, (s) => s.context.target);
 

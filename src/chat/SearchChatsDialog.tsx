@@ -9,6 +9,7 @@ import type { ChatAdapter, ChatSearchHit, ChatSession } from './chat.adapter';
 import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { MessageIcon, SearchIcon } from './chat-icons';
 import { searchLogic } from './search.machine';
+import { foundNothing, isBlank } from './search.selectors';
 
 export interface SearchChatsDialogProps {
   /** The backend: `createHttpApi(…).chat`, or a fake. */
@@ -67,8 +68,8 @@ function SearchPanel({
   const results = useSelector(actor, (s) => s.context.results);
   const recent = useSelector(actor, (s) => s.context.recent);
   const searching = useSelector(actor, (s) => s.hasTag('typing'));
-  const blank = useSelector(actor, (s) => s.matches('idle'));
-  const none = useSelector(actor, (s) => s.matches('noResults'));
+  const blank = useSelector(actor, isBlank);
+  const none = useSelector(actor, foundNothing);
   const unarchiving = useSelector(actor, (s) => s.context.unarchiving);
 
   useEffect(() => {

@@ -3,6 +3,7 @@ export { Chat, type ChatProps } from './Chat';
 export { ChatSidebar, type ChatSidebarProps } from './ChatSidebar';
 export { SearchChatsDialog, type SearchChatsDialogProps } from './SearchChatsDialog';
 export { CHAT_DISCLAIMER } from './ChatComposer';
+export { loadReplyRenderer } from './ReplyMarkdown';
 
 // The machines, for hosts that drive the chat themselves.
 export {

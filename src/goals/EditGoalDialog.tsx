@@ -20,15 +20,13 @@ import { Input } from '../ui/input';
 import type { Goal } from './goals.adapter';
 import { useBoardActor } from './goals-context';
 import { goalName } from './format';
+import { isDeleting, isEditing, isEditLocked } from './board.selectors';
 
 /** Edit a goal's target (at least 1); a goal over 50 % opens locked, saying why. */
 export function EditGoalDialog() {
   const board = useBoardActor('EditGoalDialog');
-  const open = useSelector(
-    board,
-    (s) => s.matches({ dialog: 'editing' }) || s.matches({ dialog: 'locked' }),
-  );
-  const locked = useSelector(board, (s) => s.matches({ dialog: 'locked' }));
+  const open = useSelector(board, isEditing);
+  const locked = useSelector(board, isEditLocked);
   const saving = useSelector(board, (s) => s.hasTag('busy'));
   const goal = useSelector(board, (s) => s.context.target);
 
@@ -103,7 +101,7 @@ function EditForm({ goal, saving }: { goal: Goal; saving: boolean }) {
 /** 'Delete goal?': open while the board asks to confirm a delete. */
 export function DeleteGoalDialog() {
   const board = useBoardActor('DeleteGoalDialog');
-  const open = useSelector(board, (s) => s.matches({ dialog: 'deleting' }));
+  const open = useSelector(board, isDeleting);
   const busy = useSelector(board, (s) => s.hasTag('busy'));
   const goal = useSelector(board, (s) => s.context.target);
 

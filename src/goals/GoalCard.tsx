@@ -10,11 +10,12 @@ import { useBoardActor } from './goals-context';
 import { SubjectIcon } from '../ui/subject-icons';
 import { HistoryIcon } from './goals-icons';
 import { goalName, perWeek, shortDate } from './format';
+import { noDialogOpen } from './board.selectors';
 
 /** One goal: subject, type, target per week, the progress bar, study time, latest progress, actions. */
 export function GoalCard({ goal }: { goal: Goal }) {
   const board = useBoardActor('GoalCard');
-  const idle = useSelector(board, (s) => s.matches({ dialog: 'closed' }));
+  const idle = useSelector(board, noDialogOpen);
   const percent = clampPercent(goal.total_progress);
   const name = goalName(goal);
   const send = (type: 'goal.edit' | 'goal.delete' | 'goal.history' | 'goal.log') =>

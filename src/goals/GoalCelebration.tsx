@@ -9,6 +9,7 @@ import { useBoardActor } from './goals-context';
 import { TrophyIcon } from './goals-icons';
 import { fireConfetti } from './confetti';
 import { useReducedMotion } from './use-reduced-motion';
+import { shownCelebration } from './board.selectors';
 
 /**
  * A milestone (25, 50, 75, 100 %) reached: a banner, confetti unless motion is reduced (then a calm
@@ -18,9 +19,7 @@ import { useReducedMotion } from './use-reduced-motion';
 export function GoalCelebration({ reducedMotion }: { reducedMotion?: boolean | undefined }) {
   const board = useBoardActor('GoalCelebration');
   const reduced = useReducedMotion(reducedMotion);
-  const celebration = useSelector(board, (s) =>
-    s.matches({ celebration: 'showing' }) ? (s.context.celebrations[0] ?? null) : null,
-  );
+  const celebration = useSelector(board, shownCelebration);
   const goal = useSelector(board, (s) =>
     s.context.goals.find((g) => g._id === celebration?.goal_id),
   );

@@ -11,6 +11,7 @@ import {
 } from '../ui/dialog';
 import { useBoardActor, useWizardActor } from './goals-context';
 import { GoalTypeStep, ReviewStep, SubjectStep, TargetStep } from './WizardSteps';
+import { isCreating } from './board.selectors';
 
 const STEPS = { subject: 1, goalType: 2, target: 3, review: 4, creating: 4, refused: 4 } as const;
 const STEP_NAMES = ['Subject', 'Goal type', 'Target', 'Review'] as const;
@@ -19,7 +20,7 @@ const STEP_NAMES = ['Subject', 'Goal type', 'Target', 'Review'] as const;
 export function GoalWizardDialog({ interests }: { interests: Subject[] }) {
   const board = useBoardActor('GoalWizardDialog');
   const wizard = useWizardActor('GoalWizardDialog');
-  const open = useSelector(board, (s) => s.matches({ dialog: 'wizard' }));
+  const open = useSelector(board, isCreating);
   const state = useSelector(wizard, (s) => s.value as keyof typeof STEPS);
   const creating = useSelector(wizard, (s) => s.hasTag('busy'));
   const canNext = useSelector(wizard, (s) => s.can({ type: 'wizard.next' }));

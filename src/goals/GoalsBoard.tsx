@@ -25,6 +25,7 @@ import { GoalCard } from './GoalCard';
 import { GoalStats, RecentActivity } from './GoalsSummary';
 import { GoalCelebration } from './GoalCelebration';
 import { SuggestionCards } from './WizardSteps';
+import { listStatus, noDialogOpen } from './board.selectors';
 
 const loadDialogs = () => import('./GoalDialogs');
 const GoalDialogs = lazy(loadDialogs);
@@ -47,7 +48,13 @@ export interface GoalsBoardProps {
    * @default the reader's `prefers-reduced-motion`
    */
   reducedMotion?: boolean;
-  /** The board's heading. @default 'Weekly Goals' */
+  /**
+   * How long (ms) a celebration stays before the next one takes its place; `null` keeps each until
+   * the student dismisses it (a story, a screenshot).
+   * @default 6000
+   */
+  celebrationMs?: number | null;
+  /** The board's heading. @default 'Weekly goals' */
   title?: string;
   /** @default the enclosing Ayah root's theme, else 'light' */
   theme?: Theme;
@@ -82,10 +89,22 @@ export function GoalsBoard({
   );
 }
 
-type BoardProps = Pick<GoalsBoardProps, 'adapter' | 'interests' | 'reducedMotion' | 'title'>;
+type BoardProps = Pick<
+  GoalsBoardProps,
+  'adapter' | 'interests' | 'reducedMotion' | 'title' | 'celebrationMs'
+>;
 
-function Board({ adapter, interests = [], reducedMotion, title = 'Weekly Goals' }: BoardProps) {
-  const [logic] = useState(() => ({ board: goalsLogic(adapter), wizard: wizardLogic(adapter) }));
+function Board({
+  adapter,
+  interests = [],
+  reducedMotion,
+  title = 'Weekly goals',
+  celebrationMs,
+}: BoardProps) {
+  const [logic] = useState(() => ({
+    board: goalsLogic(adapter, { celebrationMs }),
+    wizard: wizardLogic(adapter),
+  }));
   const board = useActorRef(logic.board);
   const wizard = useActorRef(logic.wizard);
   const headingId = useId();
@@ -96,12 +115,12 @@ function Board({ adapter, interests = [], reducedMotion, title = 'Weekly Goals' 
       <WizardActorProvider value={wizard}>
         <section aria-labelledby={headingId} className="ay:flex ay:flex-col ay:gap-4">
           <header className="ay:flex ay:flex-wrap ay:items-center ay:justify-between ay:gap-2">
-            <h2 id={headingId} className="ay:text-xl ay:font-semibold">
+            <h2 id={headingId} className="ay:text-2xl ay:font-semibold">
               {title}
             </h2>
             <Button size="sm" onClick={() => board.send({ type: 'wizard.open' })}>
               <PlusIcon />
-              New Goal
+              New goal
             </Button>
           </header>
           <GoalCelebration reducedMotion={reducedMotion} />
@@ -122,7 +141,7 @@ function Board({ adapter, interests = [], reducedMotion, title = 'Weekly Goals' 
  */
 function Dialogs({ interests }: { interests: Subject[] }) {
   const board = useBoardActor('GoalDialogs');
-  const opened = useSelector(board, (s) => !s.matches({ dialog: 'closed' }));
+  const opened = useSelector(board, (s) => !noDialogOpen(s));
   const [loaded, setLoaded] = useState(false);
   useEffect(() => whenIdle(() => void loadDialogs().then(() => setLoaded(true))), []);
   return (
@@ -135,8 +154,8 @@ function Dialogs({ interests }: { interests: Subject[] }) {
 function GoalList({ interests }: { interests: Subject[] }) {
   const board = useBoardActor('GoalList');
   const view = useSelector(board, (s) => {
-    if (s.matches({ goals: 'failed' })) return 'failed';
-    if (s.matches({ goals: 'loading' }) && s.context.goals.length === 0) return 'loading';
+    const status = listStatus(s);
+    if (status !== 'ready') return status;
     return s.context.goals.length === 0 ? 'empty' : 'list';
   });
   const goals = useSelector(board, (s) => s.context.goals);

@@ -17,6 +17,7 @@ import { Input } from '../ui/input';
 import type { Goal } from './goals.adapter';
 import { useBoardActor } from './goals-context';
 import { goalName } from './format';
+import { isLogging } from './board.selectors';
 
 const VALUE_LABELS: Readonly<Record<GoalType, string>> = {
   problems_solved: 'Problems solved',
@@ -27,7 +28,7 @@ const VALUE_LABELS: Readonly<Record<GoalType, string>> = {
 /** Log progress on a goal (`POST /goal/{id}/progress`): the value, an optional topic and minutes. */
 export function LogProgressDialog() {
   const board = useBoardActor('LogProgressDialog');
-  const open = useSelector(board, (s) => s.matches({ dialog: 'logging' }));
+  const open = useSelector(board, isLogging);
   const saving = useSelector(board, (s) => s.hasTag('busy'));
   const goal = useSelector(board, (s) => s.context.target);
 

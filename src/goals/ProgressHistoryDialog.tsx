@@ -7,18 +7,13 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import { useBoardActor } from './goals-context';
 import { goalName, shortDate } from './format';
+import { historyStatus, isShowingHistory } from './board.selectors';
 
 /** A goal's progress by day, 4 days a page, newest first. */
 export function ProgressHistoryDialog() {
   const board = useBoardActor('ProgressHistoryDialog');
-  const open = useSelector(board, (s) => s.matches({ dialog: 'history' }));
-  const view = useSelector(board, (s) =>
-    s.matches({ dialog: { history: 'failed' } })
-      ? 'failed'
-      : s.matches({ dialog: { history: 'loading' } })
-        ? 'loading'
-        : 'loaded',
-  );
+  const open = useSelector(board, isShowingHistory);
+  const view = useSelector(board, historyStatus);
   const goal = useSelector(board, (s) => s.context.target);
   const history = useSelector(board, (s) => s.context.history);
   const pages = Math.max(1, Math.ceil(history.total / GOALS.progressPageSize));

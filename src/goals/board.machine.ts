@@ -130,9 +130,21 @@ export const boardMachine = boardSetup.createMachine({
   },
 });
 
-/** The board machine with the adapter's calls, each given its abort `signal`. */
-export function goalsLogic(adapter: GoalsAdapter) {
+/** setTimeout's longest delay (about 24.8 days): "until dismissed". */
+const UNTIL_DISMISSED_MS = 2 ** 31 - 1;
+
+/**
+ * The board machine with the adapter's calls, each given its abort `signal`. `celebrationMs`: how
+ * long a celebration stays, `null` until dismissed (the default is the setup's).
+ */
+export function goalsLogic(
+  adapter: GoalsAdapter,
+  { celebrationMs }: { celebrationMs?: number | null } = {},
+) {
   return boardMachine.provide({
+    ...(celebrationMs !== undefined && {
+      delays: { celebrationMs: celebrationMs ?? UNTIL_DISMISSED_MS },
+    }),
     actors: {
       listCurrent: fromPromise(({ signal }) => adapter.listCurrent({ signal })),
       activities: fromPromise(({ signal }) =>

@@ -28,6 +28,14 @@ export function loadKatex(): Promise<KatexPlugins> {
   return loading;
 }
 
+/** Fetches KaTeX ahead of the first formula; a failure is met again when a formula renders. */
+export function preloadMath(): Promise<void> {
+  return loadKatex().then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

@@ -25,7 +25,7 @@ const katexInScope = [
   'ay:[&_.katex]:relative ay:[&_.katex]:indent-0 ay:[&_.katex]:[text-rendering:auto]',
   'ay:[&_.katex-display]:block ay:[&_.katex-display]:my-[1em] ay:[&_.katex-display]:text-center',
   'ay:[&_.katex_:where(*)]:border-current ay:[&_.katex_svg]:align-baseline',
-  'ay:[&_.katex_:where(:not(.fbox,.fcolorbox,.angl))]:box-content',
+  'ay:[&_.katex_:where(:not(.fbox,.fcolorbox,.angl))]:box-content!',
 ];
 
 /**

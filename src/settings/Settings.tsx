@@ -48,7 +48,8 @@ export interface SettingsProps {
 
 /**
  * Settings (spec section 2): Profile, Security, Data Controls and the wallet, as tabs. Save Changes
- * saves the profile and is hidden on Security, which has its own Change Password button.
+ * saves the profile and shows on Profile only: Security has its own Change Password button, and Data
+ * Controls and the wallet have nothing to save.
  */
 export function Settings({
   adapter,
@@ -161,7 +162,9 @@ export function Settings({
         )}
         {section === 'wallet' && wallet}
       </div>
-      {section !== 'security' && (
+      {/* Only the profile has anything to save: Security has its own button, Data Controls and the
+          wallet act at once. */}
+      {section === 'profile' && (
         <div className="ay:flex ay:justify-end ay:border-t ay:border-border ay:pt-4">
           <Button loading={saving} onClick={() => profile.send({ type: 'profile.save' })}>
             {saving ? 'Saving...' : 'Save Changes'}

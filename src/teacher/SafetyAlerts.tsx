@@ -68,7 +68,11 @@ export function SafetyAlerts({
   const unread = unreadCount(state);
   const detail = openDetail(state);
 
-  useEffect(() => onUnreadChange?.(unread), [unread, onUnreadChange]);
+  // Told once the list is known (before, the count is not 0 but unknown).
+  const listed = !isLoadingList(state) && !hasFailed(state);
+  useEffect(() => {
+    if (listed) onUnreadChange?.(unread);
+  }, [listed, unread, onUnreadChange]);
 
   return (
     <AyahRoot

@@ -14,7 +14,7 @@ import {
   sessionDetail,
   streamOf,
 } from '../../fakes/chat';
-import { Frame, clearToasts, toastsSettled } from '../support';
+import { Frame, clearToasts, expectFrameFilled, toastsSettled } from '../support';
 
 const longReply = [
   'Great question! Photosynthesis is how plants make their own food.',
@@ -66,6 +66,8 @@ const meta = {
   args: { adapter: defaultAdapter },
   render: (args) => <FreshChat {...args} />,
   beforeEach: clearToasts,
+  // Every chat story at one width: the frame's, whatever the chat shows.
+  afterEach: ({ canvasElement }) => expectFrameFilled(canvasElement, 'chat'),
 } satisfies Meta<typeof Chat>;
 
 export default meta;
@@ -94,6 +96,12 @@ export const Conversation: Story = {
   play: async ({ canvasElement }) => {
     const log = await within(canvasElement).findByRole('log', { name: 'Conversation with Ayah' });
     await expect(within(log).getByText('How do I add 1/2 and 1/3?')).toBeVisible();
+    // The maths is typeset as the conversation first shows (the renderer and KaTeX were loaded
+    // before the story): no formula's source, no reply as plain text, not even for a frame.
+    await expect(log.querySelectorAll('.katex').length).toBeGreaterThan(0);
+    await expect(
+      log.querySelectorAll('[data-slot="math-source"], [data-slot="markdown-loading"]'),
+    ).toHaveLength(0);
   },
 };
 

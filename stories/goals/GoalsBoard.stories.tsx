@@ -42,7 +42,7 @@ const goalsList = (canvasElement: HTMLElement) =>
 
 async function openWizard(canvasElement: HTMLElement) {
   await goalsList(canvasElement);
-  await userEvent.click(within(canvasElement).getByRole('button', { name: 'New Goal' }));
+  await userEvent.click(within(canvasElement).getByRole('button', { name: 'New goal' }));
   return screen.findByRole('dialog', { name: 'Create a new goal' });
 }
 
@@ -372,6 +372,8 @@ function celebration(milestone: 25 | 50 | 75 | 100, reducedMotion: boolean): Sto
   return {
     args: {
       reducedMotion,
+      // The celebration stays until dismissed: the story shows it for as long as it is looked at.
+      celebrationMs: null,
       adapter: fakeGoalsAdapter(
         {},
         {

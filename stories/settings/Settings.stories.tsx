@@ -15,7 +15,12 @@ import { clearToasts, findToast, toastsSettled } from '../support';
 const meta = {
   title: 'Settings/Settings',
   component: Settings,
-  args: { adapter: fakeSettingsAdapter(), user: emailUser },
+  // The app's four tabs: Profile, Security, Data Controls and the wallet.
+  args: {
+    adapter: fakeSettingsAdapter(),
+    user: emailUser,
+    wallet: <Wallet adapter={fakeWalletAdapter()} headingLevel="h2" className="ay:p-0" />,
+  },
   beforeEach: clearToasts,
 } satisfies Meta<typeof Settings>;
 
@@ -65,6 +70,13 @@ export const Profile: Story = {
     await expect(canvas.getByRole('heading', { name: 'Profile Information' })).toBeVisible();
     await expect(canvas.getByLabelText('Email')).toHaveAttribute('readonly');
     await expect(canvas.getByRole('button', { name: 'Save Changes' })).toBeVisible();
+    // The same four tabs as the app's /settings.
+    await expect(canvas.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Profile',
+      'Security',
+      'Data Controls',
+      'Wallet',
+    ]);
   },
 };
 

@@ -62,3 +62,60 @@ export const SuccessExpires: Story = {
     });
   },
 };
+
+/** The three kinds on a dark root, as the app draws them: each icon in Ayah's dark tokens. */
+export const KindsDark: Story = {
+  globals: { theme: 'dark' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Success' }));
+    await userEvent.click(canvas.getByRole('button', { name: 'Error' }));
+    await userEvent.click(canvas.getByRole('button', { name: 'Loading' }));
+    await screen.findByText('Saving…');
+    await toastsSettled();
+
+    const root = canvasElement.querySelector('[data-slot="ayah-root"]')!;
+    const dark = getComputedStyle(root).getPropertyValue('--ay-color-background');
+    const token = (name: string) => {
+      // A token as the browser resolves it, in rgb().
+      const probe = document.createElement('span');
+      probe.style.color = `var(${name})`;
+      root.append(probe);
+      const value = getComputedStyle(probe).color;
+      probe.remove();
+      return value;
+    };
+    const icon = (text: string) => {
+      // The message's box sits in the toast bar beside its icon.
+      const found = screen.getByText(text).parentElement!.querySelector('[data-slot="toast-icon"]');
+      if (!found) throw new Error(`no Ayah icon beside "${text}"`);
+      const glyph = found.querySelector('svg')!;
+      const box = glyph.getBoundingClientRect();
+      return {
+        badge: getComputedStyle(found).backgroundColor,
+        glyph: getComputedStyle(glyph).color,
+        visible: box.width > 0 && box.height > 0 && getComputedStyle(glyph).opacity === '1',
+      };
+    };
+    await expect(dark).not.toBe('');
+    // The check and the cross: whole glyphs in the foreground of a success or destructive badge.
+    await expect(icon('Goal saved')).toEqual({
+      badge: token('--ay-color-success'),
+      glyph: token('--ay-color-background'),
+      visible: true,
+    });
+    await expect(icon('Something went wrong')).toEqual({
+      badge: token('--ay-color-destructive'),
+      glyph: token('--ay-color-destructive-foreground'),
+      visible: true,
+    });
+    // The spinner: the muted foreground on the dark toast, never the background's own colour.
+    const spinner = icon('Saving…');
+    await expect(spinner.visible).toBe(true);
+    await expect(spinner.glyph).toBe(token('--ay-color-muted-foreground'));
+    await expect(spinner.glyph).not.toBe(token('--ay-color-background'));
+
+    // The dark root fills the whole frame, not only behind the buttons.
+    await expect(root.getBoundingClientRect().height).toBeGreaterThanOrEqual(window.innerHeight);
+  },
+};

@@ -46,6 +46,9 @@ const HOSTILE_CSS = `
   ul, li { list-style: square; margin: 20px; padding: 20px; }
   svg { width: 100px; height: 100px; fill: red; }
   span { display: inline-block; padding: 4px; }
+  img, svg { filter: grayscale(1); }
+  textarea:focus, input:focus { outline: 4px dashed magenta; }
+  * { box-sizing: content-box !important; }
 `;
 
 /** The host page's own elements, which Ayah's stylesheet must leave alone. */

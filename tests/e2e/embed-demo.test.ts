@@ -111,12 +111,70 @@ describe('the example portal', () => {
     const page = await newPage(e2e.browser);
     await page.goto(demo());
     await chat(page).getByRole('textbox', { name: 'Message Ayah' }).waitFor();
-    await page.getByRole('button', { name: 'New Goal' }).waitFor();
+    await page.getByRole('button', { name: 'New goal' }).waitFor();
     const after = await hostStyles(page);
     // Nothing of the host changes: KaTeX's one rule on `body` is scoped to the Ayah root in the
     // stylesheet the package carries (scripts/build-css.mjs).
     expect(differences(before, after)).toEqual([]);
     expect(Object.keys(before['#portal-button']!).length).toBeGreaterThan(200);
+    await page.context().close();
+  });
+
+  test("the portal's resets (greyed images, its focus ring, a forced box model) leave Ayah's look alone", async () => {
+    // examples/portal/hostile.css: `img, svg {filter: grayscale(1)}`, `textarea:focus {outline: 4px
+    // dashed magenta}`, `* {box-sizing: content-box !important; margin: 0; padding: 0; border: 0}`.
+    const page = await newPage(e2e.browser);
+    await page.goto(demo());
+    const input = chat(page).getByRole('textbox', { name: 'Message Ayah' });
+    await input.waitFor();
+    const cards = page.getByRole('list', { name: 'Suggested goals' }).getByRole('button');
+    await cards.first().waitFor();
+
+    // The logo in colour, as drawn.
+    const logo = chat(page).locator('svg').first();
+    expect.soft(await logo.evaluate((svg) => getComputedStyle(svg).filter)).toBe('none');
+
+    // The composer focused: Ayah's look (no outline of its own: its frame shows focus), not the portal's.
+    await input.focus();
+    const outline = await input.evaluate((textarea) => {
+      const style = getComputedStyle(textarea);
+      return {
+        style: style.outlineStyle,
+        color: style.outlineColor,
+        focused: textarea.matches(':focus'),
+      };
+    });
+    expect.soft(outline).toEqual({
+      style: 'none',
+      color: expect.not.stringMatching(/255, 0, 255/),
+      focused: true,
+    });
+
+    // Border boxes everywhere, and the suggestion cards side by side or stacked, never overlapping or
+    // spilling out of their list.
+    const layout = await page.getByRole('list', { name: 'Suggested goals' }).evaluate((list) => {
+      const box = (e: Element) => e.getBoundingClientRect();
+      const buttons = Array.from(list.querySelectorAll('button'));
+      return {
+        list: box(list).toJSON() as DOMRect,
+        cards: buttons.map((b) => box(b).toJSON() as DOMRect),
+        sizing: [...new Set(buttons.map((b) => getComputedStyle(b).boxSizing))],
+      };
+    });
+    expect.soft(layout.sizing).toEqual(['border-box']);
+    expect(layout.cards.length).toBeGreaterThanOrEqual(3);
+    const inside = (a: DOMRect, b: DOMRect) =>
+      a.left >= b.left - 0.5 &&
+      a.right <= b.right + 0.5 &&
+      a.top >= b.top - 0.5 &&
+      a.bottom <= b.bottom + 0.5;
+    const overlap = (a: DOMRect, b: DOMRect) =>
+      Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
+      Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+    for (const [i, card] of layout.cards.entries()) {
+      expect.soft(inside(card, layout.list), `card ${i} inside its list`).toBe(true);
+      for (const other of layout.cards.slice(i + 1)) expect.soft(overlap(card, other)).toBe(false);
+    }
     await page.context().close();
   });
 
@@ -163,7 +221,7 @@ describe('the example portal', () => {
   test("the goals wizard and its toast stay inside Ayah's scope, in the portal's theme", async () => {
     const page = await newPage(e2e.browser);
     await page.goto(demo());
-    await page.getByRole('button', { name: 'New Goal' }).click();
+    await page.getByRole('button', { name: 'New goal' }).click();
     const wizard = page.getByRole('dialog', { name: 'Create a new goal' });
     await wizard.waitFor();
     await expectAccessible(page, 'embed-demo-wizard');

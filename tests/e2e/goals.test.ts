@@ -65,7 +65,7 @@ describe('a student sets a weekly goal', () => {
     await expect.poll(() => stat(page, 'Day Streak').textContent()).toBe('0');
     await expectAccessible(page, 'goals-empty');
 
-    await page.getByRole('button', { name: 'New Goal' }).click();
+    await page.getByRole('button', { name: 'New goal' }).click();
     const wizard = page.getByRole('dialog', { name: 'Create a new goal' });
     await wizard.waitFor();
     await expectAccessible(page, 'goals-wizard-subject');

@@ -182,7 +182,7 @@ test('a launch into goals shows the board, and reaching 100 % puts a score in th
   await frame
     .getByRole('heading', { name: 'Set your first weekly goal' })
     .waitFor({ timeout: 30_000 });
-  await frame.getByRole('button', { name: 'New Goal' }).click();
+  await frame.getByRole('button', { name: 'New goal' }).click();
   const wizard = frame.getByRole('dialog', { name: 'Create a new goal' });
   await wizard.getByRole('button', { name: /Practice math problems/ }).click();
   await wizard.getByRole('button', { name: /Problems Solved/ }).click();

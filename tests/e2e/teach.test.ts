@@ -85,6 +85,16 @@ describe('a trusted adult in the loop', () => {
     await page.getByLabel('Password', { exact: true }).fill(STUDENT_PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/assistant/);
+    // The sidebar's Teach link counts the alert not yet opened; opening it on /teach clears the
+    // badge at once, without a reload.
+    const teach = page.getByRole('link', { name: /^Teach/ });
+    await expect.poll(() => teach.textContent()).toBe('Teach1 unread safety alerts');
+    await teach.click();
+    await page.waitForURL(/\/teach$/);
+    await page.getByRole('button', { name: /^Unread: Sam · Self-harm/ }).click();
+    await page.getByRole('region', { name: 'Sam: Self-harm' }).waitFor();
+    await expect.poll(() => teach.textContent()).toBe('Teach');
+
     await page.goto(link);
     const panel = page.getByRole('region', { name: 'Sam: Self-harm' });
     await panel.waitFor();

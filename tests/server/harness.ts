@@ -164,7 +164,10 @@ export class Harness {
       smtpUrl: this.options.smtpUrl ?? null,
       llm: { ...base.llm, ...this.options.llm },
       chat: { ...base.chat, rateLimit: 1000, ...this.options.chat },
-      allowedOrigins: ['https://portal.example.org'],
+      // A file's own AYAH_ALLOWED_ORIGINS (env), else the one portal the CORS tests call from.
+      allowedOrigins: base.allowedOrigins.length
+        ? base.allowedOrigins
+        : ['https://portal.example.org'],
       trustProxy: this.options.trustProxy ?? false,
       // Every test comes from 127.0.0.1: only the throttle tests meet the sign-up limits.
       limits: {

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../../src/api';
 import { Chat, type ChatProps } from '../../../src/chat/Chat';
 import { memoryChatStore } from '../../../src/chat/chat.store';
@@ -26,6 +26,10 @@ function renderChat(overrides: Partial<ChatAdapter> = {}, props: Partial<ChatPro
   const input = () => screen.getByRole('textbox', { name: 'Message Ayah' });
   return { ...view, adapter, input };
 }
+
+// The reply renderer is a chunk of its own; a streaming reply shows the typing dots until it has
+// loaded (tests/e2e/chat.test.ts holds it back on purpose). Here it is loaded before the first reply.
+beforeAll(() => import('../../../src/markdown'));
 
 describe('<Chat>', () => {
   it('shows the empty state with the centred input and the disclaimer', () => {

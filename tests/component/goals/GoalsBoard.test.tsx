@@ -86,7 +86,7 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
     const create = vi.spyOn(adapter, 'create');
     const { user } = renderWithToasts(<GoalsBoard adapter={adapter} />);
     await screen.findByRole('list', { name: 'Suggested goals' });
-    await user.click(screen.getByRole('button', { name: 'New Goal' }));
+    await user.click(screen.getByRole('button', { name: 'New goal' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create a new goal' });
     await user.click(within(dialog).getByRole('button', { name: 'Create a custom goal' }));
     await user.click(within(dialog).getByRole('radio', { name: 'English' }));
@@ -123,7 +123,7 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
   it("shows the server's 3-subject refusal on the review step", async () => {
     const { user } = renderBoard();
     await goalList();
-    await user.click(screen.getByRole('button', { name: 'New Goal' }));
+    await user.click(screen.getByRole('button', { name: 'New goal' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create a new goal' });
     await user.click(within(dialog).getByRole('button', { name: 'Create a custom goal' }));
     await user.click(within(dialog).getByRole('radio', { name: 'History' }));
@@ -257,6 +257,26 @@ describe('<GoalsBoard>', { timeout: 30_000 }, () => {
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(banners()).toHaveLength(0);
     await waitFor(() => expect(stat('This Week')).toHaveTextContent('1'));
+  });
+
+  it('keeps a celebration until dismissed when told to (stories), else for its 6 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const banners = () => document.querySelectorAll('[data-slot="goal-celebration"]');
+      const options = { celebrations: [{ goal_id: 'g-english', milestone: 100 as const }] };
+      const kept = renderBoard({}, options, { celebrationMs: null });
+      await waitFor(() => expect(banners()).toHaveLength(1));
+      await act(() => vi.advanceTimersByTimeAsync(10 * 60_000));
+      expect(banners()).toHaveLength(1);
+      kept.unmount();
+
+      renderBoard({}, options);
+      await waitFor(() => expect(banners()).toHaveLength(1));
+      await act(() => vi.advanceTimersByTimeAsync(6_100));
+      expect(banners()).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fires confetti when motion is allowed, loading it only then', async () => {

@@ -31,6 +31,23 @@ describe('Settings: Security', () => {
     expect(screen.getByRole('button', { name: 'Change Password' })).toBeInTheDocument();
   });
 
+  it('shows Save Changes on Profile only: Data Controls and the wallet have nothing to save', async () => {
+    const { user } = renderWithToasts(
+      <Settings adapter={fakeSettingsAdapter()} user={emailUser} wallet={<p>Wallet</p>} />,
+    );
+    const shown: Record<string, boolean> = {};
+    for (const name of ['Profile', 'Security', 'Data Controls', 'Wallet']) {
+      await user.click(screen.getByRole('tab', { name }));
+      shown[name] = screen.queryByRole('button', { name: 'Save Changes' }) !== null;
+    }
+    expect(shown).toEqual({
+      Profile: true,
+      Security: false,
+      'Data Controls': false,
+      Wallet: false,
+    });
+  });
+
   it('shows and hides each password', async () => {
     const { user } = await openSecurity();
     const current = field('Current password');

@@ -6,7 +6,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { COACH_TOO_HARD } from '../../../server/tutor/service';
 import { mathsReady } from '../../../server/llm/tools';
 import { describeServer, useServer } from '../harness';
-import { healthLatencies, SLOW_EQUATION } from '../slow-maths';
+import { expectServerKeptAnswering, SLOW_EQUATION } from '../slow-maths';
 
 const h = useServer();
 // As server/main.ts does at start: the engines load before the first question.
@@ -15,18 +15,15 @@ beforeAll(() => mathsReady());
 describeServer('the offline coach in the maths thread', () => {
   it('answers a question too big to work out in time kindly, without holding the server', async () => {
     const user = await h.user();
-    const started = Date.now();
     const reply = h
       .as(user)
       .post('/api/v1/chat/send', { messages: [{ role: 'user', content: SLOW_EQUATION }] });
-    const latencies = await healthLatencies(h.url, reply);
+    await expectServerKeptAnswering(h.url, reply);
     const answer = await reply;
     expect(answer.status).toBe(200);
+    // The kind answer is the budget (2 s) at work: the engines alone take 3.5–4.7 s on this equation
+    // and would have answered it, so no clock is needed to tell.
     expect(answer.body.response).toContain(COACH_TOO_HARD);
-    // The kind answer is the budget's (2 s) at work: the engines alone take 3.5–4.7 s here. The
-    // margin is for a busy 2-core runner (a full suite measured 3.7 s); speed itself is benched.
-    expect(Date.now() - started).toBeLessThan(2000 + 2500);
-    expect(Math.max(...latencies)).toBeLessThan(300);
 
     // A fresh thread answers the next question step by step.
     await mathsReady();

@@ -18,7 +18,8 @@ beforeAll(async () => {
     model: 'tutor-test',
     apiKey: 'sk-test',
     moderationUrl: `${fake.url}/moderations`,
-    stallMs: 400,
+    // Long enough that a loaded runner never stalls a healthy stream between two chunks.
+    stallMs: 1500,
     timeoutMs: 10_000,
   };
 });

@@ -7,12 +7,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_TOOL_ROUNDS } from '../../../server/llm/model';
-import { TOOL_TIMEOUT_MS, mathsReady } from '../../../server/llm/tools';
+import { mathsReady } from '../../../server/llm/tools';
 import type { CompletionBody, Script, WireMessage } from '../fake-openai';
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, TestUser } from '../harness';
 import { describeServer, parseSse, useServer } from '../harness';
-import { healthLatencies, SLOW_EQUATION } from '../slow-maths';
+import { expectServerKeptAnswering, SLOW_EQUATION } from '../slow-maths';
 
 const fake = new FakeOpenAI();
 const options: HarnessOptions = { llm: {} };
@@ -144,7 +144,7 @@ describeServer('the tutor checks its maths with tools', () => {
     expect(plain.body.response).toBe('$x = 4$.');
   });
 
-  it(`stops after ${MAX_TOOL_ROUNDS} tool rounds, each tool run under ${TOOL_TIMEOUT_MS} ms`, async () => {
+  it(`stops after ${MAX_TOOL_ROUNDS} tool rounds, each round's tools answered in time`, async () => {
     const user = await h.user();
     const before = fake.completions().length;
     // A model that would check forever; like real endpoints it obeys tool_choice "none".
@@ -186,10 +186,10 @@ describeServer('the tutor checks its maths with tools', () => {
     expect(toolResult(last[1]!)).toEqual({ correct: true, solutions: expect.any(String) });
     expect(toolResult(last[0]!)).toMatchObject({ answer: expect.any(String) });
 
-    // Between one answer and the next request: the server ran both tools of that round.
-    for (let i = 1; i < seen.length; i++) {
-      const gap = seen[i]!.receivedAt - seen[i - 1]!.answeredAt;
-      expect(gap).toBeLessThan(TOOL_TIMEOUT_MS);
+    // Every round's two tools ran to an answer within their time (a late one answers 'took too long').
+    for (const body of bodies.slice(1)) {
+      const results = toolMessages(body).map((m) => toolResult(m) as { error?: string });
+      expect(results.filter((r) => r.error !== undefined)).toEqual([]);
     }
   });
 
@@ -204,13 +204,10 @@ describeServer('the tutor checks its maths with tools', () => {
       },
       { kind: 'chunks', chunks: ['Multiply both sides by each denominator, one at a time.'] },
     );
-    const started = Date.now();
     const reply = stream(user, `Solve ${SLOW_EQUATION}`);
-    const latencies = await healthLatencies(h.url, reply);
+    await expectServerKeptAnswering(h.url, reply);
     const { events } = await reply;
     expect(events.at(-1)!.event).toBe('done');
-    expect(Date.now() - started).toBeLessThan(TOOL_TIMEOUT_MS + 1500);
-    expect(Math.max(...latencies)).toBeLessThan(300);
     const [answer] = toolMessages(fake.completionBodies().slice(before)[1]!);
     expect(toolResult(answer!)).toEqual({ error: expect.stringContaining('took too long') });
 
