@@ -26,7 +26,8 @@ function Preview() {
   const wide = useWideLayout();
   return (
     <SidebarLayout title="Ayah" preview={{ chat: waiting }}>
-      {wide && <h1 className="ay:sr-only">Chat with Ayah</h1>}
+      {/* Prerendered wide (useWideLayout): until hydration, a phone's stylesheet hides it too. */}
+      {wide && <h1 className="ay:sr-only ay:max-md:hidden">Chat with Ayah</h1>}
       <Chat adapter={waiting} user={null} sessionId={null} className="ay:min-h-0 ay:flex-1" />
     </SidebarLayout>
   );

@@ -279,6 +279,8 @@ describe('the first screen', () => {
           if (viewport) await page.getByRole('heading', { name: 'Ayah', exact: true }).waitFor();
           else await page.getByRole('button', { name: 'New Chat' }).waitFor();
           expect(await page.getByRole('button', { name: /Continue with Email/ }).count()).toBe(0);
+          // One h1 as assistive technology finds it, at either size, before React as after.
+          expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
         },
       );
       // The session has the student: their chat takes the focus (the preview's does not), and their
