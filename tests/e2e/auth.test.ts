@@ -217,6 +217,10 @@ describe('the first screen', () => {
       });
     }
     await page.goto(`${e2e.product.url}${path}`, { waitUntil: 'commit' });
+    // What shows is what the stylesheet shows (nothing paints before it).
+    await page.waitForFunction(() =>
+      [...document.styleSheets].some((sheet) => sheet.href?.includes('/assets/')),
+    );
     // Before React: the prerendered screen, and only that one.
     await prerendered(page);
     expect(await page.evaluate(() => document.documentElement.dataset.screen)).toBeTruthy();
