@@ -6,7 +6,17 @@
  * answers everything else honestly with what it can do and a plan from the student's goals.
  */
 import { SUBJECT_LABELS, type Subject } from 'ayah-coach/rules';
-import { checkAnswer, findMaths, solve } from './maths';
+import {
+  checkAnswer,
+  findComparison,
+  findMaths,
+  matchingStep,
+  normalise,
+  sameSolutions,
+  solve,
+  stepSlip,
+  toLatex,
+} from './maths';
 import { wordProblem } from './word-problems';
 import type { Worked } from './maths';
 import type { Turn } from './turn';
@@ -36,12 +46,23 @@ const GREETING =
 const ANSWER_ONLY =
   /^\s*(?:(?:i got|it'?s|is it|answer:?)\s*)?(?:[xyn]\s*=\s*)?[-+*/^()\d\s.xyn]*\d[-+*/^()\d\s.xyn]*[?!.]?\s*$/i;
 
+/** A message that is only a line of working: "2x = 8", "so 2x = 11 - 3". */
+const LINE_ONLY =
+  /^\s*(?:(?:i got|so|then|is it|it'?s|next:?)\s*)?[-+*/^()\d\s.xyn]*=[-+*/^()\d\s.xyn]*[?!.]?\s*$/i;
+
 const STEP_MARK = /\*\*Step (\d+) of (\d+)\*\*/g;
+
+/** How the coach begins a reply that checks the student's answer or step (not a new problem). */
+const VERDICT = /^(Yes, that's|Not quite|That's the answer I showed)/;
+const RIGHT = "Yes, that's right";
+export const COPIED = "That's the answer I showed you — try the next one yourself!";
 
 interface Progress {
   worked: Worked;
-  /** How many steps the coach has shown since the problem was asked. */
+  /** How many steps the coach has shown (or the student has made) since the problem was asked. */
   shown: number;
+  /** Whether the coach has shown the answer (not just agreed with the student's). */
+  revealed: boolean;
 }
 
 /** The problem this conversation is working on, from the stored turns, and how far it has got. */
@@ -51,14 +72,22 @@ function progress(history: Turn[]): Progress | null {
     if (turn.role !== 'user') continue;
     const problem = problemIn(turn.content);
     if (!problem || (ANSWER_ONLY.test(turn.content) && answersEarlier(history, i))) continue;
+    // A line or answer the coach checked belongs to the problem before it.
+    const reply = history[i + 1];
+    if (reply?.role === 'assistant' && VERDICT.test(reply.content) && answersEarlier(history, i))
+      continue;
     const worked = solve(problem);
     if (!worked) return null;
     let shown = 0;
+    let revealed = false;
     for (const later of history.slice(i + 1))
-      if (later.role === 'assistant')
+      if (later.role === 'assistant') {
         for (const match of later.content.matchAll(STEP_MARK))
           shown = Math.max(shown, Number(match[1]));
-    return { worked, shown };
+        if (later.content.includes('**Answer:**') && !later.content.startsWith(RIGHT))
+          revealed = true;
+      }
+    return { worked, shown, revealed };
   }
   return null;
 }
@@ -70,33 +99,59 @@ function answersEarlier(history: Turn[], i: number): boolean {
 
 /** The maths a message asks about: written out, or the sum of a simple word problem. */
 function problemIn(text: string): string | null {
-  return findMaths(text) ?? wordProblem(text)?.expression ?? null;
+  return findComparison(text) ?? findMaths(text) ?? wordProblem(text)?.expression ?? null;
 }
 
 function stepText(worked: Worked, index: number): string {
   const step = worked.steps[index]!;
-  return `**Step ${index + 1} of ${worked.steps.length}**: ${step.reason}.\n\n$$${step.latex}$$`;
+  // An operation that goes straight to the answer shows the line it works out too.
+  const latex =
+    step.operation && step.written
+      ? `${toLatex(step.written)} \\quad\\Rightarrow\\quad ${step.latex}`
+      : step.latex;
+  return `**Step ${index + 1} of ${worked.steps.length}**: ${step.reason}.\n\n$$${latex}$$`;
 }
 
 function answerText(worked: Worked): string {
   const check =
     worked.kind === 'equation'
       ? 'Check it yourself: put it back into the first equation and see that both sides match.'
-      : 'Can you see why each step keeps the value the same?';
+      : worked.kind === 'comparison'
+        ? `So ${worked.verdict ?? 'that is the answer'}. With the same denominator, the bigger top means the bigger fraction.`
+        : 'Can you see why each step keeps the value the same?';
   return `**Answer:** $${worked.answerLatex}$\n\n${check} Send me another problem whenever you like!`;
+}
+
+/** One like it, for the student to try alone. */
+function another(worked: Worked): string {
+  if (worked.kind === 'equation') return '$3x + 5 = 20$';
+  if (worked.kind === 'comparison') return 'is $\\frac{3}{4}$ bigger than $\\frac{5}{7}$?';
+  return '$\\frac{2}{5} + \\frac{1}{3}$';
+}
+
+const VERBS: Record<Worked['kind'], string> = {
+  equation: 'solve this',
+  expression: 'work out this',
+  comparison: 'compare these two',
+};
+
+function lower(reason: string): string {
+  return `${reason.charAt(0).toLowerCase()}${reason.slice(1)}`;
 }
 
 function firstHint(worked: Worked): string {
   const first = worked.steps[0]!;
-  const verb = worked.kind === 'equation' ? 'solve' : 'work out';
+  const verb = VERBS[worked.kind];
   return [
-    `Let's ${verb} this together:`,
+    `Let's ${verb} together:`,
     '',
     `$$${worked.problemLatex}$$`,
     '',
-    `**Hint:** ${first.reason.charAt(0).toLowerCase()}${first.reason.slice(1)}. What do you get when you do that?`,
+    `**Hint:** ${lower(first.reason)}. What do you get when you do that?`,
     '',
-    "Send me your answer and I'll check it, or say *next step* and I'll show you one step at a time.",
+    worked.kind === 'comparison'
+      ? "Have a go on paper, then say *next step* and I'll show you one step at a time."
+      : "Send me your answer and I'll check it, or say *next step* and I'll show you one step at a time.",
   ].join('\n');
 }
 
@@ -114,7 +169,21 @@ function nextSteps(state: Progress, all: boolean): string {
 function checked(state: Progress, answer: string): string | null {
   const right = checkAnswer(state.worked, answer);
   if (right === null) return null;
-  if (right) return `Yes, that's right — well done! 🎉\n\n${answerText(state.worked)}`;
+  if (right && state.revealed)
+    return `${COPIED} Send me a problem like it, such as ${another(state.worked)}, and I'll start you off with a hint.`;
+  if (right) {
+    // A middle line of a sum ("9/12 + 8/12") is a right step, not yet the answer.
+    const plain = (text: string) => normalise(text).replace(/[\s()]/g, '');
+    const steps = state.worked.steps;
+    const k = steps.findIndex((step) => step.ascii && plain(step.ascii) === plain(answer));
+    if (state.worked.kind === 'expression' && k >= 0 && k < steps.length - 1)
+      return [
+        `Yes, that's the next step! ✅${k + 1 > state.shown ? ` That's **Step ${k + 1} of ${steps.length}** done.` : ''}`,
+        '',
+        `**Hint:** ${lower(steps[k + 1]!.reason)}. What do you get?`,
+      ].join('\n');
+    return `${RIGHT} — well done! 🎉\n\n${answerText(state.worked)}`;
+  }
   const next = state.worked.steps[state.shown];
   return [
     'Not quite — good try, though. Mistakes are how we learn.',
@@ -124,6 +193,59 @@ function checked(state: Progress, answer: string): string | null {
       : 'Look back over the steps above and try once more.',
   ].join('\n');
 }
+
+/** A student's own line of working, checked against the equation under way. */
+function lineChecked(state: Progress, line: string): string | null {
+  const { worked, shown } = state;
+  const same = sameSolutions(worked, line);
+  if (same === null) return null;
+  const total = worked.steps.length;
+  if (same) {
+    const k = matchingStep(worked, 0, line);
+    const next = worked.steps[(k ?? shown - 1) + 1];
+    return [
+      `Yes, that's the next step! ✅${k !== null && k + 1 > shown ? ` That's **Step ${k + 1} of ${total}** done.` : ''}`,
+      '',
+      `$$${toLatex(line)}$$`,
+      '',
+      next
+        ? `What comes next? Send me your next line, or say *next step*.`
+        : 'You are nearly there: what does that make the answer?',
+    ].join('\n');
+  }
+  const slip = stepSlip(worked, Math.max(0, shown - 1), line);
+  if (slip) {
+    const op = slip.operation;
+    const opStep = worked.steps[slip.index]!.operation
+      ? worked.steps[slip.index]!
+      : worked.steps[slip.index - 1];
+    const doing = op && opStep ? `We ${lower(opStep.reason)}, and ` : '';
+    const instead =
+      op && slip.instead
+        ? ` It looks like you ${PAST[slip.instead]} $${toLatex(op.amount)}$ instead.`
+        : '';
+    return [
+      `Not quite — good try, though. ${doing}$${toLatex(slip.written)}$ is $${toLatex(slip.correct)}$, not $${toLatex(slip.wrote)}$.${instead}`,
+      '',
+      'Try that line again, or say *next step*.',
+    ].join('\n');
+  }
+  const next = worked.steps[shown];
+  return [
+    `Not quite — that line doesn't have the same answer as $${worked.problemLatex}$. Good try, though.`,
+    '',
+    next
+      ? `**Hint:** ${lower(next.reason)}. Try again, or say *next step*.`
+      : 'Look back over the steps above and try once more.',
+  ].join('\n');
+}
+
+const PAST = {
+  add: 'added',
+  subtract: 'subtracted',
+  multiply: 'multiplied by',
+  divide: 'divided by',
+};
 
 function interestsText(interests: readonly string[]): string | null {
   const names = interests.map((s) => SUBJECT_LABELS[s as Subject] ?? s);
@@ -177,8 +299,16 @@ export function coachAnswer(student: StudentContext, question: string, history: 
       const verdict = checked(state, question);
       if (verdict) return verdict;
     }
+    if (problem && LINE_ONLY.test(question) && !ANSWER_ONLY.test(question)) {
+      const verdict = lineChecked(state, problem);
+      if (verdict) return verdict;
+    }
     if (!problem && NEXT.test(question)) return nextSteps(state, false);
   }
+
+  const comparison = findComparison(question);
+  const compared = comparison ? solve(comparison) : null;
+  if (compared) return [...opening, firstHint(compared)].join('\n');
 
   // A story first becomes its sum, with the words that say which operation, then is tutored as one.
   const story = findMaths(question) ? null : wordProblem(question);

@@ -14,15 +14,25 @@ export interface MathStep {
   latex: string;
   /** Why, in words: "Subtract 3 from both sides". */
   reason: string;
+  /** The problem after this step as the engines read it ("2x = 8"), to check a student's step. */
+  ascii?: string;
+  /** The line this step tidies, written out ("(2x + 3) - 3 = 11 - 3"), when it tidies one. */
+  written?: string;
+  /** For an operation on both sides: which, and by how much ("3"). */
+  operation?: { kind: Operation; amount: string };
 }
 
+export type Operation = 'add' | 'subtract' | 'multiply' | 'divide';
+
 export interface Worked {
-  kind: 'equation' | 'expression';
+  kind: 'equation' | 'expression' | 'comparison';
   /** The problem as the engines read it ("2x + 3 = 11"). */
   problem: string;
   problemLatex: string;
   steps: MathStep[];
   answerLatex: string;
+  /** Comparisons: the answer in words ("$\\frac{7}{8}$ is bigger than $\\frac{5}{6}$"). */
+  verdict?: string;
   /** Equations: the variable and its solutions. */
   variable?: string;
   solutions?: number[];
@@ -167,6 +177,7 @@ const REASONS: Record<string, string> = {
   SIMPLIFY_FRACTION: 'Simplify the fraction',
   ADD_FRACTIONS: 'Add the fractions',
   COMMON_DENOMINATOR: 'Give the fractions a common denominator',
+  COMBINE_NUMERATORS: 'Add the tops; the bottom stays the same',
   MULTIPLY_FRACTIONS: 'Multiply the tops together and the bottoms together',
   CANCEL_TERMS: 'Cancel the common factors',
   COLLECT_AND_COMBINE_LIKE_TERMS: 'Collect the like terms',
@@ -221,19 +232,121 @@ function rootsLatex(variable: string, values: number[]): string {
   return values.map((v) => `${variable} = ${toLatex(String(v))}`).join(' \\text{ or } ');
 }
 
-function solveEquation(problem: string): Worked | null {
-  const raw = mathsteps.solveEquation(problem);
-  if (raw.length === 0) return null;
-  const steps: MathStep[] = [];
+const OPERATIONS: Record<string, Operation> = {
+  SUBTRACT_FROM_BOTH_SIDES: 'subtract',
+  ADD_TO_BOTH_SIDES: 'add',
+  DIVIDE_FROM_BOTH_SIDES: 'divide',
+  MULTIPLY_TO_BOTH_SIDES: 'multiply',
+  MULTIPLY_BOTH_SIDES_BY_INVERSE_FRACTION: 'multiply',
+  MULTIPLY_BOTH_SIDES_BY_NEGATIVE_ONE: 'multiply',
+};
+
+/** Steps that only tidy what the step before wrote: never a step of their own for a student. */
+const TRIVIAL = new Set([
+  'REMOVE_MULTIPLYING_BY_ONE',
+  'REMOVE_ADDING_ZERO',
+  'REMOVE_EXPONENT_BY_ONE',
+  'REMOVE_EXPONENT_BASE_ONE',
+  'REMOVE_MULTIPLYING_BY_NEGATIVE_ONE',
+  'RESOLVE_DOUBLE_MINUS',
+  'DIVISION_BY_ONE',
+  'DIVISION_BY_NEGATIVE_ONE',
+  'MULTIPLY_BY_ZERO',
+  'REDUCE_EXPONENT_BY_ZERO',
+  'REDUCE_ZERO_NUMERATOR',
+  'ADD_COEFFICIENT_OF_ONE',
+  'ADD_EXPONENT_OF_ONE',
+  'UNARY_MINUS_TO_NEGATIVE_ONE',
+  'REARRANGE_COEFF',
+  'SIMPLIFY_SIGNS',
+  'CANCEL_MINUSES',
+]);
+
+/** Equation steps that work out a side after an operation: one "work out each side" step. */
+const TIDY_EQUATION = new Set([
+  ...TRIVIAL,
+  'SIMPLIFY_LEFT_SIDE',
+  'SIMPLIFY_RIGHT_SIDE',
+  'SIMPLIFY_ARITHMETIC',
+  'SIMPLIFY_FRACTION',
+  'COLLECT_AND_COMBINE_LIKE_TERMS',
+  'CANCEL_TERMS',
+  'SIMPLIFY_TERMS',
+  'MULTIPLY_FRACTIONS',
+  'ADD_FRACTIONS',
+]);
+
+interface Draft extends MathStep {
+  changeType: string;
+  ascii: string;
+}
+
+/**
+ * The engine's steps as a student writes them: an operation on both sides is one step, the
+ * working-out after it another (its tidy-ups merged), and the last operation goes straight to the
+ * answer, so `2x + 3 = 11` takes 3 steps rather than mathsteps' 6.
+ */
+function equationSteps(problem: string, raw: MathstepsStep[]): Draft[] | null {
+  const drafts: Draft[] = [];
   for (const step of raw) {
     const ascii = step.newEquation?.ascii();
     if (!ascii) return null;
-    const found = step.changeType === 'FIND_ROOTS' ? roots(ascii) : null;
-    steps.push({
+    const last = drafts.at(-1);
+    const operation = OPERATIONS[step.changeType];
+    if (last && TRIVIAL.has(step.changeType)) {
+      last.ascii = ascii;
+      continue;
+    }
+    if (!operation && TIDY_EQUATION.has(step.changeType)) {
+      if (last?.changeType === 'TIDY') {
+        last.reason = 'Work out each side';
+        last.ascii = ascii;
+        continue;
+      }
+      drafts.push({
+        changeType: 'TIDY',
+        reason: reasonFor(step),
+        ascii,
+        latex: '',
+        written: last?.ascii ?? problem,
+      });
+      continue;
+    }
+    drafts.push({
+      changeType: step.changeType,
       reason: reasonFor(step),
-      latex: found ? rootsLatex(found.variable, found.values) : toLatex(ascii),
+      ascii,
+      latex: '',
+      ...(operation ? { operation: { kind: operation, amount: amountText(step) } } : {}),
     });
   }
+  // The last operation goes straight to the answer: "divide both sides by 2: x = 4".
+  const tail = drafts.at(-1);
+  const before = drafts.at(-2);
+  if (tail?.changeType === 'TIDY' && before && OPERATIONS[before.changeType]) {
+    before.written = before.ascii;
+    before.ascii = tail.ascii;
+    drafts.pop();
+  }
+  return drafts;
+}
+
+function amountText(step: MathstepsStep): string {
+  return step.newEquation?.rightNode.args?.at(-1)?.toString() ?? '';
+}
+
+function solveEquation(problem: string): Worked | null {
+  const raw = mathsteps.solveEquation(problem);
+  if (raw.length === 0) return null;
+  const drafts = equationSteps(problem, raw);
+  if (!drafts) return null;
+  const steps: MathStep[] = drafts.map(({ changeType, ...step }) => {
+    const found = changeType === 'FIND_ROOTS' ? roots(step.ascii) : null;
+    return {
+      ...step,
+      latex: found ? rootsLatex(found.variable, found.values) : toLatex(step.ascii),
+    };
+  });
   const last = raw.at(-1)!.newEquation!.ascii();
   const answer = roots(last);
   if (!answer || answer.values.length === 0) return null;
@@ -250,6 +363,44 @@ function solveEquation(problem: string): Worked | null {
   };
 }
 
+/** The engine's few steps that hide the working a student needs: shown as their own steps. */
+function opened(raw: MathstepsStep[]): MathstepsStep[] {
+  const out: MathstepsStep[] = [];
+  for (const step of raw) {
+    if (step.changeType === 'ADD_FRACTIONS' && step.substeps.some((s) => s.newNode))
+      out.push(...step.substeps.filter((s) => s.newNode));
+    else out.push(step);
+  }
+  return out;
+}
+
+/** Steps of an expression: the common denominator shown on its own, tidy-ups merged. */
+function expressionSteps(raw: MathstepsStep[]): MathStep[] {
+  const steps: (MathStep & { changeType: string })[] = [];
+  for (const step of opened(raw)) {
+    const ascii = step.newNode!.toString();
+    const last = steps.at(-1);
+    const fractions = ['MULTIPLY_DENOMINATORS', 'MULTIPLY_NUMERATORS'].includes(step.changeType);
+    const adding =
+      step.changeType === 'ADD_NUMERATORS' && last?.changeType === 'COMBINE_NUMERATORS';
+    if (
+      last &&
+      (TRIVIAL.has(step.changeType) || fractions || adding || last.changeType === step.changeType)
+    ) {
+      last.ascii = ascii;
+      last.latex = toLatex(ascii);
+      continue;
+    }
+    steps.push({
+      changeType: step.changeType,
+      reason: reasonFor(step),
+      ascii,
+      latex: toLatex(ascii),
+    });
+  }
+  return steps.map(({ changeType: _type, ...step }) => step);
+}
+
 function simplifyProblem(problem: string): Worked | null {
   let raw: MathstepsStep[] = [];
   try {
@@ -257,9 +408,8 @@ function simplifyProblem(problem: string): Worked | null {
   } catch {
     raw = [];
   }
-  const steps: MathStep[] = raw
-    .filter((s) => s.newNode)
-    .map((s) => ({ reason: reasonFor(s), latex: toLatex(s.newNode!.toString()) }));
+  raw = raw.filter((s) => s.newNode);
+  const steps = expressionSteps(raw);
   let final = raw.at(-1)?.newNode?.toString();
   if (!final) {
     // Nothing for the step engine to do: a plain calculation mathjs can still work out.
@@ -267,7 +417,7 @@ function simplifyProblem(problem: string): Worked | null {
     if (value === null) return null;
     final = String(Number(value.toPrecision(12)));
     if (final === problem.replace(/\s/g, '')) return null;
-    steps.push({ reason: 'Work out the arithmetic', latex: toLatex(final) });
+    steps.push({ reason: 'Work out the arithmetic', latex: toLatex(final), ascii: final });
   }
   if (equivalent(problem, final) !== true) return null;
   return {
@@ -279,9 +429,74 @@ function simplifyProblem(problem: string): Worked | null {
   };
 }
 
+const COMPARE =
+  /\b(bigger|larger|greater|more|smaller|less|lower|higher)\b|\bwhich is\b|\bcompare\b/i;
+const FRACTION_OR_WHOLE = /(\d+)\s*\/\s*(\d+)|\b\d+\b(?![./]\d)/g;
+
+/** "Is 7/8 bigger than 5/6?" → "7/8 vs 5/6": two fractions (or whole numbers) to compare. */
+export function findComparison(text: string): string | null {
+  const plain = normalise(text);
+  if (!COMPARE.test(plain) || plain.includes('=')) return null;
+  const found = [...plain.matchAll(FRACTION_OR_WHOLE)];
+  if (found.length !== 2 || !found.some((m) => m[2] !== undefined)) return null;
+  const [a, b] = found.map((m) => (m[2] === undefined ? m[0] : `${m[1]}/${m[2]}`));
+  return `${a} vs ${b}`;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+function fractionTex(top: number, bottom: number): string {
+  return bottom === 1 ? String(top) : `\\frac{${top}}{${bottom}}`;
+}
+
+/** A comparison worked with a common denominator: 7/8 = 21/24 and 5/6 = 20/24, so 7/8 is bigger. */
+function compareProblem(problem: string): Worked | null {
+  const parts = problem.split(' vs ').map((side) => side.split('/').map(Number));
+  if (parts.length !== 2) return null;
+  const [[n1, d1 = 1], [n2, d2 = 1]] = parts as [number[], number[]];
+  if (![n1, d1, n2, d2].every((v) => Number.isSafeInteger(v)) || d1 === 0 || d2 === 0) return null;
+  if (Math.max(d1!, d2!) > 10000) return null;
+  const common = (d1! * d2!) / gcd(d1!, d2!);
+  const t1 = n1! * (common / d1!);
+  const t2 = n2! * (common / d2!);
+  const a = fractionTex(n1!, d1!);
+  const b = fractionTex(n2!, d2!);
+  const sign = t1 > t2 ? '>' : t1 < t2 ? '<' : '=';
+  const steps: MathStep[] = [];
+  if (d1 === d2)
+    steps.push({
+      reason: `Both fractions already have the same denominator, $${common}$`,
+      latex: `${a} \\quad\\text{and}\\quad ${b}`,
+    });
+  else
+    steps.push({
+      reason: `Write both fractions over a common denominator: $${common}$ is the smallest number that $${d1}$ and $${d2}$ both go into`,
+      latex: `${a} = \\frac{${t1}}{${common}} \\quad\\text{and}\\quad ${b} = \\frac{${t2}}{${common}}`,
+    });
+  steps.push({
+    reason: `Now the pieces are the same size, so compare the tops: $${t1} ${sign} ${t2}$`,
+    latex: `\\frac{${t1}}{${common}} ${sign} \\frac{${t2}}{${common}}`,
+  });
+  const verdict =
+    sign === '='
+      ? `they are equal`
+      : `$${sign === '>' ? a : b}$ is bigger than $${sign === '>' ? b : a}$`;
+  return {
+    kind: 'comparison',
+    verdict,
+    problem,
+    problemLatex: `${a} \\quad\\text{or}\\quad ${b}`,
+    steps,
+    answerLatex: `${a} ${sign} ${b}`,
+  };
+}
+
 /** The worked solution of an equation or expression, checked; null when it cannot be solved here. */
 export function solve(problem: string): Worked | null {
   try {
+    if (problem.includes(' vs ')) return compareProblem(problem);
     return problem.includes('=') ? solveEquation(problem) : simplifyProblem(problem);
   } catch {
     return null;
@@ -291,6 +506,7 @@ export function solve(problem: string): Worked | null {
 /** Whether a student's answer ("x = 4", "4", "5x - 4") is right for a worked problem. */
 export function checkAnswer(worked: Worked, answer: string): boolean | null {
   const text = normalise(answer).trim();
+  if (worked.kind === 'comparison') return null;
   if (worked.kind === 'equation') {
     const value = evaluateNumber(text.includes('=') ? text.split('=')[1]! : text);
     if (value === null) return null;
@@ -299,4 +515,107 @@ export function checkAnswer(worked: Worked, answer: string): boolean | null {
   const last = worked.steps.at(-1);
   if (!last) return null;
   return equivalent(worked.problem, text.includes('=') ? text.split('=')[1]! : text);
+}
+
+/**
+ * Whether a student's line ("2x = 8") has the same solutions as the equation being worked on: the
+ * test of a correct step, whatever route it takes. Null when it cannot be told.
+ */
+export function sameSolutions(worked: Worked, line: string): boolean | null {
+  if (worked.kind !== 'equation' || !worked.variable || !worked.solutions) return null;
+  const sides = line.split('=');
+  if (sides.length !== 2) return null;
+  try {
+    const names = variablesOf(line);
+    if (names.length !== 1 || names[0] !== worked.variable) return null;
+  } catch {
+    return null;
+  }
+  const own = solve(line);
+  if (own?.kind === 'equation' && own.solutions) {
+    const theirs = [...new Set(own.solutions)].sort((a, b) => a - b);
+    const ours = [...new Set(worked.solutions)].sort((a, b) => a - b);
+    return theirs.length === ours.length && theirs.every((v, i) => close(v, ours[i]!));
+  }
+  // The engine cannot solve the line: it must hold at every solution and not everywhere.
+  const v = worked.variable;
+  for (const value of worked.solutions) {
+    const holds = satisfies(line, v, value);
+    if (holds !== true) return holds;
+  }
+  const elsewhere = satisfies(line, v, worked.solutions[0]! + 1.37);
+  return elsewhere === null ? null : !elsewhere;
+}
+
+/** The step of `worked` (from `from` on) a student's line is: both sides match. */
+export function matchingStep(worked: Worked, from: number, line: string): number | null {
+  const [left, right] = line.split('=');
+  for (let k = worked.steps.length - 1; k >= from; k--) {
+    const ascii = worked.steps[k]!.ascii;
+    if (!ascii?.includes('=') || ascii.includes('[')) continue;
+    const [l, r] = ascii.split('=');
+    if (equivalent(left!, l!) === true && equivalent(right!, r!) === true) return k;
+  }
+  return null;
+}
+
+export interface StepSlip {
+  /** The step the student was making. */
+  index: number;
+  /** The side they worked out wrong, written out ("11 - 3"), what it is ("8") and what they wrote. */
+  written: string;
+  correct: string;
+  wrote: string;
+  /** The operation of that step, and what the student did instead when it shows. */
+  operation?: { kind: Operation; amount: string };
+  instead?: Operation;
+}
+
+const OPPOSITE: Record<Operation, Operation> = {
+  add: 'subtract',
+  subtract: 'add',
+  multiply: 'divide',
+  divide: 'multiply',
+};
+
+/** Which side of which step a wrong line got wrong, when one side matches a step (from `from`). */
+export function stepSlip(worked: Worked, from: number, line: string): StepSlip | null {
+  const student = line.split('=');
+  if (student.length !== 2) return null;
+  for (let k = from; k < worked.steps.length; k++) {
+    const step = worked.steps[k]!;
+    if (!step.written || !step.ascii?.includes('=')) continue;
+    const result = step.ascii.split('=');
+    const written = step.written.split('=');
+    for (const [same, other] of [
+      [0, 1],
+      [1, 0],
+    ] as const) {
+      if (equivalent(student[same]!, result[same]!) !== true) continue;
+      if (equivalent(student[other]!, result[other]!) !== false) continue;
+      const operation = step.operation ?? worked.steps[k - 1]?.operation;
+      const slip: StepSlip = {
+        index: k,
+        written: written[other]!.trim(),
+        correct: result[other]!.trim(),
+        wrote: student[other]!.trim(),
+        ...(operation ? { operation } : {}),
+      };
+      const instead = operation ? OPPOSITE[operation.kind] : null;
+      const amountValue = operation ? evaluateNumber(operation.amount) : null;
+      const correct = evaluateNumber(slip.correct);
+      const wrote = evaluateNumber(slip.wrote);
+      if (instead && amountValue !== null && correct !== null && wrote !== null) {
+        const undone = {
+          add: correct - 2 * amountValue,
+          subtract: correct + 2 * amountValue,
+          multiply: correct / amountValue ** 2,
+          divide: correct * amountValue ** 2,
+        }[operation!.kind];
+        if (close(undone, wrote)) slip.instead = instead;
+      }
+      return slip;
+    }
+  }
+  return null;
 }

@@ -13,6 +13,7 @@ import {
   type sessionMachine,
   type TokenStorage,
 } from './session.machine';
+import { isSessionLoading, isSignedIn } from './session.selectors';
 
 type SessionActor = ActorRefFrom<typeof sessionMachine>;
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
@@ -87,6 +88,8 @@ export type AuthState = {
   /** The user's id, or 'guest-user' when signed out. */
   userId: string;
   isGuest: boolean;
+  /** The session still loads the stored token or the user: who is signed in is not known yet. */
+  isLoading: boolean;
   /** `last_login` empty or equal to `created_at`. */
   isNewUser: boolean;
   trialExpired: boolean;
@@ -113,7 +116,8 @@ export function useAuth(): AuthState {
       state,
       user,
       userId: user?.id ?? AUTH.guestUserId,
-      isGuest: !state.matches('signedIn'),
+      isGuest: !isSignedIn(state),
+      isLoading: isSessionLoading(state),
       isNewUser: user ? isNewUser(user) : false,
       trialExpired,
       signIn: (token, refreshToken) => signIn(actorRef, token, refreshToken),
@@ -134,8 +138,8 @@ async function signIn(
   refreshToken?: string | null,
 ): Promise<User> {
   actorRef.send({ type: 'auth.login', token, refreshToken });
-  const settled = await waitFor(actorRef, (snapshot) => !snapshot.matches('loading'));
+  const settled = await waitFor(actorRef, (snapshot) => !isSessionLoading(snapshot));
   const { user, error } = settled.context;
-  if (settled.matches('signedIn') && user) return user;
+  if (isSignedIn(settled) && user) return user;
   throw error instanceof Error ? error : new Error('Could not load the signed-in user');
 }

@@ -8,6 +8,7 @@ import { AuthLayout, headingClass, useFocusOnChange } from './AuthLayout';
 import { EmailForm } from './EmailForm';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { signInLogic, type AuthMode, type SignInFields } from './sign-in.machine';
+import { isGoogleBusy, signInView } from './sign-in.selectors';
 import { Tagline } from './Tagline';
 import { FIRST_RUN_MESSAGES } from '../lib/messages';
 import { AyahLogo } from '../ui/logo';
@@ -82,14 +83,8 @@ export function AuthScreen({
   });
   useNotices(walletRef, { onNavigate });
 
-  const view = useSelector(actorRef, (state) =>
-    state.matches('choices') || state.matches('google')
-      ? 'choices'
-      : state.matches('forgotPassword')
-        ? 'forgotPassword'
-        : 'email',
-  );
-  const googleBusy = useSelector(actorRef, (state) => state.matches('google'));
+  const view = useSelector(actorRef, signInView);
+  const googleBusy = useSelector(actorRef, isGoogleBusy);
   const headingRef = useFocusOnChange<HTMLHeadingElement>(view);
   const choicesId = useId();
   const googleReasonId = useId();

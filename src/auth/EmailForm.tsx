@@ -10,6 +10,7 @@ import { PasswordStrength } from '../ui/password-strength';
 import { FIRST_RUN_MESSAGES, SIGN_IN_MESSAGES } from '../lib/messages';
 import { headingClass, NavLink } from './AuthLayout';
 import type { SignInFields, SignUpField, signInMachine } from './sign-in.machine';
+import { isResending, isSubmitting } from './sign-in.selectors';
 
 export type EmailFormProps = {
   actorRef: ActorRefFrom<typeof signInMachine>;
@@ -106,7 +107,7 @@ export function EmailForm({
             variant="outline"
             size="sm"
             className="ay:self-start"
-            loading={state.matches({ email: 'resending' })}
+            loading={isResending(state)}
             onClick={() => actorRef.send({ type: 'verify.resend' })}
           >
             Resend verification email
@@ -114,7 +115,7 @@ export function EmailForm({
           {resendNote && <p className="ay:text-muted-foreground">{resendNote}</p>}
         </div>
       )}
-      <Button type="submit" loading={state.hasTag('busy')}>
+      <Button type="submit" loading={isSubmitting(state)}>
         {signUp ? 'Create account' : 'Sign in'}
       </Button>
       {signUp && (

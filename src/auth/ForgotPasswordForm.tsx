@@ -6,6 +6,7 @@ import { Field } from '../ui/field';
 import { Input } from '../ui/input';
 import { headingClass } from './AuthLayout';
 import type { signInMachine } from './sign-in.machine';
+import { isSubmitting, resetLinkSent } from './sign-in.selectors';
 
 export type ForgotPasswordFormProps = {
   actorRef: ActorRefFrom<typeof signInMachine>;
@@ -23,7 +24,7 @@ export function ForgotPasswordForm({
 }: ForgotPasswordFormProps) {
   const state = useSelector(actorRef, (snapshot) => snapshot);
   const headingId = useId();
-  const sent = state.matches({ forgotPassword: 'sent' });
+  const sent = resetLinkSent(state);
 
   return (
     <form
@@ -53,7 +54,7 @@ export function ForgotPasswordForm({
       <p role="status" className="ay:text-sm ay:text-success">
         {sent && 'Check your inbox for the link to reset your password.'}
       </p>
-      <Button type="submit" loading={state.hasTag('busy')}>
+      <Button type="submit" loading={isSubmitting(state)}>
         {sent ? 'Send again' : 'Send reset link'}
       </Button>
       <Button variant="ghost" onClick={() => actorRef.send({ type: 'forgot.back' })}>

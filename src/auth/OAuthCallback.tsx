@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { Theme } from '../ui/root';
 import { LoadingStatus } from '../ui/skeleton';
@@ -8,10 +8,29 @@ import { OAUTH_PARAMS, oauthCallbackLogic, readOAuthParams } from './oauth-callb
 import { useNotices } from './use-notices';
 import type { AuthAdapter } from './auth.adapter';
 import { takeRedirectSignInState } from '../lib/sign-in-state';
+import type { Account } from './account-switch';
+import { AccountSwitch } from './AccountSwitch';
+import {
+  hasFailed,
+  isKeeping,
+  isSignedIn,
+  isWorking,
+  switchChoice,
+} from './oauth-callback.selectors';
 
 export type OAuthCallbackProps = {
-  /** Exchanges the callback's one-time code (`exchangeSignInCode`). */
-  adapter: Pick<AuthAdapter, 'exchangeSignInCode'>;
+  /**
+   * Exchanges the callback's one-time code (`exchangeSignInCode`); `logout`, when given, signs out a
+   * sign-in the student chose not to use.
+   */
+  adapter: Pick<AuthAdapter, 'exchangeSignInCode'> & Partial<Pick<AuthAdapter, 'logout'>>;
+  /**
+   * Who is signed in on this browser now (`useAuth().user`): a link for another account then asks
+   * before it replaces that session. @default nobody
+   */
+  currentUser?: Account | null | undefined;
+  /** The session is still loading its user: the page waits for it before deciding. @default false */
+  sessionPending?: boolean | undefined;
   /** The callback's query string or parameters. @default location.search */
   search?: string | URLSearchParams | undefined;
   /**
@@ -41,6 +60,8 @@ export function OAuthCallback({
   adapter,
   search,
   signInState,
+  currentUser = null,
+  sessionPending = false,
   onSignedIn,
   onNavigate,
   clearAddressBar = removeOAuthParams,
@@ -59,17 +80,31 @@ export function OAuthCallback({
     oauthCallbackLogic({
       exchange: (body) => adapter.exchangeSignInCode(body),
       signIn: (token, refresh) => onSignedIn?.(token, refresh),
+      discard: (refresh) => adapter.logout?.({ refresh_token: refresh }),
     }),
     {
-      input: params,
+      input: { ...params, current: currentUser, sessionPending },
     },
   );
   useNotices(actorRef, { onNavigate });
+  useEffect(() => {
+    actorRef.send({ type: 'session.update', current: currentUser, pending: sessionPending });
+  }, [actorRef, currentUser, sessionPending]);
   const state = useSelector(actorRef, (snapshot) => snapshot);
+  const choice = switchChoice(state);
 
   return (
     <AuthLayout theme={theme} className={className}>
-      {state.hasTag('busy') && (
+      {choice && (
+        <AccountSwitch
+          current={choice.current}
+          incoming={choice.incoming}
+          busy={isKeeping(state)}
+          onKeep={() => actorRef.send({ type: 'switch.keep' })}
+          onSwitch={() => actorRef.send({ type: 'switch.confirm' })}
+        />
+      )}
+      {isWorking(state) && (
         <>
           <h1 className={headingClass}>Signing you in</h1>
           <LoadingStatus
@@ -84,13 +119,13 @@ export function OAuthCallback({
           </LoadingStatus>
         </>
       )}
-      {state.matches('done') && (
+      {isSignedIn(state) && (
         <>
           <h1 className={headingClass}>Signed in</h1>
           <p className="ay:text-sm ay:text-muted-foreground">Taking you to Ayah…</p>
         </>
       )}
-      {(state.matches('failed') || state.matches('returned')) && (
+      {hasFailed(state) && (
         <>
           <h1 className={headingClass}>Google sign-in did not work</h1>
           <p className="ay:text-sm ay:font-medium ay:text-destructive">{state.context.error}</p>

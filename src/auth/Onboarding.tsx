@@ -9,6 +9,7 @@ import type { AuthAdapter, User } from './auth.adapter';
 import { AuthLayout, headingClass, useFocusOnChange } from './AuthLayout';
 import { onboardingLogic } from './onboarding.machine';
 import { useNotices } from './use-notices';
+import { currentStep, isDone, isSaving, ONBOARDING_STEPS, stepIndex } from './onboarding.selectors';
 
 export type OnboardingResult = {
   /** The subjects the student picked, in the order of `GOALS.subjects`. */
@@ -27,8 +28,6 @@ export type OnboardingProps = {
   className?: string | undefined;
 };
 
-const STEPS = ['welcome', 'subjects', 'tour'] as const;
-
 /**
  * What Ayah does, as true with the offline practice helper as with a connected AI tutor: maths step by
  * step and checked answers always; explanations in the other subjects only where the school has
@@ -45,7 +44,8 @@ export function Onboarding({ adapter, onDone, name, theme, className }: Onboardi
   const actorRef = useActorRef(onboardingLogic(adapter));
   useNotices(actorRef, {});
   const state = useSelector(actorRef, (snapshot) => snapshot);
-  const step = STEPS.findIndex((key) => state.matches(key));
+  const step = stepIndex(state);
+  const shown = currentStep(state);
   const headingRef = useFocusOnChange<HTMLHeadingElement>(step);
   const legendId = useId();
 
@@ -53,7 +53,7 @@ export function Onboarding({ adapter, onDone, name, theme, className }: Onboardi
   useLayoutEffect(() => {
     latest.current = onDone;
   });
-  const done = state.matches('done');
+  const done = isDone(state);
   useEffect(() => {
     if (!done) return;
     const output = actorRef.getSnapshot().output;
@@ -67,10 +67,10 @@ export function Onboarding({ adapter, onDone, name, theme, className }: Onboardi
     <AuthLayout theme={theme} className={className}>
       {step >= 0 && (
         <p className="ay:text-xs ay:font-medium ay:text-muted-foreground">
-          Step {step + 1} of {STEPS.length}
+          Step {step + 1} of {ONBOARDING_STEPS.length}
         </p>
       )}
-      {state.matches('welcome') && (
+      {shown === 'welcome' && (
         <section className="ay:flex ay:flex-col ay:gap-4">
           <h1 ref={headingRef} tabIndex={-1} className={headingClass}>
             {name ? `Welcome to Ayah, ${name}!` : 'Welcome to Ayah!'}
@@ -79,7 +79,7 @@ export function Onboarding({ adapter, onDone, name, theme, className }: Onboardi
           <Button onClick={next}>Next</Button>
         </section>
       )}
-      {state.matches('subjects') && (
+      {shown === 'subjects' && (
         <section className="ay:flex ay:flex-col ay:gap-4">
           <h1 ref={headingRef} tabIndex={-1} className={headingClass}>
             What would you like to learn?
@@ -112,7 +112,7 @@ export function Onboarding({ adapter, onDone, name, theme, className }: Onboardi
           </div>
         </section>
       )}
-      {(state.matches('tour') || state.matches('completing')) && (
+      {shown === 'tour' && (
         <section className="ay:flex ay:flex-col ay:gap-4">
           <h1 ref={headingRef} tabIndex={-1} className={headingClass}>
             How Ayah helps you learn
@@ -128,11 +128,11 @@ export function Onboarding({ adapter, onDone, name, theme, className }: Onboardi
             Finishing this tour earns you your first {POINTS.onboardingAward} points.
           </p>
           <div className="ay:flex ay:justify-between ay:gap-2">
-            <Button variant="ghost" onClick={back} disabled={state.hasTag('busy')}>
+            <Button variant="ghost" onClick={back} disabled={isSaving(state)}>
               Back
             </Button>
             <Button
-              loading={state.hasTag('busy')}
+              loading={isSaving(state)}
               onClick={() => actorRef.send({ type: 'onboarding.complete' })}
             >
               Start learning

@@ -10,6 +10,7 @@ import type { Theme } from '../ui/root';
 import type { AuthAdapter } from './auth.adapter';
 import { AuthLayout, headingClass } from './AuthLayout';
 import { resetPasswordLogic } from './reset-password.machine';
+import { isSaving } from './reset-password.selectors';
 import { useNotices } from './use-notices';
 
 export type ResetPasswordProps = {
@@ -36,7 +37,7 @@ export function ResetPassword({
   const [password, setPassword] = useState('');
   const headingId = useId();
   const requirementsId = useId();
-  const busy = state.hasTag('busy');
+  const busy = isSaving(state);
 
   return (
     <AuthLayout theme={theme} className={className}>

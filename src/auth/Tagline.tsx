@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { VisuallyHidden } from '../ui/visually-hidden';
 import { taglineMachine, typedText } from './tagline.machine';
+import { isTyped, isTyping } from './tagline.selectors';
 
 export type TaglineProps = {
   /** The line to type. */
@@ -21,8 +22,8 @@ export function Tagline({ text, reducedMotion }: TaglineProps) {
   const [reduce] = useState(() => typedThisVisit() || (reducedMotion ?? prefersReducedMotion()));
   const actorRef = useActorRef(taglineMachine, { input: { text, reducedMotion: reduce } });
   const typed = useSelector(actorRef, (snapshot) => typedText(snapshot.context));
-  const typing = useSelector(actorRef, (snapshot) => snapshot.matches('typing'));
-  const done = useSelector(actorRef, (snapshot) => snapshot.matches('done'));
+  const typing = useSelector(actorRef, isTyping);
+  const done = useSelector(actorRef, isTyped);
   useEffect(() => {
     if (done && !reduce) rememberTyped();
   }, [done, reduce]);

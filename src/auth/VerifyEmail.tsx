@@ -1,5 +1,10 @@
+import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { FIRST_RUN_MESSAGES, RESET_VERIFY_MESSAGES } from '../lib/messages';
+import {
+  ACCOUNT_SWITCH_MESSAGES,
+  FIRST_RUN_MESSAGES,
+  RESET_VERIFY_MESSAGES,
+} from '../lib/messages';
 import { Button } from '../ui/button';
 import type { Theme } from '../ui/root';
 import { LoadingStatus } from '../ui/skeleton';
@@ -8,6 +13,18 @@ import type { AuthAdapter } from './auth.adapter';
 import { AuthLayout, headingClass, NavLink } from './AuthLayout';
 import { verifyEmailLogic } from './verify-email.machine';
 import { useNotices } from './use-notices';
+import { accountName, type Account } from './account-switch';
+import { AccountSwitch } from './AccountSwitch';
+import {
+  isAlreadyVerified,
+  isCheckingLink,
+  isKeeping,
+  isSending,
+  linkFailed,
+  resendFailed,
+  resendSucceeded,
+  verifiedElsewhere,
+} from './verify-email.selectors';
 
 export type VerifyEmailProps = {
   adapter: AuthAdapter;
@@ -15,6 +32,13 @@ export type VerifyEmailProps = {
   email?: string | null | undefined;
   /** The `token` query parameter of the emailed link: verifies it and signs in. */
   token?: string | null | undefined;
+  /**
+   * Who is signed in on this browser now (`useAuth().user`): a link of another account then
+   * verifies without signing in, and offers to switch. @default nobody
+   */
+  currentUser?: Account | null | undefined;
+  /** The session is still loading its user: a verified link waits for it. @default false */
+  sessionPending?: boolean | undefined;
   /** Hands the token of a verified link to the session (`useAuth().signIn`). @default nothing */
   onSignedIn?: ((token: string, refreshToken?: string | null) => unknown) | undefined;
   /** The host's router: /register, /login, and where a verified link leads. */
@@ -30,6 +54,8 @@ export function VerifyEmail({
   adapter,
   email,
   token,
+  currentUser = null,
+  sessionPending = false,
   onSignedIn,
   onNavigate,
   supportHref,
@@ -38,13 +64,39 @@ export function VerifyEmail({
 }: VerifyEmailProps) {
   const actorRef = useActorRef(
     verifyEmailLogic(adapter, { signIn: (next, refresh) => onSignedIn?.(next, refresh) }),
-    { input: { email, token } },
+    { input: { email, token, current: currentUser, sessionPending } },
   );
   useNotices(actorRef, { onNavigate });
+  useEffect(() => {
+    actorRef.send({ type: 'session.update', current: currentUser, pending: sessionPending });
+  }, [actorRef, currentUser, sessionPending]);
   const state = useSelector(actorRef, (snapshot) => snapshot);
   const address = state.context.email;
+  const elsewhere = verifiedElsewhere(state);
 
-  if (state.matches('alreadyVerified')) {
+  if (elsewhere) {
+    return (
+      <AuthLayout theme={theme} className={className}>
+        <AccountSwitch
+          current={elsewhere.current}
+          incoming={elsewhere.verified}
+          heading={ACCOUNT_SWITCH_MESSAGES.verifiedHeading}
+          busy={isKeeping(state)}
+          onKeep={() => actorRef.send({ type: 'switch.keep' })}
+          onSwitch={() => actorRef.send({ type: 'switch.confirm' })}
+        >
+          <span role="status">
+            {ACCOUNT_SWITCH_MESSAGES.verifiedElsewhere(
+              elsewhere.verified.email,
+              accountName(elsewhere.current),
+            )}
+          </span>
+        </AccountSwitch>
+      </AuthLayout>
+    );
+  }
+
+  if (isAlreadyVerified(state)) {
     return (
       <AuthLayout theme={theme} className={className}>
         <h1 className={headingClass}>Email verified</h1>
@@ -56,11 +108,11 @@ export function VerifyEmail({
     );
   }
 
-  if (state.matches('verifying') || state.matches('verified') || state.matches('linkFailed')) {
+  if (isCheckingLink(state)) {
     return (
       <AuthLayout theme={theme} className={className}>
         <h1 className={headingClass}>Verifying your email</h1>
-        {state.matches('linkFailed') ? (
+        {linkFailed(state) ? (
           <p className="ay:text-sm ay:text-muted-foreground">
             This link could not be used.{' '}
             <NavLink to="/auth" onNavigate={onNavigate}>
@@ -88,7 +140,7 @@ export function VerifyEmail({
     );
   }
 
-  const busy = state.hasTag('busy');
+  const busy = isSending(state);
   return (
     <AuthLayout theme={theme} className={className}>
       <h1 className={headingClass}>Check Your Email</h1>
@@ -105,10 +157,10 @@ export function VerifyEmail({
         </ol>
       </section>
       <p role="status" className="ay:text-sm ay:font-medium ay:text-success">
-        {state.matches('success') &&
+        {resendSucceeded(state) &&
           (state.context.sentNote ?? RESET_VERIFY_MESSAGES.verificationResent)}
       </p>
-      {state.matches('error') && (
+      {resendFailed(state) && (
         <p role="alert" className="ay:text-sm ay:font-medium ay:text-destructive">
           {state.context.error}
         </p>

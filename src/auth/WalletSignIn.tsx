@@ -1,13 +1,12 @@
 import { useSelector } from '@xstate/react';
-import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { ActorRefFrom } from 'xstate';
 import { WALLET_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { WalletIcon } from './auth-icons';
 import type { walletAuthMachine } from './wallet-auth.machine';
+import { isConnected, isWalletBusy, walletProblem, walletProgress } from './wallet-auth.selectors';
 
 const METAMASK_DOWNLOAD = 'https://metamask.io/download/';
-
-type WalletSnapshot = SnapshotFrom<typeof walletAuthMachine>;
 
 export type WalletSignInProps = {
   actorRef: ActorRefFrom<typeof walletAuthMachine>;
@@ -16,26 +15,22 @@ export type WalletSignInProps = {
 /** The MetaMask choice: its button, what the wallet is waiting for, and why it failed. */
 export function WalletSignIn({ actorRef }: WalletSignInProps) {
   const state = useSelector(actorRef, (snapshot) => snapshot);
-  const problem = state.matches('failed')
-    ? state.context.error
-    : state.matches({ linked: 'disconnected' })
-      ? state.context.warning
-      : null;
+  const problem = walletProblem(state);
   const missing = problem === WALLET_MESSAGES.metamaskMissing;
 
   return (
     <div data-slot="wallet-sign-in" className="ay:flex ay:flex-col ay:gap-2">
       <Button
         variant="outline"
-        loading={state.hasTag('busy')}
-        disabled={state.matches({ linked: 'connected' })}
+        loading={isWalletBusy(state)}
+        disabled={isConnected(state)}
         onClick={() => actorRef.send({ type: 'wallet.connect' })}
       >
         <WalletIcon />
         Continue with MetaMask
       </Button>
       <p role="status" className="ay:text-xs ay:text-muted-foreground">
-        {progress(state)}
+        {walletProgress(state, shortAddress)}
       </p>
       {problem && (
         <p role="alert" className="ay:text-sm ay:font-medium ay:text-destructive">
@@ -54,20 +49,6 @@ export function WalletSignIn({ actorRef }: WalletSignInProps) {
       )}
     </div>
   );
-}
-
-function progress(state: WalletSnapshot): string {
-  if (state.matches('connecting')) return 'Approve the connection in MetaMask…';
-  if (state.matches({ linked: { authorizing: 'requestingNonce' } }))
-    return 'Preparing your sign-in…';
-  if (state.matches({ linked: { authorizing: 'signing' } })) {
-    return 'Sign the message in MetaMask to continue…';
-  }
-  if (state.hasTag('busy')) return 'Signing you in…';
-  if (state.matches({ linked: 'connected' }) && state.context.account) {
-    return `Connected as ${shortAddress(state.context.account)}`;
-  }
-  return '';
 }
 
 /** 0x2c75…5c23 */

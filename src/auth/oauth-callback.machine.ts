@@ -2,6 +2,12 @@ import { assign, emit, fromPromise, setup } from 'xstate';
 import { AUTH } from '../lib/limits';
 import { OAUTH_MESSAGES, oauthError } from '../lib/messages';
 import type { AuthResponse } from './auth.adapter';
+import {
+  isOtherAccount,
+  type Account,
+  type AccountSwitchEvent,
+  type SessionUpdateEvent,
+} from './account-switch';
 import type { AuthNotice } from './notices';
 import { stubActor } from '../lib/stub-actor';
 
@@ -33,20 +39,47 @@ export type OAuthCallbackContext = {
   userName: string | null;
   /** Why the sign-in failed. */
   error: string | null;
+  /** Who is signed in on this browser now (null: nobody). */
+  current: Account | null;
+  /** The session is still loading who is signed in: the page waits before deciding. */
+  sessionPending: boolean;
+  /** The exchanged sign-in, held until it is used (or dropped when the student stays). */
+  incoming: AuthResponse | null;
 };
 
+export type OAuthCallbackInput = OAuthParams & {
+  state?: string | null;
+  /** Who is signed in now. @default nobody */
+  current?: Account | null | undefined;
+  /** True while the session still loads its user. @default false */
+  sessionPending?: boolean | undefined;
+};
+
+export type OAuthCallbackEvent = SessionUpdateEvent | AccountSwitchEvent;
+
 /**
- * The return from Google (spec section 2, "OAuth callback"): `signingIn` with the token, then `done`
- * (a toast and '/'); or `failed`, which shows why and goes back to /auth after 3 s.
+ * The return from Google (spec section 2, "OAuth callback"): `exchanging` the one-time code, then
+ * `signingIn` with its tokens, then `done` (a toast and '/'); or `failed`, which shows why and goes
+ * back to /auth after 3 s. A link never replaces a session silently (issue 22 #1): when another
+ * account is signed in, `confirmingSwitch` shows both and waits; staying drops the new sign-in
+ * (`discard`, then '/'), switching signs in. While the session still loads, `deciding` waits for it.
  */
 export const oauthCallbackMachine = setup({
   types: {
     context: {} as OAuthCallbackContext,
-    input: {} as OAuthParams & { state?: string | null },
+    input: {} as OAuthCallbackInput,
+    events: {} as OAuthCallbackEvent,
     emitted: {} as AuthNotice,
   },
   actors: {
-    signIn: stubActor<unknown, { code: string; state: string }>('signIn'),
+    exchange: stubActor<AuthResponse, { code: string; state: string }>('exchange'),
+    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
+    discard: stubActor<unknown, { refreshToken: string | null }>('discard'),
+  },
+  guards: {
+    otherAccount: ({ context }) =>
+      !context.sessionPending && isOtherAccount(context.current, context.incoming?.user),
+    sessionKnown: ({ context }) => !context.sessionPending,
   },
   delays: { redirect: AUTH.oauthErrorRedirectMs },
 }).createMachine({
@@ -62,18 +95,79 @@ export const oauthCallbackMachine = setup({
         : code
           ? OAUTH_MESSAGES.googleIncomplete
           : OAUTH_MESSAGES.noAccessToken;
-    return { code, state, userName: null, error };
+    return {
+      code,
+      state,
+      userName: null,
+      error,
+      current: input.current ?? null,
+      sessionPending: input.sessionPending ?? false,
+      incoming: null,
+    };
   },
   initial: 'start',
+  on: {
+    'session.update': {
+      actions: assign(({ event }) => ({
+        current: event.current,
+        sessionPending: event.pending,
+      })),
+    },
+  },
   states: {
     start: {
-      always: [{ guard: ({ context }) => context.error !== null, target: 'failed' }, 'signingIn'],
+      always: [{ guard: ({ context }) => context.error !== null, target: 'failed' }, 'exchanging'],
     },
+    exchanging: {
+      tags: ['busy'],
+      invoke: {
+        src: 'exchange',
+        input: ({ context }) => ({ code: context.code ?? '', state: context.state ?? '' }),
+        onDone: {
+          target: 'deciding',
+          actions: assign({
+            incoming: ({ event }) => event.output,
+            userName: ({ event }) => event.output.user?.display_name || null,
+          }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: OAUTH_MESSAGES.googleIncomplete }),
+        },
+      },
+    },
+    deciding: {
+      tags: ['busy'],
+      always: [
+        { guard: 'otherAccount', target: 'confirmingSwitch' },
+        { guard: 'sessionKnown', target: 'signingIn' },
+      ],
+    },
+    confirmingSwitch: {
+      on: {
+        'switch.keep': 'keeping',
+        'switch.confirm': 'signingIn',
+      },
+    },
+    keeping: {
+      tags: ['busy'],
+      // The unused sign-in is signed out on the server; the current session is not touched.
+      invoke: {
+        src: 'discard',
+        input: ({ context }) => ({ refreshToken: context.incoming?.refresh_token ?? null }),
+        onDone: 'kept',
+        onError: 'kept',
+      },
+    },
+    kept: { type: 'final', entry: emit({ type: 'route.navigate', path: '/' }) },
     signingIn: {
       tags: ['busy'],
       invoke: {
         src: 'signIn',
-        input: ({ context }) => ({ code: context.code ?? '', state: context.state ?? '' }),
+        input: ({ context }) => ({
+          token: context.incoming?.access_token ?? '',
+          refreshToken: context.incoming?.refresh_token ?? null,
+        }),
         onDone: {
           target: 'done',
           actions: [
@@ -98,18 +192,21 @@ export const oauthCallbackMachine = setup({
 
 /**
  * The callback's machine: `exchange` trades the code and the browser's one-time value for a session
- * (the adapter's `exchangeSignInCode`), `signIn` hands its tokens to the session.
+ * (the adapter's `exchangeSignInCode`), `signIn` hands its tokens to the session, `discard` signs an
+ * unused sign-in out (the adapter's `logout` with its refresh token).
  */
 export function oauthCallbackLogic(host: {
   exchange(body: { code: string; state: string }): Promise<AuthResponse>;
   signIn(token: string, refreshToken?: string | null): unknown;
+  discard?(refreshToken: string): unknown;
 }) {
   return oauthCallbackMachine.provide({
     actors: {
-      signIn: fromPromise(async ({ input }) => {
-        const answer = await host.exchange(input);
-        return host.signIn(answer.access_token, answer.refresh_token ?? null);
-      }),
+      exchange: fromPromise(({ input }) => host.exchange(input)),
+      signIn: fromPromise(async ({ input }) => host.signIn(input.token, input.refreshToken)),
+      discard: fromPromise(async ({ input }) =>
+        input.refreshToken ? host.discard?.(input.refreshToken) : undefined,
+      ),
     },
   });
 }

@@ -4,6 +4,7 @@ import { AUTH } from '../lib/limits';
 import type { AuthAdapter, TokenResponse, User, UserResponse } from './auth.adapter';
 import { unlessAborted } from './notices';
 import { REFRESH_TOKEN_KEY, refreshAt, TOKEN_REFRESH } from './session.tokens';
+import { renewShared, type RenewalLocks } from './session.renewal';
 import { notProvided, stubActor } from '../lib/stub-actor';
 
 /** Where the access token is kept between visits: `localStorage` in a browser. */
@@ -248,15 +249,40 @@ export const sessionMachine = setup({
 
 /**
  * The session machine over `adapter`, keeping the access token in `storage` under `authToken` and
- * the refresh token beside it under `authRefreshToken`.
+ * the refresh token beside it under `authRefreshToken`. A renewal is shared with the other tabs
+ * that use the same storage (`session.renewal.ts`): `locks` is `navigator.locks` by default.
  */
-export function sessionLogic(adapter: AuthAdapter, storage: TokenStorage) {
+export function sessionLogic(
+  adapter: AuthAdapter,
+  storage: TokenStorage,
+  options: { locks?: RenewalLocks | null } = {},
+) {
   const key = AUTH.tokenStorageKey;
+  const stored = {
+    read: () => ({
+      token: readToken(storage, key),
+      refreshToken: readToken(storage, REFRESH_TOKEN_KEY),
+    }),
+    write: (token: string, refreshToken: string | null) => {
+      writeToken(storage, key, token);
+      writeToken(storage, REFRESH_TOKEN_KEY, refreshToken);
+    },
+  };
   return sessionMachine.provide({
     actors: {
       me: fromPromise(({ signal }) => unlessAborted(adapter.me({ signal }), signal)),
       refresh: fromPromise(({ input, signal }) =>
-        unlessAborted(adapter.refresh({ refresh_token: input.refreshToken }, { signal }), signal),
+        unlessAborted(
+          renewShared({
+            presented: input.refreshToken,
+            stored,
+            refresh: (refreshToken, signal) =>
+              adapter.refresh({ refresh_token: refreshToken }, { signal }),
+            signal,
+            ...(options.locks !== undefined && { locks: options.locks }),
+          }),
+          signal,
+        ),
       ),
       logout: fromPromise(({ input, signal }) =>
         adapter.logout(input.refreshToken ? { refresh_token: input.refreshToken } : {}, { signal }),

@@ -12,12 +12,22 @@ import type { AuthAdapter, AuthResponse, ResendResponse } from './auth.adapter';
 import { serverMessage, unlessAborted, type AuthNotice } from './notices';
 import { verifyEmailOnce } from './verify-email.once';
 import { stubActor } from '../lib/stub-actor';
+import {
+  isOtherAccount,
+  type Account,
+  type AccountSwitchEvent,
+  type SessionUpdateEvent,
+} from './account-switch';
 
 export type VerifyEmailInput = {
   /** The `email` query parameter: the address a link was sent to. */
   email?: string | null | undefined;
   /** The `token` query parameter of the emailed link. */
   token?: string | null | undefined;
+  /** Who is signed in on this browser now. @default nobody */
+  current?: Account | null | undefined;
+  /** True while the session still loads its user. @default false */
+  sessionPending?: boolean | undefined;
 };
 
 export type VerifyEmailContext = {
@@ -31,15 +41,23 @@ export type VerifyEmailContext = {
   sentNote: string | null;
   /** Where to go once signed in: onboarding until it is completed. */
   next: string;
+  /** Who is signed in on this browser now (null: nobody). */
+  current: Account | null;
+  /** The session is still loading who is signed in: a verified link waits before signing in. */
+  sessionPending: boolean;
+  /** The account the link verified. */
+  verified: Account | null;
 };
 
-export type VerifyEmailEvent = { type: 'verify.resend' };
+export type VerifyEmailEvent = { type: 'verify.resend' } | SessionUpdateEvent | AccountSwitchEvent;
 
 /**
  * The verify-email page (spec section 4, "Verify email"): resending is `idle`, `loading`, `success`
  * (its banner clears after 3 s) or `error`. With `?token=` the page first `verifying`s the link and
  * signs the user in, or sends them to /auth (DECISIONS.md). The link is checked once per page
  * however often the page mounts (`verify-email.once.ts`), and a stopped page hears no answer.
+ * A link of another account than the one signed in (issue 22 #1) verifies without signing in:
+ * `verifiedElsewhere` says so, keeps the session, and offers to switch.
  */
 export const verifyEmailMachine = setup({
   types: {
@@ -52,11 +70,15 @@ export const verifyEmailMachine = setup({
     resendVerification: stubActor<ResendResponse, { email: string }>('resendVerification'),
     verifyEmail: stubActor<AuthResponse, { token: string }>('verifyEmail'),
     signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
+    discard: stubActor<unknown, { refreshToken: string | null }>('discard'),
   },
   delays: { banner: AUTH.verifyBannerMs },
   guards: {
     hasLink: ({ context }) => Boolean(context.token),
     noEmail: ({ context }) => validateResend(context.email) !== null,
+    otherAccount: ({ context }) =>
+      !context.sessionPending && isOtherAccount(context.current, context.verified),
+    sessionKnown: ({ context }) => !context.sessionPending,
   },
 }).createMachine({
   id: 'verifyEmail',
@@ -67,9 +89,15 @@ export const verifyEmailMachine = setup({
     error: null,
     sentNote: null,
     next: '/',
+    current: input.current ?? null,
+    sessionPending: input.sessionPending ?? false,
+    verified: null,
   }),
   initial: 'start',
   on: {
+    'session.update': {
+      actions: assign(({ event }) => ({ current: event.current, sessionPending: event.pending })),
+    },
     'verify.resend': [
       {
         guard: 'noEmail',
@@ -122,11 +150,12 @@ export const verifyEmailMachine = setup({
             src: 'verifyEmail',
             input: ({ context }) => ({ token: context.token ?? '' }),
             onDone: {
-              target: 'signingIn',
+              target: 'deciding',
               actions: assign(({ event }) => ({
                 token: event.output.access_token,
                 refreshToken: event.output.refresh_token ?? null,
                 next: event.output.user.onboarding_completed ? '/' : '/onboarding',
+                verified: event.output.user,
               })),
             },
             onError: [
@@ -144,6 +173,13 @@ export const verifyEmailMachine = setup({
               },
             ],
           },
+        },
+        // Verified: sign in, unless someone else is signed in here (or the session still loads).
+        deciding: {
+          always: [
+            { guard: 'otherAccount', target: '#verifyEmail.verifiedElsewhere' },
+            { guard: 'sessionKnown', target: 'signingIn' },
+          ],
         },
         signingIn: {
           invoke: {
@@ -171,6 +207,26 @@ export const verifyEmailMachine = setup({
       },
     },
     verified: { type: 'final' },
+    /** The link verified another account than the one signed in: the session stays; switch? */
+    verifiedElsewhere: {
+      on: {
+        'verify.resend': {},
+        'switch.keep': 'keeping',
+        'switch.confirm': '#verifyEmail.verifying.signingIn',
+      },
+    },
+    keeping: {
+      tags: ['busy'],
+      on: { 'verify.resend': {} },
+      // The link's own sign-in is signed out on the server; the current session is not touched.
+      invoke: {
+        src: 'discard',
+        input: ({ context }) => ({ refreshToken: context.refreshToken }),
+        onDone: 'kept',
+        onError: 'kept',
+      },
+    },
+    kept: { type: 'final', entry: emit({ type: 'route.navigate', path: '/' }) },
     /** A link opened again once the account is verified: the page offers sign-in. */
     alreadyVerified: { type: 'final' },
     linkFailed: {
@@ -180,7 +236,10 @@ export const verifyEmailMachine = setup({
   },
 });
 
-/** The verify-email page's machine over `adapter`; `signIn` hands the link's token to the session. */
+/**
+ * The verify-email page's machine over `adapter`; `signIn` hands the link's token to the session,
+ * `discard` signs out the link's sign-in when the student stays in the current account.
+ */
 export function verifyEmailLogic(
   adapter: AuthAdapter,
   host: { signIn(token: string, refreshToken?: string | null): unknown },
@@ -197,6 +256,11 @@ export function verifyEmailLogic(
         const signIn = async () => host.signIn(input.token, input.refreshToken);
         return unlessAborted(signIn(), signal);
       }),
+      discard: fromPromise(async ({ input, signal }) =>
+        input.refreshToken
+          ? adapter.logout({ refresh_token: input.refreshToken }, { signal })
+          : undefined,
+      ),
     },
   });
 }

@@ -1,12 +1,12 @@
 import { wrongWalletAddress } from '../lib/messages';
+import { personalSign, request, type Eip1193Request } from '../lib/eip1193';
+
+export { isUserRejection, type Eip1193Request } from '../lib/eip1193';
 
 /**
  * The browser wallet as the wallet sign-in machine uses it: an EIP-1193 provider (MetaMask injects
  * one as `window.ethereum`), and ethers, which is loaded only when a wallet is used.
  */
-
-/** An EIP-1193 request. */
-export type Eip1193Request = { method: string; params?: readonly unknown[] | object };
 
 /** An EIP-1193 provider: `request` plus the `accountsChanged` and `chainChanged` events. */
 export interface Eip1193Provider {
@@ -39,33 +39,6 @@ export class WalletMissingError extends Error {
   constructor() {
     super('No EIP-1193 wallet provider');
   }
-}
-
-/** The EIP-1193 code for "the user rejected the request". */
-export function isUserRejection(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code } = error as { code?: unknown };
-  return code === 4001 || code === 'ACTION_REJECTED';
-}
-
-/**
- * `provider.request` that gives up when `signal` aborts (EIP-1193 has no cancel: the wallet's own
- * prompt stays open, but the machine has moved on).
- */
-export function request<T>(
-  provider: Eip1193Provider,
-  call: Eip1193Request,
-  signal: AbortSignal,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const abort = () => reject(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    provider
-      .request(call)
-      .then((value) => resolve(value as T), reject)
-      .finally(() => signal.removeEventListener('abort', abort));
-  });
 }
 
 /** Asks the wallet for its account (it may prompt); the address checksummed, or null for none. */
@@ -101,13 +74,8 @@ export async function signMessage(
 ): Promise<string> {
   const provider = resolveProvider(source);
   if (!provider) throw new WalletMissingError();
-  const { hexlify, toUtf8Bytes, verifyMessage } = await loadEthers();
-  const data = hexlify(toUtf8Bytes(message));
-  const signature = await request<string>(
-    provider,
-    { method: 'personal_sign', params: [data, account] },
-    signal,
-  );
+  const { verifyMessage } = await loadEthers();
+  const signature = await personalSign(provider, { message, account }, signal);
   if (verifyMessage(message, signature).toLowerCase() !== account.toLowerCase()) {
     throw new Error(wrongWalletAddress(account));
   }

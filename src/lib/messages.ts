@@ -87,6 +87,23 @@ export const OAUTH_MESSAGES = {
   googleSignedIn: 'Successfully signed in with Google!',
 } as const;
 
+/**
+ * Not quoted in the spec (issue 22 #1): a sign-in link (Google's return, a verification link) opened
+ * while another account is signed in. The page asks; nothing changes until the student chooses.
+ */
+export const ACCOUNT_SWITCH_MESSAGES = {
+  heading: 'You are already signed in',
+  question: 'This link is for another account. Which account do you want to use?',
+  current: 'Signed in now',
+  incoming: 'From this link',
+  keep: (name: string) => `Stay signed in as ${name}`,
+  switchTo: (name: string) => `Switch to ${name}`,
+  verifiedHeading: 'Email verified',
+  /** A verification link of another account: verified, the current session kept. */
+  verifiedElsewhere: (email: string, name: string) =>
+    `${email} is verified. You are still signed in as ${name}.`,
+} as const;
+
 /** 'OAuth error: {error}' for the callback's `error` query parameter. */
 export function oauthError(error: string): string {
   return `OAuth error: ${error}`;

@@ -1,16 +1,9 @@
 import { WALLET_MESSAGES } from '../lib/messages';
+import { isUserRejection, personalSign, type Eip1193Requester } from '../lib/eip1193';
 import type { DeletionSigner } from './AccountSection';
 
 /** The one call of an EIP-1193 wallet (e.g. `window.ethereum`) that deleting a wallet account needs. */
-export type SigningWallet = {
-  request(request: { method: string; params?: readonly unknown[] }): Promise<unknown>;
-};
-
-/** The message as the 0x-hex of its UTF-8 bytes, as `personal_sign` takes it. */
-function hexOf(message: string): string {
-  const bytes = new TextEncoder().encode(message);
-  return `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
+export type SigningWallet = Eip1193Requester;
 
 /**
  * What confirms the deletion of a wallet account: a fresh single-use message from the server
@@ -27,15 +20,9 @@ export function walletDeletionSigner(
     if (!provider) throw new Error(WALLET_MESSAGES.metamaskMissing);
     const { message } = await nonce({ wallet_address: address });
     try {
-      const signature = await provider.request({
-        method: 'personal_sign',
-        params: [hexOf(message), address],
-      });
-      return { message, signature: String(signature) };
+      return { message, signature: await personalSign(provider, { message, account: address }) };
     } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (code === 4001 || code === 'ACTION_REJECTED')
-        throw new Error(WALLET_MESSAGES.signatureRejected);
+      if (isUserRejection(error)) throw new Error(WALLET_MESSAGES.signatureRejected);
       throw error;
     }
   };

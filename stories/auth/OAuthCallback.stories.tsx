@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, waitFor, within } from 'storybook/test';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { OAuthCallback } from 'ayah-coach/auth';
 import { clearToasts, findToast } from '../support';
 
@@ -72,5 +72,65 @@ export const CompletionFailed: Story = {
   args: { onSignedIn: fn(() => Promise.reject(new Error('401'))) },
   play: async () => {
     await findToast('Failed to complete Google sign-in', 'alert');
+  },
+};
+
+const SAM = { id: 'user-9', email: 'sam@example.com', display_name: 'Sam' };
+const ADA = { id: 'user-1', email: 'ada@example.org', display_name: 'Ada' };
+const exchangedForAda = fn(async () => ({
+  access_token: 'tok-ada',
+  refresh_token: 'refresh-ada',
+  token_type: 'bearer' as const,
+  user: ADA as never,
+}));
+
+/** Exchanged, but the session has not said yet who is signed in: the page waits. */
+export const WaitingForSession: Story = {
+  args: {
+    adapter: { exchangeSignInCode: exchangedForAda },
+    sessionPending: true,
+  },
+  play: async ({ canvasElement, args }) => {
+    await within(canvasElement).findByText('Welcome, Ada! Finishing your Google sign-in…');
+    await expect(args.onSignedIn).not.toHaveBeenCalled();
+  },
+};
+
+/** Another account is signed in: both are shown, staying has the focus, nothing changes yet. */
+export const AskBeforeSwitching: Story = {
+  args: {
+    adapter: { exchangeSignInCode: exchangedForAda, logout: fn(async () => ({ message: 'ok' })) },
+    currentUser: SAM,
+  },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    const question = await canvas.findByRole('region', { name: 'You are already signed in' });
+    await expect(question).toHaveTextContent('sam@example.com');
+    await expect(question).toHaveTextContent('ada@example.org');
+    await expect(canvas.getByRole('button', { name: 'Stay signed in as Sam' })).toHaveFocus();
+    await expect(args.onSignedIn).not.toHaveBeenCalled();
+  },
+};
+
+/** Staying (Enter on the focused button): the unused sign-in is signed out, then '/'. */
+export const StayedSignedIn: Story = {
+  args: AskBeforeSwitching.args,
+  play: async ({ canvasElement, args }) => {
+    await within(canvasElement).findByRole('button', { name: 'Stay signed in as Sam' });
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(args.onNavigate).toHaveBeenCalledWith('/'));
+    await expect(args.adapter.logout).toHaveBeenCalledWith({ refresh_token: 'refresh-ada' });
+    await expect(args.onSignedIn).not.toHaveBeenCalled();
+  },
+};
+
+/** Switching: the link's account is signed in. */
+export const SwitchedAccount: Story = {
+  args: AskBeforeSwitching.args,
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Switch to Ada' }));
+    await findToast('Successfully signed in with Google!');
+    await expect(args.onSignedIn).toHaveBeenCalledWith('tok-ada', 'refresh-ada');
   },
 };

@@ -130,3 +130,34 @@ export const LinkRefused: Story = {
     await expect(within(canvasElement).getByRole('link', { name: 'Go to sign in' })).toBeVisible();
   },
 };
+
+const SAM = { id: 'user-9', email: 'sam@example.com', display_name: 'Sam' };
+
+/**
+ * The link of another account than the one signed in: verified, but nobody is signed in with it;
+ * the page says so, shows both accounts, and staying (focused) keeps the current session.
+ */
+export const VerifiedForAnotherAccount: Story = {
+  args: { email: undefined, token: 'link-other', currentUser: SAM, adapter: fakeAuthAdapter() },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('status')).toHaveTextContent(
+      'ada@example.org is verified. You are still signed in as Sam.',
+    );
+    const stay = canvas.getByRole('button', { name: 'Stay signed in as Sam' });
+    await expect(stay).toHaveFocus();
+    await expect(canvas.getByRole('button', { name: 'Switch to Ada' })).toBeVisible();
+    await expect(args.onSignedIn).not.toHaveBeenCalled();
+  },
+};
+
+/** Staying: the link's own sign-in is signed out on the server, and the page goes to /. */
+export const StayedInCurrentAccount: Story = {
+  args: { email: undefined, token: 'link-stay', currentUser: SAM, adapter: fakeAuthAdapter() },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByRole('button', { name: 'Stay signed in as Sam' }));
+    await waitFor(() => expect(args.onNavigate).toHaveBeenCalledWith('/'));
+    await expect(args.onSignedIn).not.toHaveBeenCalled();
+  },
+};

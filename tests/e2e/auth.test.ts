@@ -106,6 +106,107 @@ describe('a student', () => {
   }, 120_000);
 });
 
+describe('one browser, two accounts or two tabs (issue 22 #1, #4)', () => {
+  const api = async (path: string, body: unknown) => {
+    const res = await fetch(`${e2e.product.url}/api/v1/auth${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  /** Who the page's stored session belongs to, asked of the server. */
+  const signedInAs = (page: Page) =>
+    page.evaluate(async () => {
+      const res = await fetch('/api/v1/auth/me', {
+        headers: { authorization: `Bearer ${localStorage.getItem('authToken') ?? ''}` },
+      });
+      return res.ok ? ((await res.json()) as { user: { email: string } }).user.email : res.status;
+    });
+
+  test('a verification link of another account verifies it and keeps the signed-in student', async () => {
+    const sam = await createStudent(e2e.product, {
+      email: `sam.${Date.now()}@example.com`,
+      name: 'Sam',
+    });
+    const page = await newPage();
+    await signIn(page, sam.email, sam.password);
+    await page.waitForURL(/\/assistant$/);
+
+    // Someone else's unused link (an attacker's own account, say) opened in Sam's browser.
+    const lee = `lee.${Date.now()}@example.com`;
+    const registered = await api('/register', {
+      email: lee,
+      password: PASSWORD,
+      display_name: 'Lee',
+      agreed_to_terms: true,
+      agreed_to_privacy: true,
+    });
+    expect(registered.status).toBe(201);
+    const link = await e2e.product.linkFrom(new RegExp(lee.replace(/[.+]/g, '\\$&')));
+    await page.goto(link);
+    await page.getByRole('region', { name: 'Email verified' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${lee} is verified. You are still signed in as Sam.` })
+      .waitFor();
+    await expectAccessible(page, 'verify-email-other-account');
+    expect(await signedInAs(page)).toBe(sam.email);
+
+    // Enter answers with the focused choice: stay.
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/assistant$/);
+    expect(await signedInAs(page)).toBe(sam.email);
+    // Lee's account was verified all the same: it signs in.
+    expect((await api('/login', { email: lee, password: PASSWORD })).status).toBe(200);
+    await page.context().close();
+  }, 120_000);
+
+  test('two tabs renewing the session at once both stay signed in', async () => {
+    const tia = await createStudent(e2e.product, {
+      email: `tia.${Date.now()}@example.com`,
+      name: 'Tia',
+    });
+    const first = await newPage();
+    const context = first.context();
+    await signIn(first, tia.email, tia.password);
+    await first.waitForURL(/\/assistant$/);
+    // The access token is gone (as if it had ended): every tab opened now renews at once.
+    await first.evaluate(() => localStorage.removeItem('authToken'));
+
+    // The first renewal is held until the second tab is renewing too: its own request (no shared
+    // renewal) or its wait for the renewal lock (shared). Either way both are under way together.
+    let renewals = 0;
+    const secondUnderWay = async () => {
+      const until = Date.now() + 10_000;
+      while (Date.now() < until && renewals < 2) {
+        const { pending = [] } = await first.evaluate(() => navigator.locks.query());
+        if (pending.some((lock) => lock.name === 'ayah-token-renewal')) return;
+        await first.waitForTimeout(50);
+      }
+    };
+    await context.route('**/api/v1/auth/refresh', async (route) => {
+      renewals += 1;
+      if (renewals === 1) await secondUnderWay();
+      await route.continue();
+    });
+
+    const tabs = [await context.newPage(), await context.newPage()];
+    await Promise.all(tabs.map((tab) => tab.goto(`${e2e.product.url}/assistant`)));
+    for (const tab of tabs) {
+      await tab.getByRole('button', { name: /Account menu/ }).waitFor({ timeout: 30_000 });
+      expect(tab.url()).toMatch(/\/assistant$/);
+    }
+    // And the server agrees: neither tab's session was revoked as a reused refresh token.
+    for (const tab of tabs) {
+      await tab.reload();
+      await tab.getByRole('button', { name: /Account menu/ }).waitFor({ timeout: 30_000 });
+      expect(await signedInAs(tab)).toBe(tia.email);
+    }
+    await context.close();
+  }, 120_000);
+});
+
 describe('the routes', () => {
   test('send a signed-out visitor to /auth, replacing history, and unknown paths to the assistant', async () => {
     const page = await newPage();

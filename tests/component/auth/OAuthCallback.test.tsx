@@ -1,4 +1,5 @@
-import { act, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OAuthCallback } from '../../../src/auth/OAuthCallback';
 import { beginRedirectSignIn } from '../../../src/lib/sign-in-state';
@@ -105,5 +106,72 @@ describe('<OAuthCallback>', () => {
     await findToast('Authentication failed: No access token received', 'alert');
     await user.click(screen.getByRole('link', { name: 'Back to sign in' }));
     expect(onNavigate).toHaveBeenCalledWith('/auth');
+  });
+
+  describe('opened while another account is signed in', () => {
+    const SAM = { id: 'user-9', email: 'sam@example.com', display_name: 'Sam' };
+
+    it('asks with both accounts; Enter on the focused answer stays, and nothing was signed in', async () => {
+      const onSignedIn = vi.fn();
+      const onNavigate = vi.fn();
+      const logout = vi.fn(async () => ({ message: 'Signed out' }));
+      renderWithToasts(
+        <OAuthCallback
+          adapter={{ ...adapter(), logout }}
+          search="?code=c"
+          signInState="s"
+          currentUser={SAM}
+          clearAddressBar={() => {}}
+          onSignedIn={onSignedIn}
+          onNavigate={onNavigate}
+        />,
+      );
+      const question = await screen.findByRole('region', { name: 'You are already signed in' });
+      expect(question).toHaveTextContent('Signed in nowSamsam@example.com');
+      expect(question).toHaveTextContent('From this linkAdaada@example.org');
+      const stay = screen.getByRole('button', { name: 'Stay signed in as Sam' });
+      expect(stay).toHaveFocus();
+      expect(screen.getByRole('button', { name: 'Switch to Ada' })).toBeInTheDocument();
+      expect(onSignedIn).not.toHaveBeenCalled();
+
+      await userEvent.keyboard('{Enter}');
+      await vi.waitFor(() => expect(onNavigate).toHaveBeenCalledWith('/'));
+      expect(logout).toHaveBeenCalledWith({ refresh_token: 'r-g' });
+      expect(onSignedIn).not.toHaveBeenCalled();
+    });
+
+    it('switching signs in to the link’s account', async () => {
+      const onSignedIn = vi.fn();
+      renderWithToasts(
+        <OAuthCallback
+          adapter={adapter()}
+          search="?code=c"
+          signInState="s"
+          currentUser={SAM}
+          clearAddressBar={() => {}}
+          onSignedIn={onSignedIn}
+        />,
+      );
+      await userEvent.click(await screen.findByRole('button', { name: 'Switch to Ada' }));
+      await findToast('Successfully signed in with Google!');
+      expect(onSignedIn).toHaveBeenCalledWith('tok-g', 'r-g');
+    });
+
+    it('waits for a session still loading, then asks', async () => {
+      const onSignedIn = vi.fn();
+      const props = {
+        adapter: adapter(),
+        search: '?code=c',
+        signInState: 's',
+        clearAddressBar: () => {},
+        onSignedIn,
+      };
+      const { rerender } = render(<OAuthCallback {...props} sessionPending />);
+      // Exchanged, and waiting for the session: still working, nothing signed in.
+      await screen.findByText('Welcome, Ada! Finishing your Google sign-in…');
+      rerender(<OAuthCallback {...props} currentUser={SAM} sessionPending={false} />);
+      await screen.findByRole('button', { name: 'Stay signed in as Sam' });
+      expect(onSignedIn).not.toHaveBeenCalled();
+    });
   });
 });

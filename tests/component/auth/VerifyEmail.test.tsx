@@ -176,4 +176,32 @@ describe('<VerifyEmail> on a first run (issue 13)', () => {
     ).toHaveAttribute('role', 'status');
     expect(screen.queryByText('Verification email resent successfully!')).not.toBeInTheDocument();
   });
+
+  it('a link of another account than the one signed in verifies without signing in, and says so', async () => {
+    const onSignedIn = vi.fn();
+    const onNavigate = vi.fn();
+    const adapter = fakeAuthAdapter();
+    const { user } = renderWithToasts(
+      <VerifyEmail
+        adapter={adapter}
+        token="link-2"
+        currentUser={{ id: 'user-9', email: 'sam@example.com', display_name: 'Sam' }}
+        onSignedIn={onSignedIn}
+        onNavigate={onNavigate}
+      />,
+    );
+    const page = await screen.findByRole('region', { name: 'Email verified' });
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'ada@example.org is verified. You are still signed in as Sam.',
+    );
+    expect(page).toHaveTextContent('Signed in nowSamsam@example.com');
+    expect(page).toHaveTextContent('From this linkAdaada@example.org');
+    expect(screen.getByRole('button', { name: 'Stay signed in as Sam' })).toHaveFocus();
+    expect(onSignedIn).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Switch to Ada' }));
+    await findToast('Signed in successfully!');
+    expect(onSignedIn).toHaveBeenCalledWith(TOKEN, REFRESH);
+    expect(onNavigate).toHaveBeenCalledWith('/onboarding');
+  });
 });

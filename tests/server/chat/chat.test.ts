@@ -8,6 +8,7 @@ import { SEARCH_COUNT_LIMIT } from '../../../server/chat/service';
 import { STREAM_CAP_MESSAGE } from '../../../server/chat/stream-cap';
 import { SLOW_EQUATION } from '../slow-maths';
 import type { TestUser } from '../harness';
+import { mathsReady } from '../../../server/llm/tools';
 import { describeServer, isFastApiError, parseSse, useServer } from '../harness';
 
 const h = useServer({ chat: { rateLimit: 12 } });
@@ -22,7 +23,10 @@ describeServer('chat with the offline coach', () => {
   let sam: TestUser;
   beforeAll(async () => {
     sam = await h.user('Sam');
-  });
+    // As server/main.ts does at start: the engines load before the first question (on a busy
+    // runner that takes most of a test's time, so it is the hook's, not the first test's).
+    await mathsReady();
+  }, 60_000);
 
   it('creates a session on the first send; the offline coach speaks to the student, not the operator', async () => {
     const user = await h.user('Ada');
@@ -107,10 +111,42 @@ describeServer('chat with the offline coach', () => {
       expect(next.body.sessionId).toBe(sessionId);
       replies.push(next.body.response);
     }
-    expect(replies[0]).toContain('**Step 1 of 6**: Subtract $3$ from both sides.');
+    expect(replies[0]).toContain('**Step 1 of 3**: Subtract $3$ from both sides.');
     expect(replies.at(-1)).toContain('**Answer:** $x = 4$');
     const stored = (await api.get(`${C}/sessions/${sessionId}`)).body;
     expect(stored.messageCount).toBe(2 + 2 * replies.length);
+  });
+
+  it("checks the student's own steps, then calls copying the shown answer copying", async () => {
+    const api = h.as(await h.user('Omar'));
+    const first = await api.post(`${C}/send`, say('Solve 2x + 3 = 11'));
+    expect(first.status).toBe(200);
+    const { sessionId } = first.body;
+    const send = async (text: string) => {
+      const res = await api.post(`${C}/send`, say(text, sessionId));
+      expect(res.status).toBe(200);
+      return res.body.response as string;
+    };
+    const wrong = await send('2x = 14');
+    expect(wrong).toMatch(/^Not quite/);
+    expect(wrong).toContain('We subtract $3$ from both sides, and $11-3$ is $8$, not $14$.');
+    const right = await send('2x = 8');
+    expect(right).toMatch(/^Yes, that's the next step!/);
+    expect(right).toContain('**Step 2 of 3**');
+    // The coach goes on from the student's step, still on 2x + 3 = 11.
+    const next = await send('next step');
+    expect(next).toContain('**Step 3 of 3**: Divide both sides by $2$.');
+    expect(next).toContain('**Answer:** $x = 4$');
+    const copied = await send('x = 4');
+    expect(copied).toMatch(/^That's the answer I showed you — try the next one yourself!/);
+    expect(copied).not.toContain('well done');
+
+    const compare = await send('Is 7/8 bigger than 5/6?');
+    expect(compare).toContain('common denominator: $24$');
+    const shown = await send('next step');
+    expect(shown).toContain('\\frac{7}{8} = \\frac{21}{24}');
+    expect(shown).toContain('\\frac{5}{6} = \\frac{20}{24}');
+    expect(await send('next step')).toContain('**Answer:** $\\frac{7}{8} > \\frac{5}{6}$');
   });
 
   it('titles sessions from the first message, at most 60 characters', async () => {

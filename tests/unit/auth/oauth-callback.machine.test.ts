@@ -34,7 +34,7 @@ describe('oauth-callback machine', () => {
       }),
       { input: { ...readOAuthParams(SUCCESS), state: STATE } },
     );
-    expect(actor.getSnapshot().value).toBe('signingIn');
+    expect(actor.getSnapshot().value).toBe('exchanging');
     await vi.waitFor(() => expect(tokens).toEqual([['tok-g', 'r-g']]));
     expect(exchanged).toEqual([{ code: 'one-time-code', state: STATE }]);
 
@@ -94,5 +94,70 @@ describe('oauth-callback machine', () => {
     );
     await settle(actor, 'failed');
     expect(toasts(notices)).toEqual(['error: Failed to complete Google sign-in']);
+  });
+
+  describe('a link opened while another account is signed in', () => {
+    const CURRENT = { id: 'user-9', email: 'sam@example.com', display_name: 'Sam' };
+    const setup = (input: { current?: typeof CURRENT | null; sessionPending?: boolean }) => {
+      const signIn = vi.fn();
+      const discard = vi.fn();
+      const started = start(oauthCallbackLogic({ exchange: exchangeOk, signIn, discard }), {
+        input: { ...readOAuthParams(SUCCESS), state: STATE, ...input },
+      });
+      return { ...started, signIn, discard };
+    };
+
+    it('asks, showing both accounts, and changes nothing until the student chooses', async () => {
+      const { actor, notices, signIn, discard } = setup({ current: CURRENT });
+      await settle(actor, 'confirmingSwitch');
+      expect(actor.getSnapshot().context.current).toEqual(CURRENT);
+      expect(actor.getSnapshot().context.incoming?.user.id).toBe('user-1');
+      expect(signIn).not.toHaveBeenCalled();
+      expect(discard).not.toHaveBeenCalled();
+      expect(notices).toEqual([]);
+    });
+
+    it('staying drops the new sign-in on the server and goes to / signed in as before', async () => {
+      const { actor, notices, signIn, discard } = setup({ current: CURRENT });
+      await settle(actor, 'confirmingSwitch');
+      actor.send({ type: 'switch.keep' });
+      await settle(actor, 'kept');
+      expect(discard).toHaveBeenCalledWith('r-g');
+      expect(signIn).not.toHaveBeenCalled();
+      expect(paths(notices)).toEqual(['/']);
+      expect(toasts(notices)).toEqual([]);
+    });
+
+    it('switching signs in to the other account', async () => {
+      const { actor, notices, signIn, discard } = setup({ current: CURRENT });
+      await settle(actor, 'confirmingSwitch');
+      actor.send({ type: 'switch.confirm' });
+      await settle(actor, 'done');
+      expect(signIn).toHaveBeenCalledWith('tok-g', 'r-g');
+      expect(discard).not.toHaveBeenCalled();
+      expect(toasts(notices)).toEqual(['success: Successfully signed in with Google!']);
+    });
+
+    it('the same account signed in again: no question', async () => {
+      const { actor, signIn } = setup({ current: { ...CURRENT, id: 'user-1' } });
+      await settle(actor, 'done');
+      expect(signIn).toHaveBeenCalledWith('tok-g', 'r-g');
+    });
+
+    it('waits while the session still loads, then asks', async () => {
+      const { actor, signIn } = setup({ sessionPending: true });
+      await settle(actor, 'deciding');
+      expect(signIn).not.toHaveBeenCalled();
+      actor.send({ type: 'session.update', current: CURRENT, pending: false });
+      expect(actor.getSnapshot().value).toBe('confirmingSwitch');
+    });
+
+    it('waits while the session still loads, then signs in when nobody is', async () => {
+      const { actor, signIn } = setup({ sessionPending: true });
+      await settle(actor, 'deciding');
+      actor.send({ type: 'session.update', current: null, pending: false });
+      await settle(actor, 'done');
+      expect(signIn).toHaveBeenCalledWith('tok-g', 'r-g');
+    });
   });
 });

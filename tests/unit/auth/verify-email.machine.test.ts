@@ -231,3 +231,62 @@ describe('verify-email machine: one verification per link', () => {
     expect(signals[1]?.aborted).toBe(false);
   });
 });
+
+describe('verify-email machine: a link of another account than the one signed in', () => {
+  const CURRENT = { id: 'user-9', email: 'sam@example.com', display_name: 'Sam' };
+  const open = (input: { current?: typeof CURRENT | null; sessionPending?: boolean }) => {
+    const tokens: string[] = [];
+    const adapter = fakeAuthAdapter();
+    const started = start(
+      verifyEmailLogic(adapter, { signIn: (token: string) => void tokens.push(token) }),
+      { input: { token: 'link-1', ...input } },
+    );
+    return { ...started, adapter, tokens };
+  };
+
+  it('verifies without signing in, and says so with both accounts', async () => {
+    const { actor, adapter, notices, tokens } = open({ current: CURRENT });
+    await settle(actor, 'verifiedElsewhere');
+    expect(adapter.calls).toEqual([{ method: 'verifyEmail', body: { token: 'link-1' } }]);
+    expect(actor.getSnapshot().context.current).toEqual(CURRENT);
+    expect(actor.getSnapshot().context.verified?.email).toBe('ada@example.org');
+    expect(tokens).toEqual([]);
+    expect(notices).toEqual([]);
+  });
+
+  it('staying signs the link’s own session out and goes to /, the current one untouched', async () => {
+    const { actor, adapter, notices, tokens } = open({ current: CURRENT });
+    await settle(actor, 'verifiedElsewhere');
+    actor.send({ type: 'switch.keep' });
+    await settle(actor, 'kept');
+    expect(adapter.calls.at(-1)).toEqual({
+      method: 'logout',
+      body: { refresh_token: authResponse().refresh_token },
+    });
+    expect(tokens).toEqual([]);
+    expect(paths(notices)).toEqual(['/']);
+  });
+
+  it('switching signs in to the verified account', async () => {
+    const { actor, notices, tokens } = open({ current: CURRENT });
+    await settle(actor, 'verifiedElsewhere');
+    actor.send({ type: 'switch.confirm' });
+    await settle(actor, 'verified');
+    expect(tokens).toEqual([TOKEN]);
+    expect(paths(notices)).toEqual(['/onboarding']);
+  });
+
+  it('the same account signed in: signs in as before', async () => {
+    const { actor, tokens } = open({ current: { ...CURRENT, id: 'user-1' } });
+    await settle(actor, 'verified');
+    expect(tokens).toEqual([TOKEN]);
+  });
+
+  it('waits for a loading session before deciding', async () => {
+    const { actor, tokens } = open({ sessionPending: true });
+    await settle(actor, { verifying: 'deciding' });
+    expect(tokens).toEqual([]);
+    actor.send({ type: 'session.update', current: CURRENT, pending: false });
+    expect(actor.getSnapshot().value).toBe('verifiedElsewhere');
+  });
+});

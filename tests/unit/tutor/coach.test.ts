@@ -179,9 +179,98 @@ describe('the offline coach', () => {
       { role: 'assistant', content: coachAnswer(student, q, []) },
     ];
     const all = coachAnswer(student, 'show me all the steps', history);
-    expect(all).toContain('**Step 1 of 6**: Subtract $3$ from both sides.');
-    expect(all).toContain('**Step 6 of 6**');
+    expect(all).toContain('**Step 1 of 3**: Subtract $3$ from both sides.');
+    expect(all).toContain('**Step 3 of 3**');
     expect(all).toContain('**Answer:** $x = 4$');
+  });
+
+  // Issue 25 item 4: steps as a student writes them, and the student's own steps checked.
+  it('takes 2x + 3 = 11 in 3 steps, the tidy-ups merged', () => {
+    const { replies } = dialogue('Solve 2x + 3 = 11');
+    const steps = replies.join('\n').match(/\*\*Step \d+ of \d+\*\*: [^\n]*/g);
+    expect(steps).toEqual([
+      '**Step 1 of 3**: Subtract $3$ from both sides.',
+      '**Step 2 of 3**: Work out each side.',
+      '**Step 3 of 3**: Divide both sides by $2$.',
+    ]);
+    expect(replies.join('\n')).toContain('$$2x = 8$$');
+  });
+
+  it('shows the common denominator before adding fractions', () => {
+    const { replies, answer } = dialogue('What is 3/4 + 2/3?');
+    expect(replies[1]).toContain('**Step 1 of 2**: Give the fractions a common denominator.');
+    expect(replies[1]).toContain('$$\\frac{9}{12}+\\frac{8}{12}$$');
+    expect(replies[1]).not.toContain('17');
+    expect(answer).toBe('\\frac{17}{12}');
+  });
+
+  function after(...turns: string[]): Turn[] {
+    const history: Turn[] = [];
+    for (const turn of turns)
+      history.push(
+        { role: 'user', content: turn },
+        { role: 'assistant', content: coachAnswer(student, turn, history) },
+      );
+    return history;
+  }
+
+  it("checks the student's step against the equation under way", () => {
+    const history = after('Solve 2x + 3 = 11');
+    const right = coachAnswer(student, '2x = 8', history);
+    expect(right).toMatch(/^Yes, that's the next step!/);
+    expect(right).toContain('**Step 2 of 3**');
+    // Any line with the same solutions is a right step, even one the coach would not write.
+    expect(coachAnswer(student, '4x = 16', history)).toMatch(/^Yes, that's the next step!/);
+    const wrong = coachAnswer(student, '2x = 14', history);
+    expect(wrong).toMatch(/^Not quite/);
+    expect(wrong).toContain('We subtract $3$ from both sides, and $11-3$ is $8$, not $14$.');
+    expect(wrong).toContain('It looks like you added $3$ instead.');
+    expectRenders(wrong);
+    // After a right step, "next step" goes on from it, and the problem is still 2x + 3 = 11.
+    const on = [...history, { role: 'user', content: '2x = 8' } as Turn];
+    on.push({ role: 'assistant', content: right });
+    expect(coachAnswer(student, 'next step', on)).toContain(
+      '**Step 3 of 3**: Divide both sides by $2$.',
+    );
+    expect(coachAnswer(student, 'x = 4', on)).toMatch(/^Yes, that's right/);
+  });
+
+  it('takes a middle line of a sum as a step, not as the answer', () => {
+    const history = after('What is 3/4 + 2/3?');
+    const middle = coachAnswer(student, '9/12 + 8/12', history);
+    expect(middle).toMatch(/^Yes, that's the next step!/);
+    expect(middle).toContain('**Step 1 of 2**');
+    expect(middle).not.toContain('well done');
+    expect(coachAnswer(student, '17/12', history)).toMatch(/^Yes, that's right — well done!/);
+  });
+
+  it('says a wrong line has another answer when it matches no step', () => {
+    const wrong = coachAnswer(student, 'x + 3 = 11', after('Solve 2x + 3 = 11'));
+    expect(wrong).toMatch(/^Not quite — that line doesn't have the same answer/);
+    expect(wrong).toContain('**Hint:** subtract $3$ from both sides');
+  });
+
+  it('calls typing back the answer it showed copying, not well done', () => {
+    const history = after('Solve 2x + 3 = 11', 'show me all the steps');
+    const copied = coachAnswer(student, 'x = 4', history);
+    expect(copied).toMatch(/^That's the answer I showed you — try the next one yourself!/);
+    expect(copied).not.toContain('well done');
+    // Worked out alone, the same answer is praised.
+    expect(coachAnswer(student, 'x = 4', after('Solve 2x + 3 = 11'))).toContain('well done');
+  });
+
+  it('answers "Is 7/8 bigger than 5/6?" as a comparison, common denominator first', () => {
+    const { replies, answer } = dialogue('Is 7/8 bigger than 5/6?');
+    expect(replies[0]).toContain('**Hint:** write both fractions over a common denominator: $24$');
+    expect(replies[0]).not.toContain('0.875');
+    expect(replies[1]).toContain('\\frac{7}{8} = \\frac{21}{24}');
+    expect(replies[1]).toContain('\\frac{5}{6} = \\frac{20}{24}');
+    expect(answer).toBe('\\frac{7}{8} > \\frac{5}{6}');
+    expect(replies.at(-1)).toContain('So $\\frac{7}{8}$ is bigger than $\\frac{5}{6}$.');
+    for (const reply of replies) expectRenders(reply);
+    const smaller = dialogue('Which is bigger, 2/3 or 3/4?');
+    expect(smaller.answer).toBe('\\frac{2}{3} < \\frac{3}{4}');
+    expect(smaller.replies.at(-1)).toContain('So $\\frac{3}{4}$ is bigger than $\\frac{2}{3}$.');
   });
 
   // Issue 25 item 3: simple word problems become the maths the coach can tutor, hint first.
