@@ -1,8 +1,12 @@
 import { createActor, waitFor, type AnyActorRef } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { TokenResponse } from '../../../src/auth/auth.adapter';
-import { memoryStorage, sessionLogic } from '../../../src/auth/session.machine';
-import { renewShared, type RenewalLocks } from '../../../src/auth/session.renewal';
+import { memoryStorage, sessionLogic, type TokenStorage } from '../../../src/auth/session.machine';
+import {
+  renewShared,
+  type RenewalLocks,
+  type StoredTokens,
+} from '../../../src/auth/session.renewal';
 import { apiError, fakeAuthAdapter } from '../../../fakes/auth';
 import { fakeJwt } from './support';
 
@@ -60,6 +64,15 @@ function memoryLocks(): RenewalLocks & { granted: string[] } {
   };
 }
 
+/** The shared storage as the session machine reads and writes it. */
+const storedIn = (storage: TokenStorage): StoredTokens => ({
+  read: () => ({ token: storage.getItem(KEY), refreshToken: storage.getItem(REFRESH_KEY) }),
+  write: (token, refreshToken) => {
+    storage.setItem(KEY, token);
+    storage.setItem(REFRESH_KEY, refreshToken ?? '');
+  },
+});
+
 const settled = (actor: AnyActorRef) =>
   waitFor(actor, (s) => s.matches('signedIn') || s.matches('signedOut'), { timeout: 2000 });
 
@@ -107,13 +120,7 @@ describe('two tabs renewing one session at once (issue 22 #4)', () => {
     const locks = memoryLocks();
     const answer = await renewShared({
       presented: 'r-1',
-      stored: {
-        read: () => ({ token: storage.getItem(KEY), refreshToken: storage.getItem(REFRESH_KEY) }),
-        write: (token, refreshToken) => {
-          storage.setItem(KEY, token);
-          storage.setItem(REFRESH_KEY, refreshToken ?? '');
-        },
-      },
+      stored: storedIn(storage),
       refresh: async () => ({ access_token: 'new', token_type: 'bearer', refresh_token: 'r-2' }),
       signal: new AbortController().signal,
       locks,
@@ -133,13 +140,7 @@ describe('two tabs renewing one session at once (issue 22 #4)', () => {
     const calls: string[] = [];
     const answer = await renewShared({
       presented: 'r-1',
-      stored: {
-        read: () => ({ token: storage.getItem(KEY), refreshToken: storage.getItem(REFRESH_KEY) }),
-        write: (token, refreshToken) => {
-          storage.setItem(KEY, token);
-          storage.setItem(REFRESH_KEY, refreshToken ?? '');
-        },
-      },
+      stored: storedIn(storage),
       refresh: async (token) => (calls.push(token), Promise.reject(new Error('not called'))),
       signal: new AbortController().signal,
       locks: memoryLocks(),
