@@ -1,10 +1,13 @@
-import { createRef, startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { StrictMode, createRef, startTransition } from 'react';
+import { createRoot } from 'react-dom/client';
 import { createHttpApi, withAwardRefresh } from 'ayah-coach';
-import type { AuthHandle } from 'ayah-coach/auth';
-import { AppTree } from './app-tree';
+import { AuthProvider, type AuthHandle } from 'ayah-coach/auth';
+import { ApiProvider } from './api';
 import { withEarlyMe, withSentMe } from './early-me';
-import { storedToken, takePrerendered } from './first-load';
+import { storedToken } from './first-load';
+import { ErrorBoundary } from './layout/ErrorBoundary';
+import { AppShell } from './layout/AppShell';
+import { AppRoutes } from './router';
 import './app.css';
 
 // The HTTP layer reads the token from the session and reports 401s and TRIAL_EXPIRED back to it.
@@ -22,15 +25,22 @@ const api = withAwardRefresh(
   }),
 );
 const sessionAdapter = withEarlyMe(api.auth);
-const app = <AppTree api={api} sessionAdapter={sessionAdapter} auth={auth} />;
 
-// The first render as a transition: React renders (or hydrates) it in small slices between which the
-// browser stays responsive (one long task otherwise, the first load's biggest).
-const container = document.getElementById('root')!;
-// The screen the build prerendered for this visit (scripts/prerender.mjs), which the HTML already
-// shows: React takes it over as it is. Any other visit renders from nothing.
-const prerendered = takePrerendered(container);
-startTransition(() => {
-  if (prerendered) hydrateRoot(prerendered, app);
-  else createRoot(container).render(app);
-});
+// The first render as a transition: React renders it in small slices between which the browser stays
+// responsive (one long task otherwise, the first load's biggest).
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <ErrorBoundary>
+        <ApiProvider api={api}>
+          <AuthProvider adapter={sessionAdapter} ref={auth}>
+            <AppShell>
+              <AppRoutes />
+            </AppShell>
+          </AuthProvider>
+        </ApiProvider>
+      </ErrorBoundary>
+    </StrictMode>,
+  ),
+);

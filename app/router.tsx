@@ -88,7 +88,7 @@ export function AppRoutes() {
           </RequireSignedIn>
         </Route>
         <Route path="/assistant">
-          <RequireSignedIn preview>
+          <RequireSignedIn>
             <AssistantPage />
           </RequireSignedIn>
         </Route>

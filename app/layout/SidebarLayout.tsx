@@ -11,7 +11,6 @@ import {
   DialogTitle,
   lazyComponent,
   MountOnOpen,
-  Skeleton,
   VisuallyHidden,
 } from 'ayah-coach';
 import { useApi } from '../api';
@@ -39,11 +38,6 @@ export interface SidebarLayoutProps {
   sidebar?: SidebarActions;
   /** The page; as a function, told whether the sidebar is beside it (no phone header). */
   children: ReactNode | ((wide: boolean) => ReactNode);
-  /**
-   * The signed-in layout before the session knows the user (the prerendered shell): the sidebar asks
-   * this adapter, and its foot holds the user menu's place.
-   */
-  preview?: { chat: ChatSidebarProps['adapter'] };
 }
 
 /**
@@ -52,11 +46,9 @@ export interface SidebarLayoutProps {
  * from the drawer (its list or its search) closes the drawer. Signed out, the page stands alone under
  * its header.
  */
-export function SidebarLayout({ title, sidebar: actions, children, preview }: SidebarLayoutProps) {
+export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayoutProps) {
   const api = useApi();
   const { user } = useAuth();
-  // The signed-in layout: a user, or the preview of one.
-  const signedIn = Boolean(user || preview);
   const [, navigate] = useLocation();
   const sidebar = actions ?? {
     onNewChat: () => navigate('/assistant'),
@@ -85,14 +77,14 @@ export function SidebarLayout({ title, sidebar: actions, children, preview }: Si
           setSearching(true);
         },
       })}
-      adapter={preview?.chat ?? api.chat}
+      adapter={api.chat}
       activeSessionId={sidebar.activeSessionId}
       onNewChat={closing(sidebar.onNewChat)}
       onSelectSession={closing(sidebar.onSelectSession)}
       onSessionRemoved={sidebar.onSessionRemoved}
       goalsHref="/goal"
       onNavigate={closing(navigate)}
-      userMenu={preview ? <UserMenuPlace /> : <UserMenu />}
+      userMenu={<UserMenu />}
       className="ay:h-full"
     />
   );
@@ -100,10 +92,10 @@ export function SidebarLayout({ title, sidebar: actions, children, preview }: Si
   return (
     <div className="ay:flex ay:h-full ay:min-h-0 ay:flex-1">
       {/* Mounted only where shown: on a phone the drawer holds the one sidebar. */}
-      {signedIn && wide && <div className="ay:hidden ay:md:flex">{panel(false)}</div>}
+      {user && wide && <div className="ay:hidden ay:md:flex">{panel(false)}</div>}
       <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col">
         <PageHeader className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
-          {signedIn && (
+          {user && (
             <Button
               ref={menuButton}
               variant="ghost"
@@ -123,7 +115,7 @@ export function SidebarLayout({ title, sidebar: actions, children, preview }: Si
         </PageHeader>
         {typeof children === 'function' ? children(wide) : children}
       </div>
-      {signedIn && (
+      {user && (
         <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
           <DialogContent
             showCloseButton={false}
@@ -137,7 +129,7 @@ export function SidebarLayout({ title, sidebar: actions, children, preview }: Si
           </DialogContent>
         </Dialog>
       )}
-      {signedIn && (
+      {user && (
         <MountOnOpen open={searching}>
           <SearchPopup
             open={searching}
@@ -159,16 +151,5 @@ export function SidebarLayout({ title, sidebar: actions, children, preview }: Si
  * breakpoint (48rem), where the sidebar leaves the drawer for the page.
  */
 export function useWideLayout() {
-  // Prerendered wide: the sidebar is in the HTML (a phone's stylesheet hides it) and hydration keeps it.
-  return useMediaQuery('(min-width: 48rem)', true);
-}
-
-/** Where the user menu goes, while the session loads: the size of its avatar and name. */
-function UserMenuPlace() {
-  return (
-    <div className="ay:flex ay:items-center ay:gap-2 ay:px-2 ay:py-2">
-      <Skeleton className="ay:size-8 ay:rounded-full" />
-      <Skeleton className="ay:h-4 ay:w-24" />
-    </div>
-  );
+  return useMediaQuery('(min-width: 48rem)');
 }
