@@ -29,9 +29,14 @@ export function accountRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>, part
       },
     }),
     async (c) => {
-      c.header('Content-Disposition', 'attachment; filename="ayah-data.json"');
-      c.header('Cache-Control', 'no-store');
-      return c.json(await account.export(c.var.auth.user), 200);
+      // Written as it is read (account.ts exportStream): chunked, no Content-Length. The body is the
+      // documented AccountExport, which Hono's typed JSON answer cannot carry as a stream.
+      const stream = account.exportStream(c.var.auth.user);
+      return c.body(stream, 200, {
+        'Content-Type': 'application/json',
+        'Content-Disposition': 'attachment; filename="ayah-data.json"',
+        'Cache-Control': 'no-store',
+      }) as never;
     },
   );
 

@@ -67,7 +67,12 @@ interface AccountRows<T extends Record<string, Rows>> {
  * keeps its record with the student set null; the flagged text, stored under the student, goes).
  */
 export interface AccountParts {
-  chat: AccountRows<{ chats: Rows }>;
+  /** One chat at a time, its messages page by page: the export writes them as they come. */
+  chat: {
+    exportChats(
+      userId: string,
+    ): AsyncIterable<{ chat: Rows[number]; messages: AsyncIterable<Rows> }>;
+  };
   goals: AccountRows<{ goals: Rows }>;
   points: AccountRows<{ points_ledger: Rows; conversions: Rows }>;
   memory: AccountRows<{ learning_memory: Rows }>;
@@ -146,44 +151,71 @@ export function createAccountService(deps: Deps, parts: AccountParts) {
   }
 
   return {
-    async export(user: User) {
+    /**
+     * The whole account as one JSON document, written as it is read (issue 22 #9): the chats, the
+     * part that grows without bound, go one page of messages at a time, so a large account's export
+     * neither builds one big string nor holds the server's memory. The other parts are capped (memory
+     * rows) or small, and are read whole. A failure midway ends the stream (the download is cut).
+     */
+    exportStream(user: User): ReadableStream<Uint8Array> {
       const id = user.id;
-      const [avatar] = await db.select().from(avatars).where(eq(avatars.userId, id));
-      // Each domain answers its own rows, in the document's order.
-      const chats = await parts.chat.exportRows(id);
-      const goalRows = await parts.goals.exportRows(id);
-      const points = await parts.points.exportRows(id);
-      const memory = await parts.memory.exportRows(id);
-      const portals = await db
-        .select()
-        .from(portalIdentities)
-        .where(eq(portalIdentities.userId, id))
-        .orderBy(asc(portalIdentities.createdAt));
-
-      const school = await parts.classes.exportRows(id);
-
       const iso = (date: Date | null) => (date ? date.toISOString() : null);
-      return {
-        exported_at: now().toISOString(),
-        user: { ...publicUser(user), updated_at: iso(user.updatedAt) },
-        avatar: avatar
-          ? {
-              content_type: avatar.contentType,
-              data_url: `data:${avatar.contentType};base64,${avatar.bytes.toString('base64')}`,
+      const key = (name: string, value: unknown) =>
+        `${JSON.stringify(name)}:${JSON.stringify(value)}`;
+      async function* pieces(): AsyncGenerator<string> {
+        const [avatar] = await db.select().from(avatars).where(eq(avatars.userId, id));
+        yield '{' + key('exported_at', now().toISOString());
+        yield ',' + key('user', { ...publicUser(user), updated_at: iso(user.updatedAt) });
+        yield (
+          ',' +
+          key(
+            'avatar',
+            avatar
+              ? {
+                  content_type: avatar.contentType,
+                  data_url: `data:${avatar.contentType};base64,${avatar.bytes.toString('base64')}`,
+                }
+              : null,
+          )
+        );
+        yield ',"chats":[';
+        let firstChat = true;
+        for await (const { chat, messages } of parts.chat.exportChats(id)) {
+          // The chat's own fields, then its messages as they are read.
+          yield (firstChat ? '' : ',') + JSON.stringify(chat).slice(0, -1) + ',"messages":[';
+          firstChat = false;
+          let firstMessage = true;
+          for await (const page of messages) {
+            for (const message of page) {
+              yield (firstMessage ? '' : ',') + JSON.stringify(message);
+              firstMessage = false;
             }
-          : null,
-        ...chats,
-        ...goalRows,
-        ...points,
-        ...memory,
-        portal_identities: portals.map((row) => ({
+          }
+          yield ']}';
+        }
+        yield ']';
+        // Each domain answers its own rows, in the document's order.
+        const rest: Record<string, unknown> = {
+          ...(await parts.goals.exportRows(id)),
+          ...(await parts.points.exportRows(id)),
+          ...(await parts.memory.exportRows(id)),
+        };
+        const portals = await db
+          .select()
+          .from(portalIdentities)
+          .where(eq(portalIdentities.userId, id))
+          .orderBy(asc(portalIdentities.createdAt));
+        rest.portal_identities = portals.map((row) => ({
           issuer: row.issuer,
           subject: row.subject,
           email: row.email,
           created_at: row.createdAt.toISOString(),
-        })),
-        ...school,
-      };
+        }));
+        Object.assign(rest, await parts.classes.exportRows(id));
+        for (const [name, value] of Object.entries(rest)) yield ',' + key(name, value);
+        yield '}';
+      }
+      return textStream(pieces());
     },
 
     /** Removes `user` and every row of theirs in one transaction. */
@@ -225,4 +257,34 @@ export function createAccountService(deps: Deps, parts: AccountParts) {
       if (user.email) await deps.mailer.forget(user.email);
     },
   };
+}
+
+/** About how much text the export gathers before it hands a chunk to the connection. */
+const EXPORT_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * `pieces` as a byte stream, read only as fast as the connection takes it (pull): the pieces are
+ * gathered into chunks of about EXPORT_CHUNK_CHARS. A failure of `pieces` errors the stream, and a
+ * client that goes away stops it.
+ */
+function textStream(pieces: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk = '';
+      while (chunk.length < EXPORT_CHUNK_CHARS) {
+        const next = await pieces.next();
+        if (next.done) {
+          if (chunk) controller.enqueue(encoder.encode(chunk));
+          controller.close();
+          return;
+        }
+        chunk += next.value;
+      }
+      controller.enqueue(encoder.encode(chunk));
+    },
+    async cancel() {
+      await pieces.return(undefined);
+    },
+  });
 }

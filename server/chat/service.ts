@@ -158,6 +158,15 @@ const TEN_MESSAGES = 10;
 /** A date of the account export (auth's GET /export). */
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
+/** How many messages the account export reads at a time. */
+const EXPORT_PAGE = 1000;
+
+/** One chat of the account export: its fields, then its messages page by page. */
+interface ChatExport {
+  chat: Record<string, unknown>;
+  messages: AsyncIterable<Record<string, unknown>[]>;
+}
+
 export function createChatService({ db, now, config }: Deps, ledger: PointsLedger) {
   /**
    * Counts one session write (rename, archive, delete …) of the student against the shared limit
@@ -229,6 +238,27 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       total = page.page === 1 ? 0 : ((await listed.total.execute({ userId }))[0]?.n ?? 0);
     }
     return paged('sessions', rows.map(publicSession), total, page);
+  }
+
+  /** One chat's messages in order, EXPORT_PAGE at a time. */
+  async function* messagePages(sessionId: string, userId: string) {
+    for (let offset = 0; ; offset += EXPORT_PAGE) {
+      const page = await db
+        .select()
+        .from(chatMessages)
+        .where(and(eq(chatMessages.sessionId, sessionId), eq(chatMessages.userId, userId)))
+        .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+        .limit(EXPORT_PAGE)
+        .offset(offset);
+      if (page.length > 0)
+        yield page.map((message) => ({
+          id: message.id,
+          role: message.role,
+          content: message.content,
+          created_at: iso(message.createdAt),
+        }));
+      if (page.length < EXPORT_PAGE) return;
+    }
   }
 
   return {
@@ -469,35 +499,29 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       await db.insert(safetyEvents).values({ userId, sessionId, ...event, createdAt: now() });
     },
 
-    /** The user's chats and their messages, for the account export (auth's GET /export). */
-    async exportRows(userId: string) {
+    /**
+     * The user's chats for the account export (auth's GET /export writes each part as it comes):
+     * each chat's fields, and its messages EXPORT_PAGE at a time, so an export never holds more than
+     * one page of one chat's messages, however long the chats.
+     */
+    async *exportChats(userId: string): AsyncGenerator<ChatExport> {
       const sessions = await db
         .select()
         .from(chatSessions)
         .where(eq(chatSessions.userId, userId))
-        .orderBy(asc(chatSessions.createdAt));
-      const messages = await db
-        .select()
-        .from(chatMessages)
-        .where(eq(chatMessages.userId, userId))
-        .orderBy(asc(chatMessages.createdAt));
-      return {
-        chats: sessions.map((session) => ({
-          id: session.id,
-          title: session.title,
-          created_at: iso(session.createdAt),
-          last_message_at: iso(session.lastMessageAt),
-          archived_at: iso(session.archivedAt),
-          messages: messages
-            .filter((message) => message.sessionId === session.id)
-            .map((message) => ({
-              id: message.id,
-              role: message.role,
-              content: message.content,
-              created_at: iso(message.createdAt),
-            })),
-        })),
-      };
+        .orderBy(asc(chatSessions.createdAt), asc(chatSessions.id));
+      for (const session of sessions) {
+        yield {
+          chat: {
+            id: session.id,
+            title: session.title,
+            created_at: iso(session.createdAt),
+            last_message_at: iso(session.lastMessageAt),
+            archived_at: iso(session.archivedAt),
+          },
+          messages: messagePages(session.id, userId),
+        };
+      }
     },
   };
 }

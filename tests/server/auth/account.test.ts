@@ -140,6 +140,60 @@ describeServer('account export and deletion', () => {
     expect(JSON.stringify(data)).not.toContain(other.id);
   });
 
+  it('streams the export of a long chat, page by page, as one valid document', async () => {
+    const reader = await h.user('Reader');
+    // 2,500 messages written straight in the database: more than two of the export's pages.
+    const { rows } = (await h.database.db.execute(sql`
+      insert into chat_sessions (user_id, title, message_count, created_at, last_message_at)
+      values (${reader.id}, 'Reading log', 2500, now() - interval '1 day', now())
+      returning id`)) as unknown as { rows: { id: string }[] };
+    const sessionId = rows[0]!.id;
+    await h.database.db.execute(sql`
+      insert into chat_messages (session_id, user_id, role, content, created_at)
+      select ${sessionId}, ${reader.id}, case when k % 2 = 1 then 'user' else 'assistant' end,
+             'Message ' || k || ' "quoted" \\ and a line' || chr(10) || 'break',
+             now() - interval '1 day' + (k || ' milliseconds')::interval
+      from generate_series(1, 2500) k`);
+
+    const response = await fetch(`${h.url}${A}/export`, {
+      headers: { authorization: `Bearer ${reader.token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(response.headers.get('content-disposition')).toContain('attachment');
+    // Written as it is read: no length known up front.
+    expect(response.headers.get('content-length')).toBeNull();
+    const data = JSON.parse(await response.text());
+    expect(Object.keys(data)).toEqual([
+      'exported_at',
+      'user',
+      'avatar',
+      'chats',
+      'goals',
+      'points_ledger',
+      'conversions',
+      'learning_memory',
+      'portal_identities',
+      'classes',
+      'safety_alerts',
+    ]);
+    expect(data.chats).toHaveLength(1);
+    expect(Object.keys(data.chats[0])).toEqual([
+      'id',
+      'title',
+      'created_at',
+      'last_message_at',
+      'archived_at',
+      'messages',
+    ]);
+    const messages = data.chats[0].messages as { content: string; role: string }[];
+    expect(messages).toHaveLength(2500);
+    expect(messages.map((m) => m.content)).toEqual(
+      Array.from({ length: 2500 }, (_, i) => `Message ${i + 1} "quoted" \\ and a line\nbreak`),
+    );
+    expect(messages[0]!.role).toBe('user');
+  });
+
   it('refuses a deletion without the right confirmation and keeps everything', async () => {
     const before = await rowsOf(robin.id);
     const reply = await h.request(
