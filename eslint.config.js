@@ -1,9 +1,10 @@
 import js from '@eslint/js';
-import tseslint from 'typescript-eslint';
-import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import storybook from 'eslint-plugin-storybook';
 import globals from 'globals';
+import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
@@ -34,6 +35,13 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    // One import order everywhere, fixed by `eslint --fix`: side effects first (their order kept, as
+    // it may matter: a stylesheet before the code that relies on it), then packages, then relative paths.
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    plugins: { 'simple-import-sort': simpleImportSort },
+    rules: { 'simple-import-sort/imports': 'error', 'simple-import-sort/exports': 'error' },
   },
   {
     files: ['**/*.{js,mjs,cjs}'],

@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
-import react from '@vitejs/plugin-react';
-import tailwindcss from '@tailwindcss/vite';
-import { playwright } from '@vitest/browser-playwright';
+
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
-import { chromiumLaunchOptions } from './tests/chromium.ts';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { playwright } from '@vitest/browser-playwright';
+import { defineConfig } from 'vitest/config';
+
 import { packageAliases } from './aliases.ts';
+import { chromiumLaunchOptions } from './tests/chromium.ts';
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 

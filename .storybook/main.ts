@@ -1,5 +1,6 @@
 import type { StorybookConfig } from '@storybook/react-vite';
 import tailwindcss from '@tailwindcss/vite';
+
 import { packageAliases } from '../aliases.ts';
 
 const config: StorybookConfig = {

@@ -1,6 +1,7 @@
-import type { Preview } from '@storybook/react-vite';
-import { AyahRoot, Toaster, type Theme } from 'ayah-coach';
 import 'ayah-coach/styles.css';
+
+import type { Preview } from '@storybook/react-vite';
+import { AyahRoot, type Theme, Toaster } from 'ayah-coach';
 
 const preview: Preview = {
   globalTypes: {

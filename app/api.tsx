@@ -1,5 +1,5 @@
-import { createContext, use, type ReactNode } from 'react';
 import type { Api } from 'ayah-coach';
+import { createContext, type ReactNode, use } from 'react';
 
 const ApiContext = createContext<Api | null>(null);
 

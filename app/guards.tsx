@@ -1,6 +1,7 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { Redirect, useLocation } from 'wouter';
 import { useAuth } from 'ayah-coach/auth';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Redirect, useLocation } from 'wouter';
+
 import { PageSkeleton } from './layout/PageSkeleton';
 
 /**

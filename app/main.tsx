@@ -1,14 +1,16 @@
-import { StrictMode, createRef, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import './app.css';
+
 import { createHttpApi, withAwardRefresh } from 'ayah-coach';
-import { AuthProvider, type AuthHandle } from 'ayah-coach/auth';
+import { type AuthHandle, AuthProvider } from 'ayah-coach/auth';
+import { createRef, startTransition, StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+
 import { ApiProvider } from './api';
 import { withEarlyMe, withSentMe } from './early-me';
 import { storedToken } from './first-load';
-import { ErrorBoundary } from './layout/ErrorBoundary';
 import { AppShell } from './layout/AppShell';
+import { ErrorBoundary } from './layout/ErrorBoundary';
 import { AppRoutes } from './router';
-import './app.css';
 
 // The HTTP layer reads the token from the session and reports 401s and TRIAL_EXPIRED back to it.
 const auth = createRef<AuthHandle>();

@@ -1,4 +1,5 @@
 import type { Plugin, Rollup } from 'vite';
+
 import { FIRST_LOAD_PATHS, firstPage, ME_PATH, SENT_ME } from './first-load.ts';
 
 /**

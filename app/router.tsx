@@ -1,8 +1,9 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
+
+import { type FirstPage, firstPage, hasStoredSession } from './first-load';
 import { PublicOnly, RequireSignedIn } from './guards';
 import { PageSkeleton } from './layout/PageSkeleton';
-import { firstPage, hasStoredSession, type FirstPage } from './first-load';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 type Page = ComponentType & { load: Loader };

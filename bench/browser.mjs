@@ -1,14 +1,15 @@
 // What the browser benchmarks share: a page built for production with Vite, served on 127.0.0.1,
 // opened in Debian's Chromium through playwright-core; and the statistics they print.
-import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, runnerImport } from 'vite';
-import react from '@vitejs/plugin-react';
+
 import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
+import { build, runnerImport } from 'vite';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -1,9 +1,11 @@
 /** What the server benchmarks share: their `--name value` arguments and the app on loopback. */
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+
 import { serve } from '@hono/node-server';
+
 import { createApp } from '../server/app';
-import { loadConfig, type Config } from '../server/config';
+import { type Config, loadConfig } from '../server/config';
 import type { Database } from '../server/db';
 import { createMailer } from '../server/mailer';
 

@@ -4,7 +4,7 @@
  * so stories and tests share it (tests reach it through tests/support).
  */
 import type { CallOptions } from '../src/api';
-import { describeHttpError, type ApiError } from '../src/lib/http-errors';
+import { type ApiError, describeHttpError } from '../src/lib/http-errors';
 
 /**
  * The error the HTTP adapter rejects with for `status` and a `{detail}` body: its `message` is the

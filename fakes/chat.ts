@@ -15,7 +15,6 @@ import type {
   Paged,
 } from '../src/api';
 import { ApiError } from '../src/lib/http-errors';
-
 import { abortError, apiError, pending } from './calls';
 
 export { apiError, deferred, pending } from './calls';

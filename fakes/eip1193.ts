@@ -5,6 +5,7 @@
  * accounts, or never answer.
  */
 import { getBytes, isHexString, Wallet } from 'ethers';
+
 import type { Eip1193Provider, Eip1193Request } from '../src/auth/wallet-provider';
 
 /** Fixed keys, so addresses are stable across runs (test keys: never hold anything). */

@@ -9,8 +9,8 @@ import type {
   Goal,
   GoalActivity,
   GoalProgressEntry,
-  GoalType,
   GoalsAdapter,
+  GoalType,
   Subject,
 } from '../src/api';
 import { ApiError } from '../src/lib/http-errors';

@@ -3,11 +3,11 @@
  * (paged 50 at a time like the server), and profile, password, export and deletion calls that succeed
  * unless replaced. Each call is recorded in `calls`. No test framework is imported, so stories share it.
  */
-import type { ChatSession } from '../src/chat/chat.adapter';
 import type { User } from '../src/auth/auth.adapter';
+import type { ChatSession } from '../src/chat/chat.adapter';
 import type { AccountExport, SettingsAdapter } from '../src/settings/settings.adapter';
-import { session } from './chat';
 import { user as sampleUser } from './auth';
+import { session } from './chat';
 
 export { apiError, deferred, never } from './auth';
 

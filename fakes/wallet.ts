@@ -3,13 +3,13 @@
  * 125 AYAH (the spec's client sample), conversions that succeed at once, and a page of activity.
  * No test framework is imported, so stories and tests share it.
  */
+import { POINTS } from '../src/lib/limits';
 import type {
   Balance,
   Transaction,
   WalletActivity,
   WalletAdapter,
 } from '../src/wallet/wallet.adapter';
-import { POINTS } from '../src/lib/limits';
 
 export { apiError, deferred } from './chat';
 

@@ -5,7 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+
 import postcss from 'postcss';
+
 import outrankHost from './postcss-outrank-host.js';
 import scopeTailwindProperties from './postcss-scope-tailwind.js';
 

@@ -4,6 +4,7 @@
  * lock, and the backup refuses. With DATABASE_URL, use pg_dump instead.
  */
 import path from 'node:path';
+
 import { backupDataDir } from '../server/db/backup';
 
 async function main() {

@@ -5,6 +5,7 @@
  * pg_restore / psql instead.
  */
 import path from 'node:path';
+
 import { restoreDataDir } from '../server/db/backup';
 
 async function main() {

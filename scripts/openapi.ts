@@ -6,7 +6,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import openapiTS, { astToString } from 'openapi-typescript';
+
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db';

@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { compressDir } from './compress-assets.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

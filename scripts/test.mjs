@@ -3,7 +3,7 @@
 // built package (publint, attw), then every vitest project (unit, component, browser, stories, server),
 // ending with one plain summary line: `tests: N passed, N failed`.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 
 // The OpenAPI document comes first (the type check and the linters read what it writes); then two lanes
 // side by side, one a core: a lane's steps run in order, each printing its output once it ends.

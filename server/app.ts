@@ -8,11 +8,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
+import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { serveStatic } from '@hono/node-server/serve-static';
+
 import { AVATAR_UPLOAD_PATH } from './auth/avatar-routes';
 import { AVATAR_MAX_REQUEST_BYTES, AVATAR_MESSAGES } from './auth/avatars';
+import { signedIn } from './auth/route-helpers';
 import { authRoutes } from './auth/routes';
 import { createAuthService } from './auth/service';
 import { AUTH_CHANGES_CHANNEL, createSessionCache } from './auth/session-cache';
@@ -26,12 +29,11 @@ import type { AppDeps, Deps } from './deps';
 import { goalRoutes } from './goals/routes';
 import { createGoalsService } from './goals/service';
 import { healthRoutes } from './health/routes';
-import { legalRoutes } from './legal/routes';
 import { requireAuth } from './http/auth';
 import { errorResponse } from './http/errors';
 import { BEARER, createRouter, nameOperations } from './http/openapi';
 import { APP_CSP, corsPolicy, securityHeaders } from './http/security';
-import { signedIn } from './auth/route-helpers';
+import { legalRoutes } from './legal/routes';
 import { createLlmClient } from './llm/model';
 import { launchedPageFraming, ltiRoutes } from './lti/routes';
 import { createLtiService } from './lti/service';

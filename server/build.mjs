@@ -5,10 +5,11 @@
 // fails the build. The shared rules (`ayah-coach/rules`, the library's src/lib) are bundled in, so a
 // deployment needs neither the library's build nor its publication. The migrations and the
 // common-password list are copied beside main.js, where the code finds them by `import.meta.url`.
-import { builtinModules } from 'node:module';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { build } from 'esbuild';
 
 const serverDir = path.dirname(fileURLToPath(import.meta.url));

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import type { TrustedIssuer } from './auth/trusted-issuers';
 import { parseTrustedIssuers } from './auth/trusted-issuers';
 import type { LtiConfig } from './lti/config';

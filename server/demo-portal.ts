@@ -5,8 +5,9 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Config } from './config';
+
 import { parseTrustedIssuers } from './auth/trusted-issuers';
+import type { Config } from './config';
 
 interface DemoPortal {
   trustedIssuer: unknown;

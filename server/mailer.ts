@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import nodemailer from 'nodemailer';
+
 import type { Logger } from './http/errors';
 
 export interface Mail {

@@ -6,17 +6,19 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
+
 import { serve } from '@hono/node-server';
+
 import { createApp } from './app';
+import { createAlertMail, startAlertMailSweep } from './classes/alert-mail';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
 import { secureDataDir } from './db/data-dir';
-import { capConnectionsPerAddress, connectionOptions } from './http/connections';
-import { createMailer } from './mailer';
 import { loadDemoPortal } from './demo-portal';
+import { capConnectionsPerAddress, connectionOptions } from './http/connections';
 import { warmUpMaths } from './llm/tools';
+import { createMailer } from './mailer';
 import { startConversionSweep } from './points/sweep';
-import { createAlertMail, startAlertMailSweep } from './classes/alert-mail';
 
 /** The built app to serve beside the API: `AYAH_APP_DIR`, else `dist-app/` in the working directory. */
 const appDir = path.resolve(process.env.AYAH_APP_DIR ?? 'dist-app');

@@ -21,10 +21,10 @@ export type Api = {
   teacher: TeacherAdapter;
 };
 
-export type * from './wire';
 export type * from './auth/auth.adapter';
 export type * from './chat/chat.adapter';
 export type * from './goals/goals.adapter';
 export type * from './settings/settings.adapter';
-export type * from './wallet/wallet.adapter';
 export type * from './teacher/teacher.adapter';
+export type * from './wallet/wallet.adapter';
+export type * from './wire';

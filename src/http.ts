@@ -2,13 +2,14 @@
  * The Api over HTTP: one ofetch instance (bearer token, no cookies, JSON, no retries) and the error
  * catalogue of spec section 8, shared by every feature's `<f>.http.ts`.
  */
-import { ofetch, type FetchResponse } from 'ofetch';
+import { type FetchResponse, ofetch } from 'ofetch';
+
 import type { Api } from './api';
 import { archiveHttp } from './archive.http';
-import type { HttpClient, HttpRequest } from './http-client';
 import { authHttp } from './auth/auth.http';
 import { chatHttp } from './chat/chat.http';
 import { goalsHttp } from './goals/goals.http';
+import type { HttpClient, HttpRequest } from './http-client';
 import {
   ApiError,
   describeHttpError,

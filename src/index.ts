@@ -2,8 +2,8 @@
 
 // The API seam: what every feature talks to, and the adapter that speaks API.md over HTTP.
 export type * from './api';
-export { createHttpApi, type HttpApiOptions } from './http';
 export { withAwardRefresh } from './award-refresh';
+export { createHttpApi, type HttpApiOptions } from './http';
 export { ApiError, isAbortError } from './lib/http-errors';
 
 // UI primitives and the scope every Ayah component renders in.

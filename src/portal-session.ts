@@ -7,6 +7,7 @@
  * renewed. Concurrent calls share one exchange or one renewal.
  */
 import { ofetch } from 'ofetch';
+
 import type { AuthResponse, TokenResponse } from './auth/auth.adapter';
 import type { TokenExchangeRequest } from './auth/auth.adapter';
 import { describeHttpError, networkError } from './lib/http-errors';

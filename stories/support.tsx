@@ -1,7 +1,7 @@
 /** What the stories share: a frame to fill, and waiting for toasts before the accessibility check. */
+import { toast } from 'ayah-coach';
 import type { ReactNode } from 'react';
 import { expect, screen, waitFor } from 'storybook/test';
-import { toast } from 'ayah-coach';
 
 /**
  * A fixed-height frame: the chat fills its container, at the frame's width whatever it shows (a

@@ -1,6 +1,7 @@
-import { createContext, useContext, useState, type ReactNode } from 'react';
-import { createPortal } from 'react-dom';
 import { AyahRoot, Toaster } from 'ayah-coach';
+import { createContext, type ReactNode, useContext, useState } from 'react';
+import { createPortal } from 'react-dom';
+
 import { TrialBanner } from './TrialBanner';
 
 const HeaderSlot = createContext<HTMLElement | null>(null);

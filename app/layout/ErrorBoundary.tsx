@@ -1,5 +1,5 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { AyahRoot, Button } from 'ayah-coach';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 type State = { error: Error | null };
 

@@ -1,4 +1,5 @@
 import { LoadingStatus, Skeleton } from 'ayah-coach';
+
 import { PageHeader } from './AppShell';
 
 /** What a protected page shows while the session loads (spec section 2). */

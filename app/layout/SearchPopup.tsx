@@ -1,4 +1,5 @@
 import { SearchChatsDialog, type SearchChatsDialogProps } from 'ayah-coach/chat';
+
 import { useApi } from '../api';
 
 /**

@@ -1,4 +1,5 @@
 import { SettingsDialog, type SettingsDialogProps } from 'ayah-coach/settings';
+
 import { useSettingsProps } from './use-settings-props';
 
 /**

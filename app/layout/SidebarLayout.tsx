@@ -1,7 +1,3 @@
-import { useRef, useState, type ReactNode } from 'react';
-import { useLocation } from 'wouter';
-import { useAuth } from 'ayah-coach/auth';
-import { ChatSidebar, type ChatSidebarProps } from 'ayah-coach/chat';
 import {
   Button,
   createIcon,
@@ -13,10 +9,15 @@ import {
   MountOnOpen,
   VisuallyHidden,
 } from 'ayah-coach';
+import { useAuth } from 'ayah-coach/auth';
+import { ChatSidebar, type ChatSidebarProps } from 'ayah-coach/chat';
+import { type ReactNode, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
+
 import { useApi } from '../api';
-import { UserMenu } from './UserMenu';
-import { useMediaQuery } from './use-media-query';
 import { PageHeader } from './AppShell';
+import { useMediaQuery } from './use-media-query';
+import { UserMenu } from './UserMenu';
 
 const MenuIcon = createIcon('MenuIcon', <path d="M4 6h16M4 12h16M4 18h16" />);
 

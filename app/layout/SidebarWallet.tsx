@@ -1,5 +1,5 @@
-import { useRef, useState } from 'react';
 import { Button, createIcon, lazyComponent, MountOnOpen } from 'ayah-coach';
+import { useRef, useState } from 'react';
 
 const WalletIcon = createIcon(
   'WalletIcon',

@@ -1,6 +1,7 @@
+import { buttonVariants } from 'ayah-coach';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
-import { buttonVariants } from 'ayah-coach';
+
 import { useApi } from '../api';
 import { setTeachUnread, useTeachUnread } from './teach-unread';
 

@@ -1,5 +1,5 @@
-import { useAuth } from 'ayah-coach/auth';
 import { Button, XIcon } from 'ayah-coach';
+import { useAuth } from 'ayah-coach/auth';
 
 /** DECISIONS.md: when a call says TRIAL_EXPIRED, a dismissible banner says so; nothing is blocked. */
 export function TrialBanner() {

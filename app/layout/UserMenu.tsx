@@ -1,6 +1,3 @@
-import { useState } from 'react';
-import { useLocation } from 'wouter';
-import { useAuth } from 'ayah-coach/auth';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -12,6 +9,10 @@ import {
   MountOnOpen,
   VisuallyHidden,
 } from 'ayah-coach';
+import { useAuth } from 'ayah-coach/auth';
+import { useState } from 'react';
+import { useLocation } from 'wouter';
+
 import { SidebarWallet } from './SidebarWallet';
 import { TeachLink } from './TeachLink';
 import { useMediaQuery } from './use-media-query';

@@ -1,5 +1,6 @@
-import { useLocation } from 'wouter';
 import { WalletDialog, type WalletDialogProps } from 'ayah-coach/wallet';
+import { useLocation } from 'wouter';
+
 import { useApi } from '../api';
 
 /**

@@ -1,7 +1,8 @@
-import { useLocation } from 'wouter';
 import { injectedProvider, useAuth } from 'ayah-coach/auth';
-import { walletDeletionSigner, type SettingsProps } from 'ayah-coach/settings';
+import { type SettingsProps, walletDeletionSigner } from 'ayah-coach/settings';
 import { Wallet } from 'ayah-coach/wallet';
+import { useLocation } from 'wouter';
+
 import { useApi } from '../api';
 
 /** What the /settings page and the phone's settings popup both give `<Settings>`, or null when signed out. */

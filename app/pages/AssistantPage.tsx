@@ -1,7 +1,8 @@
-import { useState } from 'react';
-import { useSearchParams } from 'wouter';
 import { useAuth } from 'ayah-coach/auth';
 import { Chat } from 'ayah-coach/chat';
+import { useState } from 'react';
+import { useSearchParams } from 'wouter';
+
 import { useApi } from '../api';
 import { SidebarLayout, useWideLayout } from '../layout/SidebarLayout';
 

@@ -1,5 +1,6 @@
+import { type AuthMode, AuthScreen, useAuth } from 'ayah-coach/auth';
 import { useLocation } from 'wouter';
-import { AuthScreen, useAuth, type AuthMode } from 'ayah-coach/auth';
+
 import { useApi } from '../api';
 
 const MODES: Record<string, AuthMode> = { '/login': 'signIn', '/register': 'signUp' };

@@ -1,5 +1,6 @@
 import { useAuth } from 'ayah-coach/auth';
 import { GoalsBoard } from 'ayah-coach/goals';
+
 import { useApi } from '../api';
 import { SidebarLayout } from '../layout/SidebarLayout';
 

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
-import { useLocation } from 'wouter';
 import { Button, LoadingStatus } from 'ayah-coach';
 import type { LegalPage, LegalPageName } from 'ayah-coach/auth';
 import { Markdown } from 'ayah-coach/markdown';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
+
 import { useApi } from '../api';
 
 type Loaded = { page: LegalPage } | { error: true } | null;

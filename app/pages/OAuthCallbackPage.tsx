@@ -1,5 +1,6 @@
-import { useLocation } from 'wouter';
 import { OAuthCallback, useAuth } from 'ayah-coach/auth';
+import { useLocation } from 'wouter';
+
 import { useApi } from '../api';
 
 /** The return from Google sign-in: exchanges the one-time code, clears the address bar, moves on. */

@@ -1,5 +1,6 @@
-import { useLocation } from 'wouter';
 import { Onboarding, useAuth } from 'ayah-coach/auth';
+import { useLocation } from 'wouter';
+
 import { useApi } from '../api';
 
 /** The first run, for a signed-in student whose onboarding is not complete. */

@@ -1,5 +1,6 @@
-import { useLocation, useSearchParams } from 'wouter';
 import { ResetPassword } from 'ayah-coach/auth';
+import { useLocation, useSearchParams } from 'wouter';
+
 import { useApi } from '../api';
 
 /** /reset-password?token=… from the emailed link. */

@@ -1,4 +1,5 @@
 import { Settings } from 'ayah-coach/settings';
+
 import { SidebarLayout } from '../layout/SidebarLayout';
 import { useSettingsProps } from '../layout/use-settings-props';
 

@@ -1,6 +1,7 @@
+import { ClassDashboard, SafetyAlerts } from 'ayah-coach/teacher';
 import { useCallback } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { ClassDashboard, SafetyAlerts } from 'ayah-coach/teacher';
+
 import { useApi } from '../api';
 import { SidebarLayout } from '../layout/SidebarLayout';
 import { setTeachUnread } from '../layout/teach-unread';

@@ -1,5 +1,6 @@
+import { useAuth, VerifyEmail } from 'ayah-coach/auth';
 import { useLocation, useSearchParams } from 'wouter';
-import { VerifyEmail, useAuth } from 'ayah-coach/auth';
+
 import { useApi } from '../api';
 
 /** /verify-email?email=… after sign-up, and /verify-email?token=… from the emailed link. */

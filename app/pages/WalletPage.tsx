@@ -1,4 +1,5 @@
 import { Wallet } from 'ayah-coach/wallet';
+
 import { useApi } from '../api';
 import { SidebarLayout } from '../layout/SidebarLayout';
 

@@ -3,9 +3,10 @@
  * minified, with React and React DOM left to the host and every dynamic `import()` left unfollowed
  * (KaTeX on the first formula, ethers when the wallet is used load later). Returns gzip kB by entry.
  */
-import { build } from 'esbuild';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+
+import { build } from 'esbuild';
 
 export const ENTRIES = {
   index: 'src/index.ts',

@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+
 import { ENTRIES, measureEntry } from './entries.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');

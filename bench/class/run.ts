@@ -24,14 +24,16 @@
  *   npm run bench:class -- --processes 2     # also 300 streams over two app processes on one PostgreSQL
  *   npm run bench:class -- --profile profiles  # the app under `node --cpu-prof` (files there)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+
 import pg from 'pg';
+
 import startPostgres from '../../tests/server/pg-global-setup';
 import { arg } from '../support';
 import { REPLY_CHUNKS, serveChild } from './serve';

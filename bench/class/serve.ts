@@ -19,8 +19,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { openDatabase } from '../../server/db';
+
 import { loadConfig } from '../../server/config';
+import { openDatabase } from '../../server/db';
 import { FakeOpenAI } from '../../tests/server/fake-openai';
 import { insertSignedInUser } from '../../tests/server/seed-user';
 import { serveApp } from '../support';

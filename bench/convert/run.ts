@@ -11,13 +11,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+
 import { signAccessToken } from '../../server/auth/tokens';
-import { arg, serveApp } from '../support';
 import type { Database } from '../../server/db';
 import { openDatabase } from '../../server/db';
 import { authSessions, pointsLedger, users } from '../../server/db/schema';
+import { arg, serveApp } from '../support';
 
 const REQUESTS = arg('requests', 200);
 const POINTS = arg('points', 10_000);

@@ -4,9 +4,12 @@
  * naive react-markdown, and times it to the frame that paints the last message. Driven by run.mjs
  * through `window.bench`.
  */
+import '../../src/styles.css';
+
 import { useLayoutEffect, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
-import '../../src/styles.css';
+
+import { fakeChatAdapter, sessionDetail } from '../../fakes/chat';
 import { Chat } from '../../src/chat/Chat';
 import type { ChatMessage } from '../../src/chat/chat.adapter';
 import { memoryChatStore } from '../../src/chat/chat.store';
@@ -15,7 +18,6 @@ import { plainKatexPlugins } from '../../src/markdown/katex';
 import { loadKatex } from '../../src/markdown/math';
 import { MarkdownBlock, markdownRootClass } from '../../src/markdown/render';
 import { AyahRoot } from '../../src/ui/root';
-import { fakeChatAdapter, sessionDetail } from '../../fakes/chat';
 import { replyMarker, sessionMessages } from './session';
 
 export type Renderer = 'ours' | 'naive';

@@ -10,6 +10,7 @@
 //   open200_ms=<n> naive200_ms=<n> ratio200=<x> open1000_over_open50=<x> throttled_open200_ms=<n>
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { fmt, median, throttle, withBenchPage } from '../browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,6 +1,7 @@
 // A CPU profile of a cold load of /auth (signed out) in Chromium, summarised by self time per
 // function and per script: where the first load's main-thread time goes. `tsx bench/lighthouse/profile.ts [route]`
 import { chromium } from 'playwright-core';
+
 import { CHROMIUM_PATH, chromiumLaunchOptions } from '../../tests/chromium.ts';
 import { startProduct } from '../../tests/e2e/product.ts';
 

@@ -8,8 +8,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+
 import { CHROMIUM_PATH, chromiumLaunchOptions } from '../../tests/chromium.ts';
 import { createStudent, freePort, startProduct } from '../../tests/e2e/product.ts';
 

@@ -15,14 +15,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import { sql } from 'drizzle-orm';
+
 import { signAccessToken } from '../../server/auth/tokens';
-import { arg, serveApp } from '../support';
+import { containsPattern, reindexSessions } from '../../server/chat/service';
 import { loadConfig } from '../../server/config';
 import type { Db } from '../../server/db';
 import { openDatabase } from '../../server/db';
 import { authSessions, users } from '../../server/db/schema';
-import { containsPattern, reindexSessions } from '../../server/chat/service';
+import { arg, serveApp } from '../support';
 
 const SESSIONS = arg('sessions', 10_000);
 const PER_SESSION = arg('per-session', 10);

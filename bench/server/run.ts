@@ -18,15 +18,17 @@
  *   npm run bench:server [-- --seconds 5 --connections 10]
  *   npm run bench:server -- --profile profiles    # each server under `node --cpu-prof` (files there)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+
 import autocannon from 'autocannon';
 import pg from 'pg';
+
 import startPostgres from '../../tests/server/pg-global-setup';
 import { arg } from '../support';
 import { serveChild } from './serve';

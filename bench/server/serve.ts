@@ -13,8 +13,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+
 import type { Database } from '../../server/db';
 import { openDatabase } from '../../server/db';
 import { chatSessions } from '../../server/db/schema';

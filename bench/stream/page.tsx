@@ -3,17 +3,19 @@
  * to time the loop alone), one 3-character update per task, and reports the timings. Driven by
  * run.mjs through `window.bench`.
  */
+import '../../src/styles.css';
+
 import { createMathPlugin } from '@streamdown/math';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { Streamdown } from 'streamdown';
-import '../../src/styles.css';
-import { Markdown } from '../../src/markdown/Markdown';
+
+import { normalizeMath } from '../../src/lib/math';
 import { plainKatexPlugins } from '../../src/markdown/katex';
+import { Markdown } from '../../src/markdown/Markdown';
 import { loadKatex } from '../../src/markdown/math';
 import { MarkdownBlock, markdownRootClass } from '../../src/markdown/render';
 import { StreamView } from '../../src/markdown/stream';
-import { normalizeMath } from '../../src/lib/math';
 import { AyahRoot } from '../../src/ui/root';
 import { tutoringReply } from './reply';
 

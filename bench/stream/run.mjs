@@ -11,6 +11,7 @@
 // where p95 and long tasks are medians of the runs and max is the slowest update of any run.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { fmt, median, percentile, throttle, withBenchPage } from '../browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -5,6 +5,7 @@
 //   node bench/stream/trace.mjs [--renderer ours] [--units 4] [--cpu 4]
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { fmt, throttle, withBenchPage } from '../browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -6,6 +6,7 @@
 //   node bench/stream/updates.mjs [--units 4] [--cpu 4] [--runs 2]
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { fmt, percentile, throttle, withBenchPage } from '../browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -5,6 +5,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { build } from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

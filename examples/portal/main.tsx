@@ -4,12 +4,13 @@
  * an assertion for the student it has signed in; `getPortalAssertion` fetches it, and the adapter does
  * the rest (exchange, renewal, a new assertion when the session cannot be renewed).
  */
-import { StrictMode, useEffect, useState } from 'react';
-import { createRoot } from 'react-dom/client';
-import { Toaster, createHttpApi } from 'ayah-coach';
+import 'ayah-coach/styles.css';
+
+import { createHttpApi, Toaster } from 'ayah-coach';
 import { Chat } from 'ayah-coach/chat';
 import { GoalsBoard } from 'ayah-coach/goals';
-import 'ayah-coach/styles.css';
+import { StrictMode, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
 
 const api = createHttpApi({
   baseURL: '',

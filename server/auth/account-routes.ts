@@ -1,6 +1,7 @@
 /** `GET /export` and `DELETE /account`: the routes of the account service (account.ts). */
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
+
 import type { Deps } from '../deps';
 import type { AuthEnv } from '../http/auth';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';

@@ -15,6 +15,7 @@
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
 import { SiweMessage } from 'siwe';
+
 import { transaction } from '../db';
 import {
   authSessions,
@@ -22,16 +23,16 @@ import {
   loginThrottle,
   portalIdentities,
   siweNonces,
-  users,
   type User,
+  users,
 } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { forgetRateLimits } from '../http/rate-limit';
 import { verifyPassword } from './passwords';
-import { passwordGuard } from './throttle';
 import type { DeleteAccountInput } from './schemas';
 import { publicUser } from './schemas';
+import { passwordGuard } from './throttle';
 
 export const ACCOUNT_MESSAGES = {
   deleted: 'Your account and all its data were deleted',

@@ -5,11 +5,12 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
+
 import type { Deps } from '../deps';
-import { BEARER, PUBLIC, createRouter, errorResponses, json } from '../http/openapi';
-import { createAvatarService } from './avatars';
 import type { AuthEnv } from '../http/auth';
-import { UserResponse, publicUser } from './schemas';
+import { BEARER, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
+import { createAvatarService } from './avatars';
+import { publicUser, UserResponse } from './schemas';
 
 export const AVATAR_UPLOAD_PATH = '/profile/upload-avatar';
 

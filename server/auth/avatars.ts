@@ -15,14 +15,16 @@
  * image-work.ts (two at a time per process, a short queue, then 503).
  */
 import { createHash } from 'node:crypto';
+
+import { AVATAR } from 'ayah-coach/rules';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
+
 import { transaction } from '../db';
 import type { User } from '../db/schema';
 import { avatars, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { AVATAR } from 'ayah-coach/rules';
 import { imageWork } from './image-work';
 
 export const AVATAR_MAX_BYTES = AVATAR.maxBytes;

@@ -7,12 +7,13 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+
 import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
-import { clientAddress } from '../http/security';
-import { createRouter, errorResponses, PUBLIC } from '../http/openapi';
-import { GOOGLE_STATE_TTL_SEC, GoogleSignInError, callbackUrl, createGoogleSignIn } from './google';
 import type { AuthEnv } from '../http/auth';
+import { AppError } from '../http/errors';
+import { createRouter, errorResponses, PUBLIC } from '../http/openapi';
+import { clientAddress } from '../http/security';
+import { callbackUrl, createGoogleSignIn, GOOGLE_STATE_TTL_SEC, GoogleSignInError } from './google';
 import { GoogleCallbackQuery, GoogleLoginQuery } from './schemas';
 import type { SignInCodes } from './sign-in-code';
 

@@ -8,23 +8,25 @@
  * bound to the browser that asked for it by a cookie (google-routes.ts), which the callback must bring. Accounts are linked by Google's subject id (`sub`), never by email alone; see README.
  */
 import { timingSafeEqual } from 'node:crypto';
+
 import {
   CodeChallengeMethod,
-  OAuth2Client,
-  OAuth2RequestError,
   generateCodeVerifier,
   generateState,
+  OAuth2Client,
+  OAuth2RequestError,
 } from 'arctic';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { JWTPayload } from 'jose';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
+
 import type { Queryable } from '../db';
-import { UNIQUE_VIOLATION, pgErrorCode, transaction } from '../db';
+import { pgErrorCode, transaction, UNIQUE_VIOLATION } from '../db';
+import type { User } from '../db/schema';
 import { oauthStates, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { TOO_MANY_NEW_ACCOUNTS, consume, newAccountKey } from '../http/rate-limit';
-import type { User } from '../db/schema';
+import { consume, newAccountKey, TOO_MANY_NEW_ACCOUNTS } from '../http/rate-limit';
 import { bindingOf } from './sign-in-code';
 import { hashToken } from './tokens';
 

@@ -4,6 +4,7 @@
  * with OWASP's parameters; the whole password is hashed, never truncated.
  */
 import { readFileSync } from 'node:fs';
+
 import { hash, verify } from '@node-rs/argon2';
 import { passwordError } from 'ayah-coach/rules';
 

@@ -1,11 +1,12 @@
 /** `POST /token-exchange`: a school portal's signed assertion for an Ayah session (portal.ts). */
 import { createRoute, z } from '@hono/zod-openapi';
+
 import type { Deps } from '../deps';
-import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
-import { clientAddress } from '../http/security';
 import type { AuthEnv } from '../http/auth';
-import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
+import { body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
+import { clientAddress } from '../http/security';
 import type { ClassJoiner } from './portal';
+import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
 import { signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';
 import type { AuthService } from './service';

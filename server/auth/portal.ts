@@ -12,6 +12,7 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { JWTPayload } from 'jose';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
+
 import type { Queryable } from '../db';
 import { transaction } from '../db';
 import { portalAssertionIds, portalIdentities, users } from '../db/schema';

@@ -1,8 +1,9 @@
 /** `GET /api/v1/auth/providers`: which sign-in ways this server offers, so the app never links to a 503. */
 import { createRoute, z } from '@hono/zod-openapi';
+
 import type { Deps } from '../deps';
-import { createRouter, json } from '../http/openapi';
 import type { AuthEnv } from '../http/auth';
+import { createRouter, json } from '../http/openapi';
 
 export const ProvidersResponse = z
   .object({

@@ -8,23 +8,23 @@
  * bearer token dies within 30 minutes. `POST /logout` revokes the session and its refresh chain.
  * A session ends at the latest 30 days after its sign-in.
  */
-import type { Context, MiddlewareHandler } from 'hono';
-import { createRoute } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+
 import type { Deps } from '../deps';
-import { AppError, validationItems } from '../http/errors';
-import { BEARER, PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
-import { clientAddress } from '../http/security';
 import type { AuthEnv } from '../http/auth';
-import { accountRoutes } from './account-routes';
+import { AppError, validationItems } from '../http/errors';
+import { BEARER, body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
+import { clientAddress } from '../http/security';
 import type { AccountParts } from './account';
+import { accountRoutes } from './account-routes';
 import { avatarRoutes } from './avatar-routes';
 import { googleRoutes } from './google-routes';
-import { createSignInCodes, signInCodeRoutes } from './sign-in-code';
-import { portalRoutes } from './portal-routes';
 import type { ClassJoiner } from './portal';
+import { portalRoutes } from './portal-routes';
 import { providersRoute } from './providers-route';
-import { walletRoutes } from './wallet-routes';
+import { signedIn } from './route-helpers';
 import {
   AuthResponse,
   ChangePasswordBody,
@@ -34,6 +34,7 @@ import {
   MessageResponse,
   OnboardingBody,
   ProfileBody,
+  publicUser,
   RefreshBody,
   RefreshResponse,
   RegisterBody,
@@ -42,11 +43,11 @@ import {
   ResetConfirmBody,
   TokenBody,
   UserResponse,
-  publicUser,
 } from './schemas';
-import { signedIn } from './route-helpers';
-import { AUTH_MESSAGES } from './service';
 import type { AuthService } from './service';
+import { AUTH_MESSAGES } from './service';
+import { createSignInCodes, signInCodeRoutes } from './sign-in-code';
+import { walletRoutes } from './wallet-routes';
 
 /** Said on the routes that cost a hash or a mail. */
 const LIMITED =

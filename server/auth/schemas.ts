@@ -3,10 +3,11 @@
  * the OpenAPI document. Request objects are strict: an unknown field is a 422 (`extra_forbidden`).
  */
 import { z } from '@hono/zod-openapi';
-import type { User } from '../db/schema';
 import { GOALS, type Subject } from 'ayah-coach/rules';
-import { NUL_MESSAGE, hasNoNul } from '../http/text';
-import { PASSWORD_MAX_LENGTH, newPasswordProblem } from './passwords';
+
+import type { User } from '../db/schema';
+import { hasNoNul, NUL_MESSAGE } from '../http/text';
+import { newPasswordProblem, PASSWORD_MAX_LENGTH } from './passwords';
 
 export const Email = z
   .string()

@@ -2,29 +2,30 @@
  * The rules of signing in, over the database. Routes validate the shape of a request; everything about
  * who may do what, and every token's life, is decided here.
  */
+import { POINTS } from 'ayah-coach/rules';
 import { and, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+
 import type { Queryable } from '../db';
-import { UNIQUE_VIOLATION, pgErrorCode, transaction } from '../db';
+import { pgErrorCode, transaction, UNIQUE_VIOLATION } from '../db';
+import { lockUser } from '../db/locks';
 import type { OneTimePurpose, User } from '../db/schema';
 import { authSessions, oneTimeTokens, refreshTokens, users } from '../db/schema';
-import { lockUser } from '../db/locks';
 import type { Deps } from '../deps';
 import type { Authenticated } from '../http/auth';
 import { AppError } from '../http/errors';
 import type { PointsLedger } from '../ports';
-import { POINTS } from 'ayah-coach/rules';
 import { resetMail, verificationMail } from './mail';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';
 import type { SessionCache } from './session-cache';
 import type { AccountMailPurpose } from './throttle';
 import {
-  THROTTLED,
   limitAccountMail,
   lockedFor,
   passwordGuard,
   recordAddressFailure,
   recordSuccess,
   reserveAttempt,
+  THROTTLED,
   throttleKeys,
 } from './throttle';
 import {

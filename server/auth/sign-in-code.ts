@@ -11,13 +11,14 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { and, eq, gt, lt } from 'drizzle-orm';
+
 import type { Queryable } from '../db';
 import { transaction } from '../db';
 import { signInCodes } from '../db/schema';
 import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
 import type { AuthEnv } from '../http/auth';
-import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
+import { AppError } from '../http/errors';
+import { body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
 import { signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';
 import type { SignedIn } from './service';

@@ -9,6 +9,7 @@
  * before the lock stops the rest. A right password then clears the count.
  */
 import { eq, inArray, sql } from 'drizzle-orm';
+
 import type { AuthSettings, LimitSettings, ThrottleRule } from '../config';
 import type { Db } from '../db';
 import type { User } from '../db/schema';

@@ -2,9 +2,10 @@
  * Access tokens are short-lived JWTs (HS256 only, issuer, audience and expiry checked). Refresh,
  * verification and reset tokens are 256 random bits, handed out once and stored only as SHA-256.
  */
-import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { webcrypto } from 'node:crypto';
-import { SignJWT, errors, jwtVerify } from 'jose';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+
+import { errors, jwtVerify, SignJWT } from 'jose';
 
 export const JWT_ISSUER = 'ayah-coach';
 export const JWT_AUDIENCE = 'ayah-coach:api';

@@ -1,12 +1,12 @@
 /** `POST|GET /web3/nonce` and `POST /web3/authenticate`: Sign-In with Ethereum (EIP-4361). */
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
+
 import type { Deps } from '../deps';
+import type { AuthEnv } from '../http/auth';
+import { body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
 import { enforce } from '../http/rate-limit';
 import { clientAddress } from '../http/security';
-import { TOO_MANY_REQUESTS } from './throttle';
-import { PUBLIC, body, createRouter, errorResponses, json } from '../http/openapi';
-import type { AuthEnv } from '../http/auth';
 import { signedIn } from './route-helpers';
 import {
   AuthResponse,
@@ -16,6 +16,7 @@ import {
   Web3NonceResponse,
 } from './schemas';
 import type { AuthService } from './service';
+import { TOO_MANY_REQUESTS } from './throttle';
 import { createWalletSignIn } from './wallet';
 
 export function walletRoutes(deps: Deps, service: AuthService) {

@@ -5,9 +5,11 @@
  * nonce up atomically. Contract wallets (EIP-1271) are not supported: the signer must be the address.
  */
 import { randomBytes } from 'node:crypto';
+
 import { and, eq, gt, lt } from 'drizzle-orm';
 import { getAddress, verifyMessage } from 'ethers';
 import { SiweMessage } from 'siwe';
+
 import type { Queryable } from '../db';
 import { transaction } from '../db';
 import { siweNonces, users } from '../db/schema';

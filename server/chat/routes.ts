@@ -7,24 +7,25 @@
  * is refused before the stream starts, with an ordinary status code. A client that disconnects
  * cancels the upstream request.
  */
+import { createRoute, z } from '@hono/zod-openapi';
+import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
 import type { MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../http/auth';
+
 import type { Deps } from '../deps';
-import { createStreamCap } from './stream-cap';
+import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
-import { BUSY_STATUS, createStreamGate, type StreamTicket } from '../http/stream-gate';
-import { NUL_MESSAGE, hasNoNul } from '../http/text';
-import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
-import { TutorError } from '../llm/model';
-import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
 import { pageOf, pageQuery } from '../http/paging';
+import { BUSY_STATUS, createStreamGate, type StreamTicket } from '../http/stream-gate';
+import { hasNoNul, NUL_MESSAGE } from '../http/text';
+import { requestTimeZone, TimeZoneHeaders } from '../http/timezone';
+import { TutorError } from '../llm/model';
+import type { Tutor, TutorTurn } from '../ports';
 import type { ChatService } from './service';
 import { CHAT_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
-import type { Tutor, TutorTurn } from '../ports';
+import { createStreamCap } from './stream-cap';
 
 const MAX_DASHBOARD_CHARS = 8000;
 

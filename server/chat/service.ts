@@ -5,20 +5,21 @@
  * `finish` stores the complete reply. A reply that fails midway never reaches `finish`: the student's
  * message stays and nothing half-written is stored.
  */
+import { isClientSessionId, POINTS, sessionTitle } from 'ayah-coach/rules';
 import type { SQL } from 'drizzle-orm';
 import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+
 import type { Queryable } from '../db';
 import { transaction } from '../db';
+import { boundWaits, lockUser, REPLY_LOCK_WAIT_MS } from '../db/locks';
 import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { enforce } from '../http/rate-limit';
-import { POINTS, isClientSessionId, sessionTitle } from 'ayah-coach/rules';
-import { boundWaits, lockUser, REPLY_LOCK_WAIT_MS } from '../db/locks';
-import type { PointsLedger } from '../ports';
-import type { Page } from '../http/paging';
 import { isUuid } from '../http/ids';
+import type { Page } from '../http/paging';
 import { offsetOf, paged } from '../http/paging';
+import { enforce } from '../http/rate-limit';
+import type { PointsLedger } from '../ports';
 
 export const CHAT_MESSAGES = {
   notFound: 'Chat session not found',

@@ -7,11 +7,12 @@
  *
  * The mail says who, when, the category and a link to the alert, never the message text.
  */
+import type { AlertCategory } from 'ayah-coach/rules';
+import { ALERT_CATEGORY_LABELS } from 'ayah-coach/rules';
 import { and, asc, eq, lte, ne, sql } from 'drizzle-orm';
+
 import { classes, safetyAlertDeliveries, safetyAlerts, users } from '../db/schema';
 import type { Deps } from '../deps';
-import { ALERT_CATEGORY_LABELS } from 'ayah-coach/rules';
-import type { AlertCategory } from 'ayah-coach/rules';
 import type { AlertService, RaiseInput } from './alerts';
 
 /** A claimed row is another server's for this long. */

@@ -9,15 +9,17 @@
  * of any class, and signed-in accounts whose verified address is in AYAH_SAFETY_CONTACTS). Everyone
  * else gets 404. Every view and action is recorded with who and when.
  */
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { AlertCategory } from 'ayah-coach/rules';
 import type { SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+
+import type { Queryable } from '../db';
 import { transaction } from '../db';
 import { lockUser } from '../db/locks';
-import type { Queryable } from '../db';
 import type { AlertSeverity, AlertStatus, User } from '../db/schema';
 import {
-  classMembers,
   classes,
+  classMembers,
   safetyAlertDeliveries,
   safetyAlertEvents,
   safetyAlertMessages,
@@ -26,7 +28,6 @@ import {
 } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import type { AlertCategory } from 'ayah-coach/rules';
 
 /** Flags of one conversation this close together are one alert. */
 export const ALERT_WINDOW_MS = 10 * 60_000;

@@ -4,13 +4,14 @@
  * they may not see, are 404 — the same answer as one that does not exist. Roles come only from LTI
  * launches and portal assertions; no route here changes one.
  */
-import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+
 import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
-import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import { isUuid } from '../http/ids';
-import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
+import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
+import { requestTimeZone, TimeZoneHeaders } from '../http/timezone';
 import type { AlertAction, AlertService } from './alerts';
 import { ALERT_MESSAGES } from './alerts';
 import {

@@ -1,6 +1,7 @@
 /** The wire shapes of `/api/v1/classes` and `/api/v1/alerts` (zod, OpenAPI generated from them). */
 import { z } from '@hono/zod-openapi';
 import { ALERT_CATEGORIES } from 'ayah-coach/rules';
+
 import { hasNoNul, NUL_MESSAGE } from '../http/text';
 
 const Role = z.enum(['learner', 'instructor', 'administrator']);

@@ -4,22 +4,23 @@
  * portal sign-ins), never from a request of the member's own. Everything a teacher reads goes through
  * `teacherOf`: a class the caller does not teach is 404, as if it did not exist.
  */
+import { classCsv } from 'ayah-coach/rules';
 import { and, asc, eq, inArray, max, sql } from 'drizzle-orm';
+
 import type { User } from '../db/schema';
+import type { ClassRole, ClassSource } from '../db/schema';
 import {
   chatMessages,
   chatSessions,
-  classMembers,
   classes,
+  classMembers,
   goalProgress,
   safetyAlertMessages,
   safetyAlerts,
   users,
 } from '../db/schema';
-import type { ClassRole, ClassSource } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { classCsv } from 'ayah-coach/rules';
 
 export const CLASS_MESSAGES = {
   notFound: 'Class not found',

@@ -6,8 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
 import { lockDataDir, secureDataDir } from './data-dir';
 
 /** Writes a dump of `pgdata` to `file` (0600: it holds every account); answers its size in bytes. */

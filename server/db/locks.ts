@@ -4,6 +4,7 @@
  * changes of one user run one after another.
  */
 import { eq, sql } from 'drizzle-orm';
+
 import type { Queryable, Tx } from '.';
 import { users } from './schema';
 

@@ -21,6 +21,7 @@
  *   to idle).
  */
 import { randomBytes } from 'node:crypto';
+
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 

@@ -1,16 +1,17 @@
 /** `/api/v1/goal`: weekly learning goals, their progress, streak and celebrations (API.md). */
-import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
+import { GOALS } from 'ayah-coach/rules';
+import type { MiddlewareHandler } from 'hono';
+
 import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
-import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
-import { NUL_MESSAGE, hasNoNul } from '../http/text';
-import { GOALS } from 'ayah-coach/rules';
 import { isUuid } from '../http/ids';
+import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import { pageOf, pageQuery } from '../http/paging';
-import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES } from './service';
+import { hasNoNul, NUL_MESSAGE } from '../http/text';
+import { requestTimeZone, TimeZoneHeaders } from '../http/timezone';
 import type { GoalsService } from './service';
-import { TimeZoneHeaders, requestTimeZone } from '../http/timezone';
+import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES } from './service';
 
 /** Said on every goal write (OpenAPI): the award rules and the write limit. */
 const WRITE_RULES =

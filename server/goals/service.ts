@@ -7,19 +7,20 @@
  * were taken back, so create–complete–delete cannot farm points). Goal writes are rate-limited per
  * student. Writes lock the user first, then the goal (the order every service keeps).
  */
+import { GOALS, POINTS, SUBJECT_LABELS, VALIDATION_MESSAGES } from 'ayah-coach/rules';
 import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+
 import type { Queryable } from '../db';
 import { transaction } from '../db';
+import { lockUser } from '../db/locks';
 import { goalMilestones, goalProgress, goals } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { GOALS, POINTS, SUBJECT_LABELS, VALIDATION_MESSAGES } from 'ayah-coach/rules';
 import type { Page } from '../http/paging';
 import { offsetOf, paged } from '../http/paging';
 import { enforce } from '../http/rate-limit';
-import { lockUser } from '../db/locks';
-import type { PointsLedger } from '../ports';
 import { DEFAULT_TIMEZONE, localDay } from '../http/timezone';
+import type { PointsLedger } from '../ports';
 
 export const GOAL_MESSAGES = {
   notFound: 'Goal not found',

@@ -4,6 +4,7 @@
  * whoever runs the server, never shown to students.
  */
 import { createRoute, z } from '@hono/zod-openapi';
+
 import type { Database } from '../db';
 import { AppError } from '../http/errors';
 import { createRouter, errorResponses, PUBLIC } from '../http/openapi';

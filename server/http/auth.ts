@@ -4,6 +4,7 @@
  * server/app.ts), so no domain imports auth to know who is asking.
  */
 import type { MiddlewareHandler } from 'hono';
+
 import type { User } from '../db/schema';
 
 export interface Authenticated {

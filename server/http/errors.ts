@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { $ZodIssue } from 'zod/v4/core';
+
 import { pgErrorCode } from '../db';
 import { NUL_MESSAGE } from './text';
 

@@ -2,8 +2,9 @@
  * Pieces every domain's routes share: the router factory, the error schema, the bearer scheme, and
  * the `json`/`body` helpers of a route's answer and request body.
  */
-import type { Env } from 'hono';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Env } from 'hono';
+
 import { validationHook } from './errors';
 
 export const ErrorSchema = z

@@ -4,6 +4,7 @@
  * key exactly `limit` get through in a window.
  */
 import { sql } from 'drizzle-orm';
+
 import type { RateRule } from '../config';
 import type { Queryable } from '../db';
 import { rateLimits } from '../db/schema';

@@ -1,8 +1,10 @@
 /** Response headers every answer carries, CORS for the listed origins, and the client's address. */
 import type { ServerResponse } from 'node:http';
+
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { cors } from 'hono/cors';
-import { getConnInfo } from '@hono/node-server/conninfo';
+
 import type { Logger } from './errors';
 
 // The app's pages: its own scripts only; inline styles for KaTeX and React. Images: the app's own

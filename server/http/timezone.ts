@@ -4,8 +4,8 @@
  * zone. Absent, unknown or malformed, it is UTC. Only names from the IANA list pass (never offsets
  * such as '+05:00', which PostgreSQL's AT TIME ZONE would read with the POSIX sign, reversed).
  */
-import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 
 export const TIMEZONE_HEADER = 'X-Timezone';
 export const DEFAULT_TIMEZONE = 'UTC';

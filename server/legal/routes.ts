@@ -5,7 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import { createRoute, z } from '@hono/zod-openapi';
+
 import type { Deps } from '../deps';
 import { createRouter, errorResponses } from '../http/openapi';
 import { DEFAULT_PAGES, type LegalPageName } from './defaults';

@@ -5,7 +5,9 @@
  * its reason each time the student asks, until the answer — checks the student's own answers, and
  * answers everything else honestly with what it can do and a plan from the student's goals.
  */
-import { SUBJECT_LABELS, type Subject } from 'ayah-coach/rules';
+import { type Subject, SUBJECT_LABELS } from 'ayah-coach/rules';
+
+import type { Worked } from './maths';
 import {
   checkAnswer,
   findComparison,
@@ -17,11 +19,10 @@ import {
   stepSlip,
   toLatex,
 } from './maths';
-import { wordProblem } from './word-problems';
-import type { Worked } from './maths';
-import type { Turn } from './turn';
-import { goalLine } from './prompt';
 import type { StudentContext } from './prompt';
+import { goalLine } from './prompt';
+import type { Turn } from './turn';
+import { wordProblem } from './word-problems';
 
 /** Said once a session, and whenever the coach cannot help with the question itself. */
 export const OFFLINE_LINE =

@@ -12,6 +12,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+
 import type { MathsAnswer, MathsJob } from './maths-worker';
 import type { Result } from './tool-runs';
 

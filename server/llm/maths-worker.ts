@@ -4,11 +4,12 @@
  * call that runs too long is stopped by ending the thread, never by blocking every other request.
  */
 import { parentPort } from 'node:worker_threads';
+
 import { coachAnswer } from './coach';
-import type { Turn } from './turn';
 import type { StudentContext } from './prompt';
-import { checkMath, solveSteps } from './tool-runs';
 import type { Result } from './tool-runs';
+import { checkMath, solveSteps } from './tool-runs';
+import type { Turn } from './turn';
 
 export type MathsJob =
   | { id: number; name: 'check_math'; input: { expression: string; claimed?: string | undefined } }

@@ -4,10 +4,10 @@
  * written by hand here: every worked solution is checked against the problem with mathjs before it
  * is used, and a problem either engine cannot handle answers null rather than a guess.
  */
-import { evaluate, parse } from 'mathjs';
 import type { MathNode } from 'mathjs';
-import mathsteps from 'mathsteps';
+import { evaluate, parse } from 'mathjs';
 import type { MathstepsStep } from 'mathsteps';
+import mathsteps from 'mathsteps';
 
 export interface MathStep {
   /** The problem after this step, in LaTeX. */

@@ -5,6 +5,7 @@
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, embed, stepCountIs, streamText } from 'ai';
+
 import type { LlmSettings } from '../config';
 import { mathTools } from './tools';
 

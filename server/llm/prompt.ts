@@ -1,5 +1,6 @@
 /** The tutor's system prompt, and the offline coach's answer, from what the server knows of the student. */
-import { GOAL_TYPE_UNITS, SUBJECT_LABELS, type GoalType, type Subject } from 'ayah-coach/rules';
+import { GOAL_TYPE_UNITS, type GoalType, type Subject, SUBJECT_LABELS } from 'ayah-coach/rules';
+
 import { DEFAULT_TIMEZONE, localDay } from '../http/timezone';
 
 export interface GoalSummary {

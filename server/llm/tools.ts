@@ -7,6 +7,7 @@
  */
 import { tool, zodSchema } from 'ai';
 import { z } from 'zod';
+
 import { runMaths, warmUp } from './maths-pool';
 
 /** A tool call that takes longer answers an error to the model instead. */

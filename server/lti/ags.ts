@@ -5,6 +5,7 @@
  * after each change and `startScoreOutbox` (main.ts) sweeps what is due every half minute.
  */
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+
 import type { Db } from '../db';
 import { ltiGradeLinks, ltiScoreOutbox } from '../db/schema';
 import type { Logger } from '../http/errors';

@@ -14,7 +14,8 @@ import type { KeyObject } from 'node:crypto';
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Fail, entryText, failWith, parseEntries } from '../config-entries';
+
+import { entryText, type Fail, failWith, parseEntries } from '../config-entries';
 
 export interface LtiPlatform {
   /** A short stable name for `(issuer, client_id)`, used in pages' addresses and rows. */

@@ -1,7 +1,9 @@
 /** The tool's keys at work: the JWKS it publishes, and JWTs it signs (deep links, client assertions). */
 import { randomUUID } from 'node:crypto';
+
 import type { JWK, JWTPayload } from 'jose';
 import { exportJWK, SignJWT } from 'jose';
+
 import type { LtiToolKey } from './config';
 
 /** `GET /lti/jwks`: every key, so a platform still checks what the previous key signed. */

@@ -3,6 +3,7 @@
  * `namesroleservice` claim the course's last launch carried, every page (`Link: rel="next"`).
  */
 import { eq } from 'drizzle-orm';
+
 import type { Db } from '../db';
 import { ltiContexts } from '../db/schema';
 import type { PlatformRegistry } from './platforms';

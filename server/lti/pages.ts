@@ -4,6 +4,7 @@
  * script: the pages keep `script-src 'self'`. Each page names who may frame it.
  */
 import type { ServerResponse } from 'node:http';
+
 import type { Context } from 'hono';
 
 export const PAGE_SCRIPT_PATH = '/api/v1/lti/page.js';

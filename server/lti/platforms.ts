@@ -5,6 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { createRemoteJWKSet } from 'jose';
+
 import type { Db } from '../db';
 import { ltiPlatforms } from '../db/schema';
 import type { LtiPlatform } from './config';

@@ -5,11 +5,12 @@
  * Only with AYAH_LTI_DYNAMIC_REGISTRATION=1: whoever can reach the URL with a platform can add one.
  */
 import { z } from '@hono/zod-openapi';
+
 import type { LtiConfig } from './config';
 import { defaultFrameOrigins, safeUrl } from './config';
 import type { PlatformRegistry } from './platforms';
-import { LtiRefusal, LTI_PREFIX } from './service';
 import { SCOPES } from './schemas';
+import { LTI_PREFIX, LtiRefusal } from './service';
 import { USER_AGENT } from './token';
 
 const PLATFORM_CONFIG = 'https://purl.imsglobal.org/spec/lti-platform-configuration';

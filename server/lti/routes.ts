@@ -6,9 +6,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+
 import { AppError } from '../http/errors';
 import { clientAddress } from '../http/security';
-import type { PlatformRegistry } from './platforms';
 import { toolJwks } from './keys';
 import {
   allowFraming,
@@ -20,6 +20,7 @@ import {
   registeredPage,
   workingPage,
 } from './pages';
+import type { PlatformRegistry } from './platforms';
 import { register } from './registration';
 import { SessionBody } from './schemas';
 import type { LtiService } from './service';

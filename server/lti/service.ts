@@ -5,9 +5,12 @@
  * picker's answer signed, and the ports other domains use (the roster, goal-progress grades).
  */
 import { createHash, randomBytes } from 'node:crypto';
+
 import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { JWTPayload } from 'jose';
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
+
+import type { LimitSettings } from '../config';
 import type { Db, Queryable } from '../db';
 import { transaction } from '../db';
 import {
@@ -19,9 +22,8 @@ import {
   ltiUsers,
   users,
 } from '../db/schema';
-import type { LimitSettings } from '../config';
 import type { Logger } from '../http/errors';
-import { TOO_MANY_NEW_ACCOUNTS, consume, newAccountKey } from '../http/rate-limit';
+import { consume, newAccountKey, TOO_MANY_NEW_ACCOUNTS } from '../http/rate-limit';
 import type { GoalsReader } from './ags';
 import { createGrades } from './ags';
 import type { LtiConfig, LtiPlatform } from './config';

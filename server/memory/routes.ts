@@ -1,16 +1,17 @@
 /** `/api/v1/vector`: the caller's learning memory (API.md). */
-import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+
 import type { AuthEnv } from '../http/auth';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import {
-  NUL_MESSAGE,
-  SURROGATE_MESSAGE,
   hasNoNul,
   isWellFormed,
   jsonHasNoNul,
   jsonIsWellFormed,
+  NUL_MESSAGE,
+  SURROGATE_MESSAGE,
 } from '../http/text';
 import type { MemoryService } from './service';
 

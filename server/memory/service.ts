@@ -8,8 +8,9 @@
  * the endpoint fails) search ranks by PostgreSQL full-text search (`ts_rank_cd`, any word may match).
  * Every query is scoped to the caller's user id.
  */
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+
 import { learningMemories } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';

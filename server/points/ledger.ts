@@ -6,6 +6,7 @@
  * `PointsLedger` port (server/ports.ts) that `createPointsLedger` implements and server/app.ts hands in.
  */
 import { and, eq, gte, like, sql } from 'drizzle-orm';
+
 import type { Queryable } from '../db';
 import { pointsLedger } from '../db/schema';
 import type { Award, PointsLedger } from '../ports';

@@ -1,14 +1,15 @@
 /** `/api/v1/web3-tokens`: points, conversions to the reward token (the paths keep the backend's 'finu'). */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { AuthEnv } from '../http/auth';
-import type { MiddlewareHandler } from 'hono';
-import { AppError } from '../http/errors';
-import { BEARER, createRouter, errorResponses, json } from '../http/openapi';
 import { POINTS } from 'ayah-coach/rules';
+import type { MiddlewareHandler } from 'hono';
+
+import type { AuthEnv } from '../http/auth';
+import { AppError } from '../http/errors';
 import { isUuid } from '../http/ids';
+import { BEARER, createRouter, errorResponses, json } from '../http/openapi';
 import { pageOf, pageQuery } from '../http/paging';
-import { POINTS_MESSAGES } from './service';
 import type { PointsService } from './service';
+import { POINTS_MESSAGES } from './service';
 
 const ConvertBody = z
   .strictObject({

@@ -7,16 +7,17 @@
  * distributes the tokens and marks the conversion `success`; if it fails, the conversion is marked
  * `failed` and the points are given back (key `conversion:<id>:refund`).
  */
+import { POINTS } from 'ayah-coach/rules';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
+
 import { transaction } from '../db';
+import { lockUser } from '../db/locks';
 import type { ConversionStatus } from '../db/schema';
 import { conversions, pointsLedger } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { POINTS } from 'ayah-coach/rules';
 import type { Page } from '../http/paging';
 import { offsetOf, paged } from '../http/paging';
-import { lockUser } from '../db/locks';
 import { heldPoints, pointsBalance } from './ledger';
 
 export const POINTS_MESSAGES = {

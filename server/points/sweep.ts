@@ -11,10 +11,11 @@
  * any number of sweeps on any number of servers refund it exactly once.
  */
 import { and, eq, lt } from 'drizzle-orm';
+
 import { transaction } from '../db';
+import { lockUser } from '../db/locks';
 import { conversions, pointsLedger } from '../db/schema';
 import type { Deps } from '../deps';
-import { lockUser } from '../db/locks';
 
 export const STALE_CONVERSION_MS = 5 * 60_000;
 export const SWEEP_INTERVAL_MS = 60_000;

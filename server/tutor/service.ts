@@ -8,16 +8,17 @@
  * chat) are taken from the client limited and safety-checked. A client cannot put words in Ayah's
  * mouth in a conversation the server holds.
  */
+import { CHAT, TRUSTED_ADULT_NOTICE } from 'ayah-coach/rules';
+
 import type { User } from '../db/schema';
 import type { Deps } from '../deps';
-import type { LlmClient, ReplyPiece, Turn } from '../llm/model';
 import { runMaths } from '../llm/maths-pool';
-import { pieces, systemPrompt } from '../llm/prompt';
+import type { LlmClient, ReplyPiece, Turn } from '../llm/model';
 import type { GoalSummary, MemorySummary, StudentContext } from '../llm/prompt';
-import { SAFE_ANSWERS, checkSafety, localCheck } from '../llm/safety';
+import { pieces, systemPrompt } from '../llm/prompt';
 import type { SafetyCategory } from '../llm/safety';
-import { CHAT, TRUSTED_ADULT_NOTICE } from 'ayah-coach/rules';
-import type { Tutor, TurnInput, TutorTurn } from '../ports';
+import { checkSafety, localCheck, SAFE_ANSWERS } from '../llm/safety';
+import type { TurnInput, Tutor, TutorTurn } from '../ports';
 
 /** The offline coach answers within this long once the maths engines are loaded. */
 const COACH_TIMEOUT_MS = 2000;

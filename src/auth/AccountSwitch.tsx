@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+
 import { ACCOUNT_SWITCH_MESSAGES as MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
-import { accountName, type Account } from './account-switch';
+import { type Account, accountName } from './account-switch';
 import { headingClass } from './AuthLayout';
 
 export type AccountSwitchProps = {

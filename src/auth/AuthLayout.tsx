@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ComponentProps, type MouseEvent, type ReactNode } from 'react';
+import { type ComponentProps, type MouseEvent, type ReactNode, useEffect, useRef } from 'react';
+
 import { cn } from '../lib/cn';
 import { AyahRoot, type Theme } from '../ui/root';
 

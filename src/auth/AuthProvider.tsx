@@ -1,6 +1,7 @@
-import { useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { waitFor, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { type ReactNode, type Ref, useImperativeHandle, useMemo } from 'react';
+import { type ActorRefFrom, type SnapshotFrom, waitFor } from 'xstate';
+
 import { AUTH } from '../lib/limits';
 import { SIGN_IN_MESSAGES } from '../lib/messages';
 import { createContext, MissingProviderError } from '../ui/create-context';

@@ -1,17 +1,18 @@
-import { useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useId, useState } from 'react';
+
+import { FIRST_RUN_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
+import { AyahLogo } from '../ui/logo';
 import type { Theme } from '../ui/root';
 import type { AuthAdapter } from './auth.adapter';
 import { GoogleIcon, MailIcon } from './auth-icons';
 import { AuthLayout, headingClass, useFocusOnChange } from './AuthLayout';
 import { EmailForm } from './EmailForm';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
-import { signInLogic, type AuthMode, type SignInFields } from './sign-in.machine';
+import { type AuthMode, type SignInFields, signInLogic } from './sign-in.machine';
 import { isGoogleBusy, signInView } from './sign-in.selectors';
 import { Tagline } from './Tagline';
-import { FIRST_RUN_MESSAGES } from '../lib/messages';
-import { AyahLogo } from '../ui/logo';
 import { useNotices } from './use-notices';
 import { useProviders } from './use-providers';
 import { walletAuthLogic } from './wallet-auth.machine';

@@ -1,6 +1,7 @@
-import { useId, type Ref } from 'react';
 import { useSelector } from '@xstate/react';
+import { type Ref, useId } from 'react';
 import type { ActorRefFrom } from 'xstate';
+
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';

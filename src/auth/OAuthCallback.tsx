@@ -1,15 +1,15 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+
+import { takeRedirectSignInState } from '../lib/sign-in-state';
 import type { Theme } from '../ui/root';
 import { LoadingStatus } from '../ui/skeleton';
 import { Spinner } from '../ui/spinner';
-import { AuthLayout, headingClass, NavLink } from './AuthLayout';
-import { OAUTH_PARAMS, oauthCallbackLogic, readOAuthParams } from './oauth-callback.machine';
-import { useNotices } from './use-notices';
-import type { AuthAdapter } from './auth.adapter';
-import { takeRedirectSignInState } from '../lib/sign-in-state';
 import type { Account } from './account-switch';
 import { AccountSwitch } from './AccountSwitch';
+import type { AuthAdapter } from './auth.adapter';
+import { AuthLayout, headingClass, NavLink } from './AuthLayout';
+import { OAUTH_PARAMS, oauthCallbackLogic, readOAuthParams } from './oauth-callback.machine';
 import {
   hasFailed,
   isKeeping,
@@ -17,6 +17,7 @@ import {
   isWorking,
   switchChoice,
 } from './oauth-callback.selectors';
+import { useNotices } from './use-notices';
 
 export type OAuthCallbackProps = {
   /**

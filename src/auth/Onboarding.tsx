@@ -1,5 +1,6 @@
-import { useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useId, useLayoutEffect, useRef } from 'react';
+
 import { SUBJECT_LABELS } from '../lib/labels';
 import { GOALS, POINTS, type Subject } from '../lib/limits';
 import { Button } from '../ui/button';
@@ -8,8 +9,8 @@ import { SubjectIcon } from '../ui/subject-icons';
 import type { AuthAdapter, User } from './auth.adapter';
 import { AuthLayout, headingClass, useFocusOnChange } from './AuthLayout';
 import { onboardingLogic } from './onboarding.machine';
-import { useNotices } from './use-notices';
 import { currentStep, isDone, isSaving, ONBOARDING_STEPS, stepIndex } from './onboarding.selectors';
+import { useNotices } from './use-notices';
 
 export type OnboardingResult = {
   /** The subjects the student picked, in the order of `GOALS.subjects`. */

@@ -1,5 +1,6 @@
-import { useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useId, useState } from 'react';
+
 import { AUTH_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';

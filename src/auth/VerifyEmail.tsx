@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+
 import {
   ACCOUNT_SWITCH_MESSAGES,
   FIRST_RUN_MESSAGES,
@@ -9,12 +10,12 @@ import { Button } from '../ui/button';
 import type { Theme } from '../ui/root';
 import { LoadingStatus } from '../ui/skeleton';
 import { Spinner } from '../ui/spinner';
+import { type Account, accountName } from './account-switch';
+import { AccountSwitch } from './AccountSwitch';
 import type { AuthAdapter } from './auth.adapter';
 import { AuthLayout, headingClass, NavLink } from './AuthLayout';
-import { verifyEmailLogic } from './verify-email.machine';
 import { useNotices } from './use-notices';
-import { accountName, type Account } from './account-switch';
-import { AccountSwitch } from './AccountSwitch';
+import { verifyEmailLogic } from './verify-email.machine';
 import {
   isAlreadyVerified,
   isCheckingLink,

@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
+
 import { WALLET_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { WalletIcon } from './auth-icons';

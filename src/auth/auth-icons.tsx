@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+
 import { cn } from '../lib/cn';
 
 // Decorative: the button holding one carries the name. Fills are classes, so a host page's

@@ -1,7 +1,7 @@
 import type { HttpClient } from '../http-client';
 import { trimSlash, withNormalizedUser } from '../http-user';
-import type { AuthAdapter, User } from './auth.adapter';
 import { beginRedirectSignIn } from '../lib/sign-in-state';
+import type { AuthAdapter, User } from './auth.adapter';
 
 const AUTH = '/api/v1/auth';
 

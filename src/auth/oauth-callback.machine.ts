@@ -1,15 +1,16 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
+
 import { AUTH } from '../lib/limits';
 import { OAUTH_MESSAGES, oauthError } from '../lib/messages';
-import type { AuthResponse } from './auth.adapter';
+import { stubActor } from '../lib/stub-actor';
 import {
-  isOtherAccount,
   type Account,
   type AccountSwitchEvent,
+  isOtherAccount,
   type SessionUpdateEvent,
 } from './account-switch';
+import type { AuthResponse } from './auth.adapter';
 import type { AuthNotice } from './notices';
-import { stubActor } from '../lib/stub-actor';
 
 /**
  * The query parameters of `/oauth-callback`: the server sends a one-time `code` (or `error`); the

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { oauthCallbackMachine } from './oauth-callback.machine';
 
 /** What the callback page reads from its machine, so the view names no state. */

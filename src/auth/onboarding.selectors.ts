@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { onboardingMachine } from './onboarding.machine';
 
 /** What the onboarding view reads from its machine, so it names no state. */

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { resetPasswordMachine } from './reset-password.machine';
 
 /** What the reset-password page reads from its machine, so it names no state. */

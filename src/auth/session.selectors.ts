@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { sessionMachine } from './session.machine';
 
 /** What the session's readers ask of its machine, so none names a state. */

@@ -1,4 +1,5 @@
 import { assertEvent, assign, emit, fromPromise, setup, stateIn } from 'xstate';
+
 import {
   OAUTH_MESSAGES,
   resendRetryNote,
@@ -6,6 +7,7 @@ import {
   SIGN_IN_MESSAGES,
   VALIDATION_MESSAGES,
 } from '../lib/messages';
+import { stubActor } from '../lib/stub-actor';
 import { isValidEmail, validateSignUpFields } from '../lib/validation';
 import type {
   AuthAdapter,
@@ -15,9 +17,8 @@ import type {
   RegisterResponse,
   ResendResponse,
 } from './auth.adapter';
-import { serverMessage, type AuthNotice } from './notices';
-import { signInErrorMessage, type AuthMode } from './sign-in.errors';
-import { stubActor } from '../lib/stub-actor';
+import { type AuthNotice, serverMessage } from './notices';
+import { type AuthMode, signInErrorMessage } from './sign-in.errors';
 
 export type { AuthMode };
 

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { signInMachine } from './sign-in.machine';
 
 /** What the sign-in screen's views read from its machine, so none names a state. */

@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+
 import { AUTH } from '../lib/limits';
 
 export type TaglineInput = {

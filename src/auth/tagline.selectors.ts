@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { taglineMachine } from './tagline.machine';
 
 /** What the tagline reads from its machine, so it names no state. */

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { Subscription } from 'xstate';
+
 import { toast } from '../ui/toast';
 import type { AuthNotice } from './notices';
 

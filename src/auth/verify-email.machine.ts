@@ -1,23 +1,24 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { AUTH } from '../lib/limits';
+
 import { ApiError } from '../lib/http-errors';
+import { AUTH } from '../lib/limits';
 import {
   AUTH_MESSAGES,
+  resendRetryNote,
   RESET_VERIFY_MESSAGES,
   SIGN_IN_MESSAGES,
-  resendRetryNote,
 } from '../lib/messages';
-import { validateResend } from '../lib/validation';
-import type { AuthAdapter, AuthResponse, ResendResponse } from './auth.adapter';
-import { serverMessage, unlessAborted, type AuthNotice } from './notices';
-import { verifyEmailOnce } from './verify-email.once';
 import { stubActor } from '../lib/stub-actor';
+import { validateResend } from '../lib/validation';
 import {
-  isOtherAccount,
   type Account,
   type AccountSwitchEvent,
+  isOtherAccount,
   type SessionUpdateEvent,
 } from './account-switch';
+import type { AuthAdapter, AuthResponse, ResendResponse } from './auth.adapter';
+import { type AuthNotice, serverMessage, unlessAborted } from './notices';
+import { verifyEmailOnce } from './verify-email.once';
 
 export type VerifyEmailInput = {
   /** The `email` query parameter: the address a link was sent to. */

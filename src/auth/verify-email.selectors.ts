@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { verifyEmailMachine } from './verify-email.machine';
 
 /** What the verify-email page reads from its machine, so the view names no state. */

@@ -1,19 +1,20 @@
-import { assign, emit, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
-import { WALLET, TOAST } from '../lib/limits';
+import { assign, emit, type EventObject, fromCallback, fromPromise, setup } from 'xstate';
+
+import { TOAST, WALLET } from '../lib/limits';
 import { AUTH_MESSAGES, WALLET_MESSAGES, wrongWalletAddress } from '../lib/messages';
+import { notProvided, stubActor } from '../lib/stub-actor';
 import { sameAddress } from '../lib/wallet';
 import type { AuthAdapter, AuthResponse, Web3AuthenticateRequest } from './auth.adapter';
-import { serverMessage, type AuthNotice } from './notices';
+import { type AuthNotice, serverMessage } from './notices';
 import {
-  WalletMissingError,
   isUserRejection,
   readAccount,
   requestAccount,
   signMessage,
-  watchWallet,
+  WalletMissingError,
   type WalletSource,
+  watchWallet,
 } from './wallet-provider';
-import { notProvided, stubActor } from '../lib/stub-actor';
 
 export const METAMASK_TOAST_ID = 'ayah-metamask';
 

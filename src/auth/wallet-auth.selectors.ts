@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { walletAuthMachine } from './wallet-auth.machine';
 
 /** What the MetaMask choice reads from its machine, so the view names no state. */

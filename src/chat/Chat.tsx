@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
+
 import { cn } from '../lib/cn';
 import { AUTH } from '../lib/limits';
 import { GUEST_MESSAGES } from '../lib/messages';
@@ -7,11 +8,11 @@ import { Button } from '../ui/button';
 import { AyahRoot, type Theme } from '../ui/root';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import { whenIdle } from '../ui/when-idle';
+import { AyahMark } from './AyahMark';
 import type { ChatAdapter } from './chat.adapter';
-import { ChatActorProvider, useChatActor } from './chat-context';
 import { chatLogic } from './chat.machine';
 import { browserChatStore, type ChatStore } from './chat.store';
-import { AyahMark } from './AyahMark';
+import { ChatActorProvider, useChatActor } from './chat-context';
 import { ChatComposer } from './ChatComposer';
 import { ChatThread } from './ChatThread';
 import { preloadMarkdown } from './ReplyMarkdown';

@@ -1,18 +1,19 @@
+import { useSelector } from '@xstate/react';
 import {
-  useEffect,
-  useId,
-  useRef,
   type ClipboardEvent,
   type FormEvent,
   type KeyboardEvent,
+  useEffect,
+  useId,
+  useRef,
 } from 'react';
+
 import { clampMessage, exceedsMessageLimit } from '../lib/chat';
-import { useSelector } from '@xstate/react';
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
 import { AlertCircleIcon } from '../ui/icons';
-import { ArrowUpIcon, RetryIcon, StopIcon } from './chat-icons';
 import { useChatActor } from './chat-context';
+import { ArrowUpIcon, RetryIcon, StopIcon } from './chat-icons';
 import { preloadMarkdown } from './ReplyMarkdown';
 
 /** The line under the input (spec section 1). */

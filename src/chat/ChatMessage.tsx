@@ -1,12 +1,13 @@
 import { memo, useEffect, useState } from 'react';
+
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
 import { CheckIcon } from '../ui/icons';
 import { toast } from '../ui/toast';
 import { VisuallyHidden } from '../ui/visually-hidden';
 import { AyahMark } from './AyahMark';
-import { CopyIcon, RetryIcon } from './chat-icons';
 import type { ChatEntry } from './chat.thread';
+import { CopyIcon, RetryIcon } from './chat-icons';
 import { ReplyMarkdown } from './ReplyMarkdown';
 import { Dots, ReplyActivity, TypingIndicator } from './TypingIndicator';
 

@@ -1,5 +1,6 @@
-import { useRef } from 'react';
 import { useSelector } from '@xstate/react';
+import { useRef } from 'react';
+
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
 import {
@@ -13,8 +14,8 @@ import { MoreHorizontalIcon, PencilIcon, TrashIcon } from '../ui/icons';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import type { ChatSession } from './chat.adapter';
 import { ArchiveIcon } from './chat-icons';
-import { preloadSessionDialogs } from './sidebar-dialogs';
 import { useSessionsActor } from './sidebar-context';
+import { preloadSessionDialogs } from './sidebar-dialogs';
 
 export interface ChatSessionListProps {
   /** The conversation shown, marked current. */

@@ -1,18 +1,19 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+
 import { cn } from '../lib/cn';
-import { toast } from '../ui/toast';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { Button } from '../ui/button';
 import { MountOnOpen } from '../ui/mount-on-open';
 import { AyahRoot, type Theme } from '../ui/root';
+import { toast } from '../ui/toast';
 import type { ChatAdapter } from './chat.adapter';
-import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { ChatSessionList } from './ChatSessionList';
-import { DeleteChatDialog, RenameChatDialog, SearchChatsDialog } from './sidebar-dialogs';
 import { sessionsLogic } from './sessions.machine';
-import { SessionsActorProvider, type SessionsActorRef } from './sidebar-context';
-import { SidebarNav } from './SidebarNav';
 import { isDeleting, isIdle, isRenaming } from './sessions.selectors';
+import { SessionsActorProvider, type SessionsActorRef } from './sidebar-context';
+import { DeleteChatDialog, RenameChatDialog, SearchChatsDialog } from './sidebar-dialogs';
+import { SidebarNav } from './SidebarNav';
 
 export interface ChatSidebarProps {
   /** The backend: `createHttpApi(…).chat`, or a fake. Read once, on mount. */

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
 import { useSelector } from '@xstate/react';
+import { useCallback, useEffect, useState } from 'react';
+
 import { spokenText } from '../lib/spoken-text';
 import { Button } from '../ui/button';
 import { VisuallyHidden } from '../ui/visually-hidden';
-import { ArrowDownIcon } from './chat-icons';
 import { useChatActor } from './chat-context';
+import { ArrowDownIcon } from './chat-icons';
 import { ChatMessage } from './ChatMessage';
 import { useHistoryWindow } from './use-history-window';
 import { useStickToBottom } from './use-stick-to-bottom';

@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react';
+
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { useSessionsActor } from './sidebar-context';
 import { isDeleting } from './sessions.selectors';
+import { useSessionsActor } from './sidebar-context';
 
 /** 'Delete chat?': open while the session list asks to confirm a delete. */
 export function DeleteChatDialog() {

@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
+import { type FormEvent, useState } from 'react';
+
 import { CHAT } from '../lib/limits';
 import { Button } from '../ui/button';
 import {
@@ -12,8 +13,8 @@ import {
 } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
-import { useSessionsActor } from './sidebar-context';
 import { isRenaming } from './sessions.selectors';
+import { useSessionsActor } from './sidebar-context';
 
 /** The rename dialog, open while the session list is renaming a chat. */
 export function RenameChatDialog({ onClosed }: { onClosed: () => void }) {

@@ -1,6 +1,7 @@
 import { Suspense, useState } from 'react';
-import { lazyComponent } from '../ui/lazy-component';
+
 import type { Markdown as MarkdownComponent, MarkdownProps } from '../markdown';
+import { lazyComponent } from '../ui/lazy-component';
 import { TypingIndicator } from './TypingIndicator';
 
 /**

@@ -1,12 +1,13 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { type KeyboardEvent, useEffect, useState } from 'react';
+
+import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
+import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogTitle } from '../ui/dialog';
 import { AyahRoot, type Theme } from '../ui/root';
-import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
 import { toast } from '../ui/toast';
 import type { ChatAdapter, ChatSearchHit, ChatSession } from './chat.adapter';
-import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { MessageIcon, SearchIcon } from './chat-icons';
 import { searchLogic } from './search.machine';
 import { foundNothing, isBlank } from './search.selectors';

@@ -1,7 +1,8 @@
 import type { ReactNode, Ref } from 'react';
+
 import { cn } from '../lib/cn';
-import { followLink } from '../ui/follow-link';
 import { Button, buttonVariants } from '../ui/button';
+import { followLink } from '../ui/follow-link';
 import { AyahLogo } from '../ui/logo';
 import { VisuallyHidden } from '../ui/visually-hidden';
 import { NewChatIcon, PanelLeftIcon, SearchIcon, TargetIcon } from './chat-icons';

@@ -4,8 +4,8 @@ import type {
   ChatSession,
   ChatSessionPage,
   MessageResponse,
-  PageQuery,
   Paged,
+  PageQuery,
 } from '../wire';
 
 /** The session wire types, shared with settings' Data Controls through src/wire.ts. */

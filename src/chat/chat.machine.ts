@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+
 import type { ChatAdapter } from './chat.adapter';
 import { chatSetup } from './chat.setup';
 import { browserChatStore, type ChatStore } from './chat.store';

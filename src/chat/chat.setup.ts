@@ -1,4 +1,5 @@
 import { assign, emit, setup } from 'xstate';
+
 import {
   canSend,
   exceedsMessageLimit,
@@ -8,22 +9,22 @@ import {
 } from '../lib/chat';
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES, startedConversation } from '../lib/messages';
+import { notProvided, stubActor } from '../lib/stub-actor';
 import type { ChatSendRequest, ChatSendResponse, ChatSessionDetail } from './chat.adapter';
 import type { StoredChat } from './chat.store';
 import {
+  type ChatEntry,
   dropFailedTurn,
   fromServer,
   growReply,
-  noteActivity,
   lastReply,
   lastUserText,
+  noteActivity,
   pendingReply,
   updateReply,
   welcomeEntry,
-  type ChatEntry,
 } from './chat.thread';
 import type { ChatContext, ChatEmitted, ChatEvent, ChatInput, SendStreamInput } from './chat.types';
-import { notProvided, stubActor } from '../lib/stub-actor';
 
 /*
  * What the conversation machine can do: its actors, guards and actions, by name. The statechart in

@@ -1,6 +1,6 @@
-import type { ChatMessage, ChatRole, ChatSendRequest, ChatTurn } from './chat.adapter';
 import { isClientSessionId } from '../lib/chat';
 import { welcomeBack } from '../lib/messages';
+import type { ChatMessage, ChatRole, ChatSendRequest, ChatTurn } from './chat.adapter';
 
 /**
  * Where a message of the thread stands. User messages and finished replies are `complete`; a reply is

@@ -1,8 +1,9 @@
 import { assign, emit, fromCallback, fromPromise, setup, spawnChild } from 'xstate';
+
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
-import type { ChatAdapter, ChatSearchHit, ChatSearchPage, ChatSessionPage } from './chat.adapter';
 import { stubActor } from '../lib/stub-actor';
+import type { ChatAdapter, ChatSearchHit, ChatSearchPage, ChatSessionPage } from './chat.adapter';
 
 export type SearchContext = {
   /** What the student typed. */

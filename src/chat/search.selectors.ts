@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { searchMachine } from './search.machine';
 
 /** What the search dialog reads from the search machine, so it names no state. */

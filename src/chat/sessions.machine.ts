@@ -1,8 +1,9 @@
 import { assign, emit, fromPromise, raise, setup } from 'xstate';
+
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
-import type { ChatAdapter, ChatSession, ChatSessionPage } from './chat.adapter';
 import { stubActor } from '../lib/stub-actor';
+import type { ChatAdapter, ChatSession, ChatSessionPage } from './chat.adapter';
 
 export type SessionsContext = {
   /** Active sessions, newest activity first; empty when the list failed to load. */

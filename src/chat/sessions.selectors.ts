@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { sessionsMachine } from './sessions.machine';
 
 /** What the sidebar's views read from the sessions machine, so none names a state. */

@@ -1,9 +1,10 @@
-import { useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
+import { useEffect, useRef } from 'react';
+
 import { sessionTitle } from '../lib/chat';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { toast } from '../ui/toast';
 import type { ChatActorRef } from './chat-context';
-import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 
 type Options = {
   sessionId: string | null;

@@ -1,9 +1,9 @@
 import {
+  type UIEvent,
   useCallback,
   useLayoutEffect,
   useRef,
   useState,
-  type UIEvent,
   type WheelEvent,
 } from 'react';
 

@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
+import { type FormEvent, useState } from 'react';
+
 import { goalTargetError } from '../lib/goals';
 import { GOAL_TYPE_UNITS, SUBJECT_LABELS } from '../lib/labels';
 import { GOALS } from '../lib/limits';
@@ -17,10 +18,10 @@ import {
 } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
+import { isDeleting, isEditing, isEditLocked } from './board.selectors';
+import { goalName } from './format';
 import type { Goal } from './goals.adapter';
 import { useBoardActor } from './goals-context';
-import { goalName } from './format';
-import { isDeleting, isEditing, isEditLocked } from './board.selectors';
 
 /** Edit a goal's target (at least 1); a goal over 50 % opens locked, saying why. */
 export function EditGoalDialog() {

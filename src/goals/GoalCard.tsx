@@ -1,16 +1,17 @@
 import { useSelector } from '@xstate/react';
+
 import { formatStudyHours } from '../lib/goals';
 import { GOAL_TYPE_LABELS, SUBJECT_LABELS } from '../lib/labels';
 import { clampPercent } from '../lib/progress';
 import { Button } from '../ui/button';
 import { PencilIcon, TrashIcon } from '../ui/icons';
 import { Progress } from '../ui/progress';
+import { SubjectIcon } from '../ui/subject-icons';
+import { noDialogOpen } from './board.selectors';
+import { goalName, perWeek, shortDate } from './format';
 import type { Goal } from './goals.adapter';
 import { useBoardActor } from './goals-context';
-import { SubjectIcon } from '../ui/subject-icons';
 import { HistoryIcon } from './goals-icons';
-import { goalName, perWeek, shortDate } from './format';
-import { noDialogOpen } from './board.selectors';
 
 /** One goal: subject, type, target per week, the progress bar, study time, latest progress, actions. */
 export function GoalCard({ goal }: { goal: Goal }) {

@@ -1,15 +1,16 @@
-import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+
 import { cn } from '../lib/cn';
 import { celebrationMessage } from '../lib/messages';
 import { clampPercent } from '../lib/progress';
 import { Button } from '../ui/button';
 import { XIcon } from '../ui/icons';
+import { shownCelebration } from './board.selectors';
+import { fireConfetti } from './confetti';
 import { useBoardActor } from './goals-context';
 import { TrophyIcon } from './goals-icons';
-import { fireConfetti } from './confetti';
 import { useReducedMotion } from './use-reduced-motion';
-import { shownCelebration } from './board.selectors';
 
 /**
  * A milestone (25, 50, 75, 100 %) reached: a banner, confetti unless motion is reduced (then a calm

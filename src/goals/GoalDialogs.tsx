@@ -1,5 +1,5 @@
-import type { Subject } from './goals.adapter';
 import { DeleteGoalDialog, EditGoalDialog } from './EditGoalDialog';
+import type { Subject } from './goals.adapter';
 import { GoalWizardDialog } from './GoalWizardDialog';
 import { LogProgressDialog } from './LogProgressDialog';
 import { ProgressHistoryDialog } from './ProgressHistoryDialog';

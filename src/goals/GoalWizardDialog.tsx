@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+
 import type { Subject } from '../lib/limits';
 import { Button } from '../ui/button';
 import {
@@ -9,9 +10,9 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../ui/dialog';
+import { isCreating } from './board.selectors';
 import { useBoardActor, useWizardActor } from './goals-context';
 import { GoalTypeStep, ReviewStep, SubjectStep, TargetStep } from './WizardSteps';
-import { isCreating } from './board.selectors';
 
 const STEPS = { subject: 1, goalType: 2, target: 3, review: 4, creating: 4, refused: 4 } as const;
 const STEP_NAMES = ['Subject', 'Goal type', 'Target', 'Review'] as const;

@@ -1,31 +1,32 @@
-import { lazy, useEffect, useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { lazy, useEffect, useId, useState } from 'react';
+
 import { cn } from '../lib/cn';
 import { AUTH } from '../lib/limits';
 import { GOAL_MESSAGES, GUEST_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
-import { AyahRoot, type Theme } from '../ui/root';
 import { MountOnOpen } from '../ui/mount-on-open';
+import { AyahRoot, type Theme } from '../ui/root';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import { toast } from '../ui/toast';
 import { whenIdle } from '../ui/when-idle';
-import type { GoalsAdapter, Subject } from './goals.adapter';
 import { goalsLogic } from './board.machine';
-import { wizardLogic } from './wizard.machine';
+import { listStatus, noDialogOpen } from './board.selectors';
+import { GoalCard } from './GoalCard';
+import { GoalCelebration } from './GoalCelebration';
+import type { GoalsAdapter, Subject } from './goals.adapter';
 import {
   BoardActorProvider,
-  WizardActorProvider,
+  type BoardActorRef,
   useBoardActor,
   useWizardActor,
-  type BoardActorRef,
+  WizardActorProvider,
   type WizardActorRef,
 } from './goals-context';
 import { PlusIcon, TargetIcon } from './goals-icons';
-import { GoalCard } from './GoalCard';
 import { GoalStats, RecentActivity } from './GoalsSummary';
-import { GoalCelebration } from './GoalCelebration';
+import { wizardLogic } from './wizard.machine';
 import { SuggestionCards } from './WizardSteps';
-import { listStatus, noDialogOpen } from './board.selectors';
 
 const loadDialogs = () => import('./GoalDialogs');
 const GoalDialogs = lazy(loadDialogs);

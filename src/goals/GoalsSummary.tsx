@@ -1,11 +1,12 @@
-import { useId, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
+import { type ReactNode, useId } from 'react';
+
 import { averageProgress } from '../lib/goals';
 import { GOAL_TYPE_UNITS, SUBJECT_LABELS } from '../lib/labels';
-import { useBoardActor } from './goals-context';
 import { SubjectIcon } from '../ui/subject-icons';
-import { FlameIcon, TargetIcon, TrophyIcon } from './goals-icons';
 import { shortDate } from './format';
+import { useBoardActor } from './goals-context';
+import { FlameIcon, TargetIcon, TrophyIcon } from './goals-icons';
 
 /** The four stats: Active Goals, Avg Progress, This Week (completed) and Day Streak. */
 export function GoalStats() {

@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
+import { type FormEvent, useState } from 'react';
+
 import { progressEntryError } from '../lib/goals';
 import { GOALS, type GoalType } from '../lib/limits';
 import { Button } from '../ui/button';
@@ -14,10 +15,10 @@ import {
 } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
+import { isLogging } from './board.selectors';
+import { goalName } from './format';
 import type { Goal } from './goals.adapter';
 import { useBoardActor } from './goals-context';
-import { goalName } from './format';
-import { isLogging } from './board.selectors';
 
 const VALUE_LABELS: Readonly<Record<GoalType, string>> = {
   problems_solved: 'Problems solved',

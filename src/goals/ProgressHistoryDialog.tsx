@@ -1,13 +1,14 @@
 import { useSelector } from '@xstate/react';
+
 import { formatStudyHours } from '../lib/goals';
 import { GOAL_TYPE_UNITS } from '../lib/labels';
 import { GOALS } from '../lib/limits';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../ui/dialog';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
-import { useBoardActor } from './goals-context';
-import { goalName, shortDate } from './format';
 import { historyStatus, isShowingHistory } from './board.selectors';
+import { goalName, shortDate } from './format';
+import { useBoardActor } from './goals-context';
 
 /** A goal's progress by day, 4 days a page, newest first. */
 export function ProgressHistoryDialog() {

@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+
 import { cn } from '../lib/cn';
 import { recommendedRange } from '../lib/goals';
 import { GOAL_TYPE_LABELS, GOAL_TYPE_UNITS, SUBJECT_LABELS } from '../lib/labels';
@@ -6,8 +7,8 @@ import { GOALS, type GoalType, type Subject } from '../lib/limits';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
-import { useWizardActor } from './goals-context';
 import { SubjectIcon } from '../ui/subject-icons';
+import { useWizardActor } from './goals-context';
 import { suggestionsFor } from './suggestions';
 import { wizardTargetError } from './wizard.machine';
 

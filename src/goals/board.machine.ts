@@ -1,8 +1,9 @@
 import { fromPromise } from 'xstate';
+
 import { GOALS } from '../lib/limits';
-import type { GoalsAdapter } from './goals.adapter';
-import { boardSetup, initialBoardContext } from './board.setup';
 import { dialogState } from './board.dialogs';
+import { boardSetup, initialBoardContext } from './board.setup';
+import type { GoalsAdapter } from './goals.adapter';
 
 export type { BoardContext, BoardEmitted, BoardEvent, GoalHistory } from './board.setup';
 

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { boardMachine } from './board.machine';
 import type { Celebration } from './goals.adapter';
 

@@ -1,7 +1,9 @@
 import { assign, emit, raise, setup } from 'xstate';
+
 import { canEditGoal, isValidTarget, progressEntryError } from '../lib/goals';
 import { GOALS } from '../lib/limits';
 import { GOAL_MESSAGES } from '../lib/messages';
+import { stubActor } from '../lib/stub-actor';
 import type { MessageResponse, Paged } from '../wire';
 import type {
   Celebration,
@@ -12,7 +14,6 @@ import type {
   GoalResponse,
   LogProgressRequest,
 } from './goals.adapter';
-import { stubActor } from '../lib/stub-actor';
 import { isStatus, refusalMessage } from './goals.setup';
 
 const HOW = 'create the machine with goalsLogic(adapter)';

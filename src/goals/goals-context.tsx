@@ -1,4 +1,5 @@
 import type { ActorRefFrom } from 'xstate';
+
 import { createContext } from '../ui/create-context';
 import type { boardMachine } from './board.machine';
 import type { wizardMachine } from './wizard.machine';

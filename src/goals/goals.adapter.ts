@@ -1,5 +1,5 @@
-import type { CallOptions, MessageResponse, PageQuery, Paged } from '../wire';
 import type { GoalType, Subject } from '../lib/limits';
+import type { CallOptions, MessageResponse, Paged, PageQuery } from '../wire';
 
 export type { GoalType, Subject };
 

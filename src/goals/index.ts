@@ -3,21 +3,20 @@ export { GoalsBoard, type GoalsBoardProps } from './GoalsBoard';
 
 // The machines, for hosts that drive the goals themselves.
 export {
-  boardMachine,
-  goalsLogic,
   type BoardContext,
   type BoardEmitted,
   type BoardEvent,
+  boardMachine,
   type GoalHistory,
+  goalsLogic,
 } from './board.machine';
+export type * from './goals.adapter';
+export { type GoalSuggestion, suggestionsFor } from './suggestions';
 export {
-  wizardLogic,
-  wizardMachine,
-  wizardTargetError,
   type WizardContext,
   type WizardEmitted,
   type WizardEvent,
+  wizardLogic,
+  wizardMachine,
+  wizardTargetError,
 } from './wizard.machine';
-export { suggestionsFor, type GoalSuggestion } from './suggestions';
-
-export type * from './goals.adapter';

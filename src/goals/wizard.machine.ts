@@ -1,15 +1,16 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
+
 import { defaultTarget, goalTargetError } from '../lib/goals';
 import { GOAL_MESSAGES, goalCreated } from '../lib/messages';
+import { stubActor } from '../lib/stub-actor';
 import type {
   CreateGoalRequest,
   Goal,
   GoalResponse,
-  GoalType,
   GoalsAdapter,
+  GoalType,
   Subject,
 } from './goals.adapter';
-import { stubActor } from '../lib/stub-actor';
 import { serverMessage } from './goals.setup';
 
 export type WizardContext = {

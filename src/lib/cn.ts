@@ -1,4 +1,4 @@
-import { clsx, type ClassValue } from 'clsx';
+import { type ClassValue, clsx } from 'clsx';
 import { extendTailwindMerge } from 'tailwind-merge';
 
 // Our utilities carry the `ay:` prefix, so tailwind-merge must know it to resolve conflicts.

@@ -1,4 +1,4 @@
-import { type Line, isDigit, runLength } from './markdown-lines';
+import { isDigit, type Line, runLength } from './markdown-lines';
 
 /**
  * The inline half of `normalizeMath`: one run of paragraph lines (no blank line, fence, heading

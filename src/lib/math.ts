@@ -1,8 +1,8 @@
 import {
-  type Fence,
-  type Line,
   closesFence,
   codeFenceOpen,
+  type Fence,
+  type Line,
   lineKind,
   mathFenceOpen,
   readLine,

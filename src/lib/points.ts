@@ -1,5 +1,5 @@
 import { POINTS } from './limits';
-import { VALIDATION_MESSAGES as M, conversionOverBalance } from './messages';
+import { conversionOverBalance, VALIDATION_MESSAGES as M } from './messages';
 
 /** Tokens received for `points` (DECISIONS.md: 10 points = 1 token, rounded down). */
 export function tokensFor(points: number): number {

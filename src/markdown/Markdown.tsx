@@ -1,7 +1,8 @@
 import { Fragment, useState } from 'react';
+
 import { cn } from '../lib/cn';
 import { useKatexPlugins } from './math';
-import { StreamBlock, markdownRootClass } from './render';
+import { markdownRootClass, StreamBlock } from './render';
 import { StreamView } from './stream';
 
 // Between top-level blocks react-markdown puts a line break: so do we, for the same DOM.

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
 import { CheckIcon } from '../ui/icons';

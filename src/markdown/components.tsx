@@ -1,5 +1,6 @@
 import type { ComponentProps, ReactElement } from 'react';
 import type { Components, ExtraProps } from 'react-markdown';
+
 import { VisuallyHidden } from '../ui/visually-hidden';
 import { CodeBlock } from './code';
 import { type HastNode, textOf } from './hast';

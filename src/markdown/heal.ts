@@ -1,4 +1,4 @@
-import { lineKind, type Line } from '../lib/markdown-lines';
+import { type Line, lineKind } from '../lib/markdown-lines';
 import { closeEmphasis, pendingCut } from './inline';
 import { LineScanner } from './scan';
 

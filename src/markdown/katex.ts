@@ -6,16 +6,18 @@
  * `.katex*` classes, a counter reset on `body`, is scoped to the Ayah root: a portal's page is left alone.
  */
 import 'katex/dist/katex.min.css';
+
 import type { Nodes } from 'hast';
 import { toJsxRuntime } from 'hast-util-to-jsx-runtime';
 import type { ReactElement } from 'react';
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 import type { Options as MarkdownOptions } from 'react-markdown';
 import rehypeKatex, { type Options } from 'rehype-katex';
+
 import {
-  type HastNode,
   displayMathFrame,
   formulaKey,
+  type HastNode,
   isDisplayMath,
   rehypeDisplayMathFrame,
 } from './hast';

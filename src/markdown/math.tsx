@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useSyncExternalStore } from 'react';
 import type { Options } from 'react-markdown';
 
 /** Rehype plugins that render math with KaTeX. */

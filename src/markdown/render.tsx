@@ -2,6 +2,7 @@ import { memo, useMemo } from 'react';
 import ReactMarkdown, { type Options } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
+
 import { safeUrl } from '../lib/links';
 import { normalizeMath } from '../lib/math';
 import { markdownComponents } from './components';

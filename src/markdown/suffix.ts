@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+
 import type { HastNode } from './hast';
 
 /** Plain text to show at the end of a block, after the markdown it was parsed from. */

@@ -1,7 +1,7 @@
-import { useEffect, useId, useState } from 'react';
 import { useSelector } from '@xstate/react';
+import { useEffect, useId, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import type { User } from './settings.adapter';
+
 import { SETTINGS_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
@@ -9,6 +9,7 @@ import { Field } from '../ui/field';
 import { Input } from '../ui/input';
 import type { accountMachine } from './account.machine';
 import { isDeleteOpen, isDeleting, isExporting } from './account.selectors';
+import type { User } from './settings.adapter';
 import type { AccountExport } from './settings.adapter';
 
 export type AccountActorRef = ActorRefFrom<typeof accountMachine>;

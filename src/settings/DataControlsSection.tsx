@@ -1,6 +1,7 @@
-import { useId } from 'react';
 import { useSelector } from '@xstate/react';
+import { useId } from 'react';
 import type { ActorRefFrom } from 'xstate';
+
 import { SETTINGS_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';

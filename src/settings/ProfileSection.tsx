@@ -1,7 +1,7 @@
-import { useEffect, useId, useRef } from 'react';
 import { useSelector } from '@xstate/react';
+import { useEffect, useId, useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import type { User } from './settings.adapter';
+
 import { SUBJECT_LABELS } from '../lib/labels';
 import { GOALS, type Subject } from '../lib/limits';
 import { Button } from '../ui/button';
@@ -9,6 +9,7 @@ import { Field } from '../ui/field';
 import { Input } from '../ui/input';
 import { Textarea } from '../ui/textarea';
 import type { profileMachine } from './profile.machine';
+import type { User } from './settings.adapter';
 
 export type ProfileActorRef = ActorRefFrom<typeof profileMachine>;
 

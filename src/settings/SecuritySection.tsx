@@ -1,7 +1,7 @@
-import { useEffect, useId, useState } from 'react';
 import { useSelector } from '@xstate/react';
+import { useEffect, useId, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import type { User } from './settings.adapter';
+
 import { SETTINGS_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
@@ -9,6 +9,7 @@ import { PasswordInput } from '../ui/password-input';
 import { PasswordRequirements } from '../ui/password-requirements';
 import { PasswordStrength } from '../ui/password-strength';
 import type { passwordMachine } from './password.machine';
+import type { User } from './settings.adapter';
 
 export type PasswordActorRef = ActorRefFrom<typeof passwordMachine>;
 

@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
-import type { User } from './settings.adapter';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
 import { AyahRoot, type Theme } from '../ui/root';
@@ -12,6 +12,7 @@ import { passwordLogic } from './password.machine';
 import { profileLogic } from './profile.machine';
 import { ProfileSection } from './ProfileSection';
 import { SecuritySection } from './SecuritySection';
+import type { User } from './settings.adapter';
 import type { SettingsAdapter } from './settings.adapter';
 import { useSettingsNotices } from './use-settings-notices';
 

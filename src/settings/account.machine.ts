@@ -1,9 +1,10 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
+
 import { ApiError } from '../lib/http-errors';
 import { SETTINGS_MESSAGES } from '../lib/messages';
+import { stubActor } from '../lib/stub-actor';
 import type { MessageResponse } from '../wire';
 import type { AccountExport, DeleteAccountRequest, SettingsAdapter } from './settings.adapter';
-import { stubActor } from '../lib/stub-actor';
 import type { SettingsNotice } from './settings.notices';
 
 const HOW = 'create the machine with accountLogic(adapter)';

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { accountMachine } from './account.machine';
 
 /** What the account section reads from the account machine, so the view names no state. */

@@ -1,10 +1,11 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import type { ChatSession, ChatSessionPage } from './settings.adapter';
+
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
-import type { MessageResponse, PageQuery } from '../wire';
-import type { SettingsAdapter } from './settings.adapter';
 import { stubActor } from '../lib/stub-actor';
+import type { MessageResponse, PageQuery } from '../wire';
+import type { ChatSession, ChatSessionPage } from './settings.adapter';
+import type { SettingsAdapter } from './settings.adapter';
 import type { SettingsNotice } from './settings.notices';
 
 const HOW = 'create the machine with archiveLogic(adapter)';

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { archiveMachine } from './archive.machine';
 
 /** What Data Controls read from the archive machine, so the view names no state path. */

@@ -1,29 +1,29 @@
 // The account settings (`ayah-coach/settings`): Profile, Security, Data Controls and the wallet.
-export type * from './settings.adapter';
-export { Settings, type SettingsProps, type SettingsSection } from './Settings';
-export { SettingsDialog, type SettingsDialogProps } from './SettingsDialog';
-export { noPasswordReason } from './SecuritySection';
+export { REFRESH_CHAT_HISTORY_EVENT, SETTINGS_MESSAGES } from '../lib/messages';
+export { type AccountEvent, accountLogic, accountMachine } from './account.machine';
 export { deletionConfirmation, type DeletionSigner } from './AccountSection';
-export { walletDeletionSigner, type SigningWallet } from './wallet-deletion';
 export {
-  profileLogic,
-  profileMachine,
-  profileUpdate,
-  type ProfileContext,
-  type ProfileEvent,
-} from './profile.machine';
+  type ArchiveContext,
+  type ArchiveEvent,
+  archiveLogic,
+  archiveMachine,
+} from './archive.machine';
 export {
+  type PasswordEvent,
   passwordLogic,
   passwordMachine,
   passwordServerError,
-  type PasswordEvent,
 } from './password.machine';
 export {
-  archiveLogic,
-  archiveMachine,
-  type ArchiveContext,
-  type ArchiveEvent,
-} from './archive.machine';
-export { accountLogic, accountMachine, type AccountEvent } from './account.machine';
+  type ProfileContext,
+  type ProfileEvent,
+  profileLogic,
+  profileMachine,
+  profileUpdate,
+} from './profile.machine';
+export { noPasswordReason } from './SecuritySection';
+export { Settings, type SettingsProps, type SettingsSection } from './Settings';
+export type * from './settings.adapter';
 export type { SettingsNotice } from './settings.notices';
-export { SETTINGS_MESSAGES, REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
+export { SettingsDialog, type SettingsDialogProps } from './SettingsDialog';
+export { type SigningWallet, walletDeletionSigner } from './wallet-deletion';

@@ -1,10 +1,11 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
+
 import { ApiError } from '../lib/http-errors';
 import { PROFILE_MESSAGES, SETTINGS_MESSAGES } from '../lib/messages';
-import { validateChangePassword, type ChangePasswordFields } from '../lib/validation';
+import { stubActor } from '../lib/stub-actor';
+import { type ChangePasswordFields, validateChangePassword } from '../lib/validation';
 import type { MessageResponse } from '../wire';
 import type { ChangePasswordRequest, SettingsAdapter } from './settings.adapter';
-import { stubActor } from '../lib/stub-actor';
 import type { SettingsNotice } from './settings.notices';
 
 export type PasswordContext = {

@@ -1,10 +1,11 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import type { User, UserResponse } from './settings.adapter';
+
 import type { Subject } from '../lib/limits';
 import { PROFILE_MESSAGES, SETTINGS_MESSAGES, VALIDATION_MESSAGES } from '../lib/messages';
-import { validateAvatar, validateProfile } from '../lib/validation';
-import type { SettingsAdapter, UpdateProfileRequest } from './settings.adapter';
 import { stubActor } from '../lib/stub-actor';
+import { validateAvatar, validateProfile } from '../lib/validation';
+import type { User, UserResponse } from './settings.adapter';
+import type { SettingsAdapter, UpdateProfileRequest } from './settings.adapter';
 import type { SettingsNotice } from './settings.notices';
 
 const HOW = 'create the machine with profileLogic(adapter)';

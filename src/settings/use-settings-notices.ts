@@ -1,8 +1,9 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { Subscription } from 'xstate';
-import type { User } from './settings.adapter';
+
 import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { toast } from '../ui/toast';
+import type { User } from './settings.adapter';
 import type { SettingsNotice } from './settings.notices';
 
 type Source = {

@@ -1,5 +1,5 @@
+import { type Eip1193Requester, isUserRejection, personalSign } from '../lib/eip1193';
 import { WALLET_MESSAGES } from '../lib/messages';
-import { isUserRejection, personalSign, type Eip1193Requester } from '../lib/eip1193';
 import type { DeletionSigner } from './AccountSection';
 
 /** The one call of an EIP-1193 wallet (e.g. `window.ethereum`) that deleting a wallet account needs. */

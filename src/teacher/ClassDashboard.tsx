@@ -1,11 +1,12 @@
-import { useEffect, useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useId, useState } from 'react';
+
 import { classCsv } from '../lib/class-csv';
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
 import { Progress } from '../ui/progress';
-import { LoadingStatus } from '../ui/skeleton';
 import { AyahRoot, type Theme } from '../ui/root';
+import { LoadingStatus } from '../ui/skeleton';
 import { dashboardLogic } from './dashboard.machine';
 import {
   hasFailed,

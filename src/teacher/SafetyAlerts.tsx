@@ -1,10 +1,11 @@
-import { useEffect, useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useId, useState } from 'react';
+
 import { cn } from '../lib/cn';
 import { ALERT_CATEGORY_LABELS, ALERT_STATUS_LABELS } from '../lib/safety';
 import { Button } from '../ui/button';
-import { LoadingStatus } from '../ui/skeleton';
 import { AyahRoot, type Theme } from '../ui/root';
+import { LoadingStatus } from '../ui/skeleton';
 import { Textarea } from '../ui/textarea';
 import { alertsLogic } from './alerts.machine';
 import {

@@ -1,7 +1,8 @@
 import { assign, fromPromise } from 'xstate';
-import type { TeacherAdapter } from './teacher.adapter';
-import { alertsSetup } from './alerts.setup';
+
 import type { AlertAction } from './alerts.setup';
+import { alertsSetup } from './alerts.setup';
+import type { TeacherAdapter } from './teacher.adapter';
 
 /**
  * Safety alerts: the list (newest first, an unread count), one alert's detail, and the actions on

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { alertsMachine } from './alerts.machine';
 
 type Snapshot = SnapshotFrom<typeof alertsMachine>;

@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+
 import { stubActor } from '../lib/stub-actor';
 import type { AlertDetail, AlertList } from './teacher.adapter';
 

@@ -1,6 +1,7 @@
 import { assign, fromPromise } from 'xstate';
-import type { TeacherAdapter } from './teacher.adapter';
+
 import { dashboardSetup } from './dashboard.setup';
+import type { TeacherAdapter } from './teacher.adapter';
 
 /**
  * The class dashboard: the classes the caller teaches, then one class's rows. `noClasses` when they

@@ -1,7 +1,8 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { dashboardMachine } from './dashboard.machine';
-import type { DashboardStudent } from './teacher.adapter';
 import type { SortKey } from './dashboard.setup';
+import type { DashboardStudent } from './teacher.adapter';
 
 type Snapshot = SnapshotFrom<typeof dashboardMachine>;
 

@@ -1,5 +1,6 @@
-import type { ComponentProps, MouseEvent } from 'react';
 import { cva, type VariantProps } from 'class-variance-authority';
+import type { ComponentProps, MouseEvent } from 'react';
+
 import { cn } from '../lib/cn';
 import { Spinner } from './spinner';
 

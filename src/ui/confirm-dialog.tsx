@@ -1,4 +1,5 @@
-import { useRef, type ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
+
 import { Button } from './button';
 import {
   Dialog,

@@ -1,4 +1,4 @@
-import { createContext as createReactContext, use, type ReactNode } from 'react';
+import { createContext as createReactContext, type ReactNode, use } from 'react';
 
 /** A part was rendered outside the root that provides what it reads. */
 export class MissingProviderError extends Error {

@@ -1,5 +1,6 @@
-import type { ComponentProps } from 'react';
 import * as DialogPrimitive from '@radix-ui/react-dialog';
+import type { ComponentProps } from 'react';
+
 import { cn } from '../lib/cn';
 import { buttonVariants } from './button';
 import { XIcon } from './icons';

@@ -1,6 +1,7 @@
-import type { ComponentProps } from 'react';
 import * as DropdownMenuPrimitive from '@radix-ui/react-dropdown-menu';
 import { cva, type VariantProps } from 'class-variance-authority';
+import type { ComponentProps } from 'react';
+
 import { cn } from '../lib/cn';
 import { PortalScope } from './root';
 

@@ -1,11 +1,12 @@
 import {
-  createContext,
-  useContext,
-  useId,
   type AriaAttributes,
   type ComponentProps,
+  createContext,
   type ReactNode,
+  useContext,
+  useId,
 } from 'react';
+
 import { cn } from '../lib/cn';
 import { Label } from './label';
 

@@ -1,60 +1,57 @@
 // Ayah's UI primitives, in the shadcn manner: one file each, variants exported beside the component.
-export { AyahRoot, PortalScope, useTheme, type AyahRootProps, type Theme } from './root';
-export { Toaster, toast } from './toast';
-export { Button, buttonVariants, type ButtonProps } from './button';
-export { Label } from './label';
-export { Input, inputVariants } from './input';
-export { Textarea } from './textarea';
-export { Field, useFieldControl, type FieldProps, type FieldControlProps } from './field';
+export { Button, type ButtonProps, buttonVariants } from './button';
+export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog';
 export {
   Dialog,
   DialogClose,
   DialogContent,
+  type DialogContentProps,
   DialogDescription,
   DialogFooter,
   DialogHeader,
   DialogOverlay,
   DialogTitle,
   DialogTrigger,
-  type DialogContentProps,
 } from './dialog';
-export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog';
-export { MountOnOpen, type MountOnOpenProps } from './mount-on-open';
-export { lazyComponent } from './lazy-component';
 export {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuGroup,
   DropdownMenuItem,
+  type DropdownMenuItemProps,
+  dropdownMenuItemVariants,
   DropdownMenuLabel,
+  type DropdownMenuProps,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
-  dropdownMenuItemVariants,
-  type DropdownMenuProps,
-  type DropdownMenuItemProps,
 } from './dropdown-menu';
-export { Skeleton, LoadingStatus, type LoadingStatusProps } from './skeleton';
-export {
-  Progress,
-  progressVariants,
-  progressIndicatorVariants,
-  type ProgressProps,
-} from './progress';
+export { Field, type FieldControlProps, type FieldProps, useFieldControl } from './field';
+export * from './icons';
+export { Input, inputVariants } from './input';
+export { Label } from './label';
+export { lazyComponent } from './lazy-component';
+export { AyahLogo, type AyahLogoProps } from './logo';
+export { MountOnOpen, type MountOnOpenProps } from './mount-on-open';
 export { PasswordInput, type PasswordInputProps } from './password-input';
 export {
+  PasswordRequirements,
+  type PasswordRequirementsProps,
+  requirementVariants,
+} from './password-requirements';
+export {
   PasswordStrength,
-  strengthSegmentVariants,
   type PasswordStrengthProps,
+  strengthSegmentVariants,
 } from './password-strength';
 export {
-  PasswordRequirements,
-  requirementVariants,
-  type PasswordRequirementsProps,
-} from './password-requirements';
-export { VisuallyHidden } from './visually-hidden';
+  Progress,
+  progressIndicatorVariants,
+  type ProgressProps,
+  progressVariants,
+} from './progress';
+export { AyahRoot, type AyahRootProps, PortalScope, type Theme, useTheme } from './root';
+export { LoadingStatus, type LoadingStatusProps, Skeleton } from './skeleton';
 export { Spinner, type SpinnerProps } from './spinner';
-export * from './icons';
-export { AyahLogo, type AyahLogoProps } from './logo';
 export {
   EnglishIcon,
   HistoryIcon,
@@ -63,3 +60,6 @@ export {
   SubjectIcon,
   type SubjectIconProps,
 } from './subject-icons';
+export { Textarea } from './textarea';
+export { toast, Toaster } from './toast';
+export { VisuallyHidden } from './visually-hidden';

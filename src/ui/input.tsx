@@ -1,5 +1,6 @@
-import type { ComponentProps } from 'react';
 import { cva } from 'class-variance-authority';
+import type { ComponentProps } from 'react';
+
 import { cn } from '../lib/cn';
 import { useFieldControl } from './field';
 

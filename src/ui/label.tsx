@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+
 import { cn } from '../lib/cn';
 
 /** A form label. Point `htmlFor` at the control, or wrap the control inside it. */

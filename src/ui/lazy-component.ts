@@ -1,4 +1,4 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 
 /**
  * A module's named component, loaded on demand (`React.lazy` takes only a default export), and a

@@ -1,4 +1,4 @@
-import { Suspense, useState, type ReactNode } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 
 export interface MountOnOpenProps {
   /** Whether the dialog inside is open. */

@@ -1,4 +1,5 @@
-import { useState, type ComponentProps } from 'react';
+import { type ComponentProps, useState } from 'react';
+
 import { cn } from '../lib/cn';
 import { buttonVariants } from './button';
 import { useFieldControl } from './field';

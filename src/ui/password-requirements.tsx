@@ -1,7 +1,8 @@
-import type { ComponentProps } from 'react';
 import { cva } from 'class-variance-authority';
+import type { ComponentProps } from 'react';
+
 import { cn } from '../lib/cn';
-import { PASSWORD_REQUIREMENTS, checkPassword } from '../lib/password';
+import { checkPassword, PASSWORD_REQUIREMENTS } from '../lib/password';
 import { CheckIcon, CircleIcon } from './icons';
 import { VisuallyHidden } from './visually-hidden';
 

@@ -1,5 +1,6 @@
-import type { ComponentProps } from 'react';
 import { cva, type VariantProps } from 'class-variance-authority';
+import type { ComponentProps } from 'react';
+
 import { cn } from '../lib/cn';
 import { clampPercent, progressTone } from '../lib/progress';
 

@@ -1,4 +1,5 @@
-import { createContext, useContext, type ComponentProps } from 'react';
+import { type ComponentProps, createContext, useContext } from 'react';
+
 import { cn } from '../lib/cn';
 
 /** Colour scheme of an Ayah root: a fixed one, or whatever the reader's system prefers. */

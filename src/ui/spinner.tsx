@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+
 import { cn } from '../lib/cn';
 
 export interface SpinnerProps extends ComponentProps<'svg'> {

@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+
 import { cn } from '../lib/cn';
 import { useFieldControl } from './field';
 import { inputVariants } from './input';

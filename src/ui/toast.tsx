@@ -1,10 +1,11 @@
 import {
-  Toaster as HotToaster,
-  ToastBar,
-  toast,
   type Toast,
+  toast,
+  ToastBar,
+  Toaster as HotToaster,
   type ToasterProps,
 } from 'react-hot-toast';
+
 import { TOAST } from '../lib/limits';
 import { CheckIcon, XIcon } from './icons';
 import { PortalScope } from './root';

@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+
 import { cn } from '../lib/cn';
 
 /** Text for screen readers only: kept in the accessibility tree, clipped out of sight. */

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import { WALLET_UI_MESSAGES as M, conversionSucceeded } from '../lib/messages';
+
+import { conversionSucceeded, WALLET_UI_MESSAGES as M } from '../lib/messages';
 import { Button } from '../ui/button';
 import {
   Dialog,
@@ -12,7 +13,7 @@ import {
 } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
-import { amountError, tokensToReceive, type conversionMachine } from './conversion.machine';
+import { amountError, type conversionMachine, tokensToReceive } from './conversion.machine';
 import { isOpen, resultStatus } from './conversion.selectors';
 
 export type ConversionActorRef = ActorRefFrom<typeof conversionMachine>;

@@ -1,19 +1,20 @@
-import { useCallback, useEffect, useId, useImperativeHandle, useState, type Ref } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { type Ref, useCallback, useEffect, useId, useImperativeHandle, useState } from 'react';
+
 import { cn } from '../lib/cn';
 import { POINTS } from '../lib/limits';
 import { WALLET_UI_MESSAGES as M } from '../lib/messages';
 import { Button } from '../ui/button';
-import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import { AyahRoot, type Theme } from '../ui/root';
+import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import { conversionLogic } from './conversion.machine';
 import { ConversionDialog } from './ConversionDialog';
 import { useWalletRefresh } from './use-wallet-refresh';
 import type { WalletAdapter } from './wallet.adapter';
-import { WalletActivityList } from './WalletActivityList';
-import { WalletBalances } from './WalletBalances';
 import { walletLogic } from './wallet.machine';
 import { loadFailed } from './wallet.selectors';
+import { WalletActivityList } from './WalletActivityList';
+import { WalletBalances } from './WalletBalances';
 
 /** What a host can do to a mounted wallet. */
 export type WalletHandle = {

@@ -1,9 +1,9 @@
-import { useCallback, useState, type ReactNode } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { type ReactNode, useCallback, useState } from 'react';
+
 import { POINTS } from '../lib/limits';
 import { WALLET_UI_MESSAGES as M } from '../lib/messages';
 import { Button } from '../ui/button';
-import { followLink } from '../ui/follow-link';
 import {
   Dialog,
   DialogContent,
@@ -12,11 +12,12 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '../ui/dialog';
+import { followLink } from '../ui/follow-link';
 import { useWalletRefresh } from './use-wallet-refresh';
 import type { WalletAdapter } from './wallet.adapter';
-import { WalletBalances } from './WalletBalances';
 import { walletLogic } from './wallet.machine';
 import { loadFailed } from './wallet.selectors';
+import { WalletBalances } from './WalletBalances';
 
 export interface WalletDialogProps {
   /** The backend: `createHttpApi(…).wallet`, `guestWallet()`, or a fake. Read once, on mount. */

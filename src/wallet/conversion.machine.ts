@@ -1,15 +1,16 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
+
+import { ApiError } from '../lib/http-errors';
 import { POINTS } from '../lib/limits';
 import { WALLET_UI_MESSAGES } from '../lib/messages';
 import { conversionError, tokensFor } from '../lib/points';
-import { ApiError } from '../lib/http-errors';
+import { stubActor } from '../lib/stub-actor';
 import type {
   ConversionInfo,
   Transaction,
   TransactionResponse,
   WalletAdapter,
 } from './wallet.adapter';
-import { stubActor } from '../lib/stub-actor';
 
 const HOW = 'create the machine with conversionLogic(adapter)';
 

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { conversionMachine } from './conversion.machine';
 
 /** What the conversion dialog reads from its machine, so it names no state. */

@@ -3,13 +3,13 @@
  * `WalletAdapter` the server's wallet speaks, so `<Wallet adapter={guestWallet()} />` is the whole
  * guest screen. A signed-in student's points always come from the server instead.
  */
-import { AUTH, POINTS } from '../lib/limits';
 import { ApiError } from '../lib/http-errors';
+import { AUTH, POINTS } from '../lib/limits';
 import {
   initialGuestPoints,
-  pointsReducer,
   type PointsAction,
   type PointsHistoryEntry,
+  pointsReducer,
   type PointsState,
 } from '../lib/points';
 import type { Transaction, WalletActivity, WalletAdapter } from './wallet.adapter';

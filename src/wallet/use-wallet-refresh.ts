@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+
 import { REFRESH_WALLET_EVENT } from '../lib/messages';
 
 /** Calls `refresh` whenever the host fires the window event 'refresh-wallet' (after any award). */

@@ -1,4 +1,4 @@
-import type { CallOptions, PageQuery, Paged } from '../wire';
+import type { CallOptions, Paged, PageQuery } from '../wire';
 
 /** The server's conversion rule (DECISIONS.md: 10 points = 1 token, at least 100, steps of 10). */
 export type ConversionInfo = {

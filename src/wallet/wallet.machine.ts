@@ -1,7 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
+
+import { stubActor } from '../lib/stub-actor';
 import type { Paged, PageQuery } from '../wire';
 import type { Balance, WalletActivity, WalletAdapter } from './wallet.adapter';
-import { stubActor } from '../lib/stub-actor';
 
 const HOW = 'create the machine with walletLogic(adapter)';
 

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
+
 import type { walletMachine } from './wallet.machine';
 
 /** What the wallet views read from the wallet machine, so none names a state. */

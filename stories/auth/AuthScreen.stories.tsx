@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
-import { AuthScreen } from 'ayah-coach/auth';
 import type { ApiError } from 'ayah-coach';
+import { AuthScreen } from 'ayah-coach/auth';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+
 import { apiError, fakeAuthAdapter, never, rejects } from '../../fakes/auth';
 import { clearToasts, findToast } from '../support';
 

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { OAuthCallback } from 'ayah-coach/auth';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+
 import { clearToasts, findToast } from '../support';
 
 const SUCCESS = '?code=one-time-code';

@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent, within } from 'storybook/test';
 import { ResetPassword } from 'ayah-coach/auth';
 import { AUTH_MESSAGES } from 'ayah-coach/rules';
+import { expect, fn, userEvent, within } from 'storybook/test';
+
 import { apiError, fakeAuthAdapter, never, rejects } from '../../fakes/auth';
 import { clearToasts, findToast } from '../support';
 

@@ -1,8 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
+import { Button } from 'ayah-coach';
 import { AuthProvider, useAuth } from 'ayah-coach/auth';
 import { memoryStorage } from 'ayah-coach/auth';
-import { Button } from 'ayah-coach';
+import { expect, userEvent, within } from 'storybook/test';
+
 import { fakeAuthAdapter, never, newUser } from '../../fakes/auth';
 import { clearToasts, findToast } from '../support';
 

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { VerifyEmail } from 'ayah-coach/auth';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+
 import { apiError, fakeAuthAdapter, never, rejects } from '../../fakes/auth';
 import { clearToasts, findToast } from '../support';
 

@@ -1,8 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { Wallet } from 'ethers';
-import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { AuthScreen } from 'ayah-coach/auth';
 import { AUTH_MESSAGES } from 'ayah-coach/rules';
+import { Wallet } from 'ethers';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
+
 import { apiError, fakeAuthAdapter, rejects } from '../../fakes/auth';
 import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../fakes/eip1193';
 import { clearToasts, toastsSettled } from '../support';

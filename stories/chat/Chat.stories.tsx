@@ -1,10 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import { useState } from 'react';
 import { Chat, type ChatProps } from 'ayah-coach/chat';
 import { memoryChatStore } from 'ayah-coach/chat';
 import { CHAT } from 'ayah-coach/rules';
 import { welcomeBack } from 'ayah-coach/rules';
+import { useState } from 'react';
+import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
+
 import {
   apiError,
   brokenStream,
@@ -14,7 +15,7 @@ import {
   sessionDetail,
   streamOf,
 } from '../../fakes/chat';
-import { Frame, clearToasts, expectFrameFilled, toastsSettled } from '../support';
+import { clearToasts, expectFrameFilled, Frame, toastsSettled } from '../support';
 
 const longReply = [
   'Great question! Photosynthesis is how plants make their own food.',

@@ -1,9 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { ChatSidebar } from 'ayah-coach/chat';
 import { Button } from 'ayah-coach';
+import { ChatSidebar } from 'ayah-coach/chat';
+import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
+
 import { fakeChatAdapter, pending } from '../../fakes/chat';
-import { Frame, clearToasts, toastsSettled } from '../support';
+import { clearToasts, Frame, toastsSettled } from '../support';
 
 const meta = {
   title: 'Chat/ChatSidebar',

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { Markdown } from 'ayah-coach/markdown';
 import { useEffect, useState } from 'react';
 import { expect, spyOn, userEvent, waitFor, within } from 'storybook/test';
-import { Markdown } from 'ayah-coach/markdown';
 
 const meta = {
   title: 'Chat/Markdown',

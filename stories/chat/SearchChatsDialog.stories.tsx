@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, screen, userEvent, within } from 'storybook/test';
 import { SearchChatsDialog } from 'ayah-coach/chat';
+import { expect, fn, screen, userEvent, within } from 'storybook/test';
+
 import { fakeChatAdapter, pending } from '../../fakes/chat';
 
 const meta = {

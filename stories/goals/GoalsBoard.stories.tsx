@@ -1,8 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
-import { useState } from 'react';
-import { GoalsBoard, type GoalsBoardProps, type GoalType } from 'ayah-coach/goals';
 import { toast } from 'ayah-coach';
+import { GoalsBoard, type GoalsBoardProps, type GoalType } from 'ayah-coach/goals';
+import { useState } from 'react';
+import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
+
 import {
   apiError,
   edgeGoals,

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import { Settings, SettingsDialog } from 'ayah-coach/settings';
+import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
+
 import {
   apiError,
   archivedSessions,

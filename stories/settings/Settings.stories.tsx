@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { Settings, SettingsDialog } from 'ayah-coach/settings';
 import { Wallet } from 'ayah-coach/wallet';
+import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
+
 import {
   apiError,
   emailUser,

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
 import { ClassDashboard } from 'ayah-coach/teacher';
+import { expect, userEvent, within } from 'storybook/test';
+
 import { apiError, pending } from '../../fakes/chat';
 import { fakeTeacherAdapter, manyStudents } from '../../fakes/teacher';
 

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
 import { SafetyAlerts } from 'ayah-coach/teacher';
+import { expect, userEvent, within } from 'storybook/test';
+
 import { apiError, pending } from '../../fakes/chat';
 import { fakeTeacherAdapter, sampleAlert } from '../../fakes/teacher';
 

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import { Button } from 'ayah-coach';
 import { ConfirmDialog } from 'ayah-coach';
+import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 
 const meta = {
   title: 'UI/ConfirmDialog',

@@ -1,5 +1,4 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { Button } from 'ayah-coach';
 import {
   Dialog,
@@ -13,6 +12,7 @@ import {
 } from 'ayah-coach';
 import { Field } from 'ayah-coach';
 import { Input } from 'ayah-coach';
+import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 
 const meta = {
   title: 'UI/Dialog',

@@ -1,5 +1,4 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 import { Button } from 'ayah-coach';
 import {
   DropdownMenu,
@@ -10,6 +9,7 @@ import {
   DropdownMenuTrigger,
 } from 'ayah-coach';
 import { MoreHorizontalIcon, PencilIcon, TrashIcon } from 'ayah-coach';
+import { expect, fn, screen, userEvent, waitFor, within } from 'storybook/test';
 
 const onRename = fn();
 const onArchive = fn();

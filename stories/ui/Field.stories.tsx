@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
 import { Field } from 'ayah-coach';
 import { Input } from 'ayah-coach';
 import { Textarea } from 'ayah-coach';
+import { expect, userEvent, within } from 'storybook/test';
 
 const meta = {
   title: 'UI/Field',

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect } from 'storybook/test';
 import * as icons from 'ayah-coach';
+import { expect } from 'storybook/test';
 
 // Every exported icon component (the `createIcon` factory is exported too, and is not one).
 const all = Object.entries(icons).filter(

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
 import { Input } from 'ayah-coach';
 import { Label } from 'ayah-coach';
+import { expect, userEvent, within } from 'storybook/test';
 
 const meta = {
   title: 'UI/Label',

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent, within } from 'storybook/test';
 import { Field } from 'ayah-coach';
 import { PasswordInput } from 'ayah-coach';
+import { expect, fn, userEvent, within } from 'storybook/test';
 
 const meta = {
   title: 'UI/PasswordInput',

@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
 import { Field } from 'ayah-coach';
 import { PasswordInput } from 'ayah-coach';
 import { PasswordRequirements } from 'ayah-coach';
 import { PasswordStrength } from 'ayah-coach';
+import { useState } from 'react';
+import { expect, userEvent, within } from 'storybook/test';
 
 const meta = {
   title: 'UI/PasswordRequirements',

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, within } from 'storybook/test';
 import { Progress } from 'ayah-coach';
+import { expect, within } from 'storybook/test';
 
 const meta = {
   title: 'UI/Progress',

@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { Button } from 'ayah-coach';
 import { toast, Toaster } from 'ayah-coach';
+import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
+
 import { clearToasts, toastsSettled } from '../support';
 
 // The Toaster itself is rendered once by the preview decorator; this story only fires toasts at it.

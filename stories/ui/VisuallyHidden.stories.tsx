@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, within } from 'storybook/test';
 import { Button } from 'ayah-coach';
 import { XIcon } from 'ayah-coach';
 import { VisuallyHidden } from 'ayah-coach';
+import { expect, within } from 'storybook/test';
 
 const meta = {
   title: 'UI/VisuallyHidden',

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useActorRef } from '@xstate/react';
+import { ConversionDialog, conversionLogic, type WalletAdapter } from 'ayah-coach/wallet';
+import { useEffect, useState } from 'react';
 import { expect, screen, userEvent, within } from 'storybook/test';
-import { conversionLogic, ConversionDialog, type WalletAdapter } from 'ayah-coach/wallet';
+
 import { fakeWalletAdapter, transaction } from '../../fakes/wallet';
 import { clearToasts } from '../support';
 

@@ -1,7 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { Button } from 'ayah-coach';
 import { guestWallet, Wallet, WalletDialog } from 'ayah-coach/wallet';
+import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
+
+import { pending } from '../../fakes/chat';
 import {
   apiError,
   fakeWalletAdapter,
@@ -9,7 +11,6 @@ import {
   sampleBalance,
   transaction,
 } from '../../fakes/wallet';
-import { pending } from '../../fakes/chat';
 import { clearToasts } from '../support';
 
 const meta = {

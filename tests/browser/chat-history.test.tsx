@@ -5,12 +5,13 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, test } from 'vitest';
-import css from '../../src/styles.css?inline';
+
+import { fakeChatAdapter, sessionDetail } from '../../fakes/chat';
 import { Chat } from '../../src/chat/Chat';
 import type { ChatMessage } from '../../src/chat/chat.adapter';
 import { memoryChatStore } from '../../src/chat/chat.store';
 import { OPEN_MESSAGES } from '../../src/chat/use-history-window';
-import { fakeChatAdapter, sessionDetail } from '../../fakes/chat';
+import css from '../../src/styles.css?inline';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

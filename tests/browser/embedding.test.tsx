@@ -8,6 +8,7 @@
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import css from '../../src/styles.css?inline';
 import {
   AyahRoot,

@@ -7,9 +7,10 @@ import katex from 'katex';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, test } from 'vitest';
-import css from '../../src/styles.css?inline';
+
 import { Markdown } from '../../src/markdown/Markdown';
 import { loadKatex } from '../../src/markdown/math';
+import css from '../../src/styles.css?inline';
 import { AyahRoot } from '../../src/ui/root';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

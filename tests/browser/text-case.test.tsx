@@ -6,14 +6,15 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import css from '../../src/styles.css?inline';
-import { AyahRoot } from '../../src/ui';
-import { GoalsBoard } from '../../src/goals';
-import { Settings } from '../../src/settings';
-import { Wallet } from '../../src/wallet';
+
 import { fakeGoalsAdapter } from '../../fakes/goals';
 import { emailUser, fakeSettingsAdapter } from '../../fakes/settings';
 import { fakeWalletAdapter } from '../../fakes/wallet';
+import { GoalsBoard } from '../../src/goals';
+import { Settings } from '../../src/settings';
+import css from '../../src/styles.css?inline';
+import { AyahRoot } from '../../src/ui';
+import { Wallet } from '../../src/wallet';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

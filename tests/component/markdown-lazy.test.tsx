@@ -1,6 +1,7 @@
 /** KaTeX stays unloaded until a formula renders; until it arrives the formula shows as source. */
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { Markdown } from '../../src/markdown/Markdown';
 
 describe('<Markdown> math loading', () => {

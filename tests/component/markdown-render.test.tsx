@@ -2,6 +2,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { Markdown } from '../../src/markdown/Markdown';
 import { loadKatex } from '../../src/markdown/math';
 

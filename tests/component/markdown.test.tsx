@@ -6,12 +6,13 @@
 import { render } from '@testing-library/react';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Markdown } from '../../src/markdown/Markdown';
+
+import { normalizeMath } from '../../src/lib/math';
 import { plainKatexPlugins } from '../../src/markdown/katex';
+import { Markdown } from '../../src/markdown/Markdown';
 import { loadKatex } from '../../src/markdown/math';
 import { MarkdownBlock } from '../../src/markdown/render';
-import { normalizeMath } from '../../src/lib/math';
-import { TUTORING_REPLY, replyArbitrary } from '../unit/chat/markdown-samples';
+import { replyArbitrary, TUTORING_REPLY } from '../unit/chat/markdown-samples';
 
 beforeAll(async () => {
   await loadKatex();

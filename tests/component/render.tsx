@@ -1,7 +1,8 @@
-import type { ReactElement } from 'react';
 import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Toaster, toast } from '../../src/ui/toast';
+import type { ReactElement } from 'react';
+
+import { toast, Toaster } from '../../src/ui/toast';
 
 /** Renders `ui` beside the toast area, with a user-event session. */
 export function renderWithToasts(

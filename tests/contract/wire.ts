@@ -9,8 +9,8 @@ import type * as Auth from '../../src/auth/auth.adapter';
 import type * as Chat from '../../src/chat/chat.adapter';
 import type * as Goals from '../../src/goals/goals.adapter';
 import type * as Settings from '../../src/settings/settings.adapter';
-import type * as Wallet from '../../src/wallet/wallet.adapter';
 import type * as Teacher from '../../src/teacher/teacher.adapter';
+import type * as Wallet from '../../src/wallet/wallet.adapter';
 import type { MessageResponse, Paged } from '../../src/wire';
 import type { operations } from './openapi';
 

@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
+
 import { completeOnboarding, expectAccessible, MOBILE, newPage as openPage } from './browser';
 import { createStudent, useProduct } from './product';
 

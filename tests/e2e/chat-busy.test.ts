@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
+
 import { BUSY_STATUS } from '../../server/http/stream-gate';
 import { FakeOpenAI } from '../server/fake-openai';
 import { expectAccessible, newPage } from './browser';

@@ -6,10 +6,11 @@
  * abort mid-stream rejects with an AbortError and stores no half reply.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createHttpApi } from '../../src/http';
-import { isAbortError } from '../../src/lib/http-errors';
+
 import type { Api } from '../../src/api';
 import type { ChatStreamEvent } from '../../src/chat/chat.adapter';
+import { createHttpApi } from '../../src/http';
+import { isAbortError } from '../../src/lib/http-errors';
 import { FakeOpenAI } from '../server/fake-openai';
 import { STUDENT_PASSWORD, useProduct } from './product';
 

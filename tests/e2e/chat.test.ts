@@ -8,6 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
+
 import { FakeOpenAI } from '../server/fake-openai';
 import {
   animationsDone,

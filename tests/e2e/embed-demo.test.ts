@@ -8,6 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
+
 import { ensureBuilt } from '../built-package';
 import { FakeOpenAI } from '../server/fake-openai';
 import { expectAccessible, newPage } from './browser';

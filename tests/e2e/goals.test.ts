@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
+
 import { createHttpApi } from '../../src/http';
 import { expectAccessible, MOBILE, newPage } from './browser';
 import { createStudent, useProduct } from './product';

@@ -8,8 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import { chromiumLaunchOptions } from '../chromium';
 import { FakeLms, ROLE } from '../server/fake-lms';
 import type { Loose } from '../server/harness';

@@ -8,7 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import type { TestProject } from 'vitest/node';
+
 import { openDatabase } from '../../server/db';
 
 declare module 'vitest' {

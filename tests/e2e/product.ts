@@ -2,13 +2,15 @@
  * The running product for end-to-end tests: `scripts/start.mjs` (what `npm start` runs) on a free
  * loopback port with a scratch data dir, so the app is built and served exactly as a student gets it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
+
 import type { FakeOpenAI } from '../server/fake-openai';
 import { launch } from './browser';
 

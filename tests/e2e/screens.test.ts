@@ -7,6 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
+
 import { createHttpApi } from '../../src/http';
 import { DESKTOP, expectAccessible, MOBILE, newPage } from './browser';
 import { createStudent, useProduct } from './product';

@@ -9,7 +9,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { freePort } from './product';
 
 const root = path.resolve(import.meta.dirname, '../..');

@@ -6,7 +6,9 @@
  * another class sees nothing; and the safety contact opens the mail's link in /teach (axe-checked).
  */
 import { randomUUID } from 'node:crypto';
+
 import { beforeAll, describe, expect, test } from 'vitest';
+
 import { createHttpApi } from '../../src/http';
 import { FakePortal } from '../server/fake-portal';
 import { expectAccessible, newPage } from './browser';

@@ -7,8 +7,10 @@
  * dialog; on a phone, the mobile titles and settings as a popup from the user menu.
  */
 import { readFileSync } from 'node:fs';
+
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
+
 import { createHttpApi } from '../../src/http';
 import { expectAccessible, MOBILE, newPage } from './browser';
 import { createStudent, useProduct } from './product';

@@ -6,6 +6,7 @@
 import { getBytes, isHexString, Wallet } from 'ethers';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
+
 import { ALICE_KEY, BOB_KEY } from '../../fakes/eip1193';
 import { completeOnboarding, expectAccessible, newPage } from './browser';
 import { useProduct } from './product';

@@ -9,8 +9,8 @@
  * following chunks, then `finish_reason: "tool_calls"`; the follow-up request carries the `tool`
  * messages. A model without tool support answers 400 to any request that sends `tools`.
  */
-import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Script =

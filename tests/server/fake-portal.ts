@@ -6,8 +6,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import type { JWK, JWTPayload } from 'jose';
-import { SignJWT, exportJWK, exportSPKI, generateKeyPair } from 'jose';
+import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 

@@ -13,11 +13,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { serve } from '@hono/node-server';
 import type { SQL } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject, onTestFinished } from 'vitest';
+
 import { createApp } from '../../server/app';
 import type {
   AuthSettings,
@@ -31,8 +33,8 @@ import type { Database } from '../../server/db';
 import { openDatabase } from '../../server/db';
 import { pointsLedger } from '../../server/db/schema';
 import type { Mail } from '../../server/mailer';
-import { insertSignedInUser } from './seed-user';
 import { createMailer } from '../../server/mailer';
+import { insertSignedInUser } from './seed-user';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -11,6 +11,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import type { TestProject } from 'vitest/node';
 
 function findBinDir(): string | null {

@@ -8,8 +8,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import type { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
+
 import { openDatabase } from '../../server/db';
 
 export default async function setup(project: TestProject) {

@@ -3,8 +3,9 @@
  * once built) on a data dir of the test's choosing: for what only a whole process shows, such as the
  * data dir's lock, its file modes, signals and a restart.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+
 import { openDatabase } from '../../server/db';
 import { insertSignedInUser } from './seed-user';
 

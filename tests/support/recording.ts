@@ -1,9 +1,9 @@
 import {
-  createActor,
   type Actor,
   type ActorOptions,
   type AnyActorLogic,
   type AnyActorRef,
+  createActor,
   type EmittedFrom,
 } from 'xstate';
 

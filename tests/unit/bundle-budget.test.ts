@@ -5,7 +5,9 @@
  * confetti) left to load later, then gzipped. `npm run bench:bundle` prints the same figures.
  */
 import path from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { ENTRIES, measureEntry } from '../../bench/bundle/entries.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');

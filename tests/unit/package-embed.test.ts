@@ -10,11 +10,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  copyFileSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -22,7 +22,9 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
 import { root } from '../built-package';
 
 const PORTAL = `import { renderToString } from 'react-dom/server';

@@ -6,8 +6,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import postcss, { type AtRule, type Rule } from 'postcss';
 import { beforeAll, describe, expect, test } from 'vitest';
+
 import { dist, ensureBuilt, root, staticGraph } from '../built-package';
 
 const HEAVY = ['katex', 'rehype-katex', 'remark-math', 'ethers'];

@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { afterEach, expect, it, vi } from 'vitest';
+
 import { ErrorBoundary } from '../../../app/layout/ErrorBoundary';
 
 afterEach(() => vi.restoreAllMocks());

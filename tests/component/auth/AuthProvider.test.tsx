@@ -1,17 +1,18 @@
-import { createRef, StrictMode } from 'react';
 import { act, render, screen, waitFor } from '@testing-library/react';
+import { createRef, StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { apiError, fakeAuthAdapter, newUser, rejects, user } from '../../../fakes/auth';
 import {
+  type AuthHandle,
   AuthProvider,
   MissingAuthProviderError,
   useAuth,
-  type AuthHandle,
 } from '../../../src/auth/AuthProvider';
 import { memoryStorage } from '../../../src/auth/session.machine';
-import { apiError, fakeAuthAdapter, newUser, rejects, user } from '../../../fakes/auth';
+import { findToast } from '../../support/toasts';
 import { fakeJwt } from '../../unit/auth/support';
 import { clearToasts, renderWithToasts } from '../render';
-import { findToast } from '../../support/toasts';
 
 afterEach(clearToasts);
 

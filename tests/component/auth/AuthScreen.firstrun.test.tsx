@@ -2,12 +2,13 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { apiError, type FakeAuthAdapter, fakeAuthAdapter, rejects } from '../../../fakes/auth';
 import { AuthScreen, type AuthScreenProps } from '../../../src/auth/AuthScreen';
 import { TAGLINE_TYPED_KEY } from '../../../src/auth/Tagline';
 import { toast } from '../../../src/ui/toast';
-import { apiError, fakeAuthAdapter, rejects, type FakeAuthAdapter } from '../../../fakes/auth';
-import { clearToasts, renderWithToasts } from '../render';
 import { findToast } from '../../support/toasts';
+import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => {
   clearToasts();

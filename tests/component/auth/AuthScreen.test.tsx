@@ -1,18 +1,19 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuthScreen, type AuthScreenProps } from '../../../src/auth/AuthScreen';
+
 import {
   apiError,
+  type FakeAuthAdapter,
   fakeAuthAdapter,
   never,
-  rejects,
   REFRESH,
+  rejects,
   TOKEN,
-  type FakeAuthAdapter,
 } from '../../../fakes/auth';
 import { fakeEip1193 } from '../../../fakes/eip1193';
-import { clearToasts, renderWithToasts } from '../render';
+import { AuthScreen, type AuthScreenProps } from '../../../src/auth/AuthScreen';
 import { findToast } from '../../support/toasts';
+import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(clearToasts);
 

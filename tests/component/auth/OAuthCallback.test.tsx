@@ -1,11 +1,12 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { authResponse } from '../../../fakes/auth';
 import { OAuthCallback } from '../../../src/auth/OAuthCallback';
 import { beginRedirectSignIn } from '../../../src/lib/sign-in-state';
-import { authResponse } from '../../../fakes/auth';
-import { clearToasts, renderWithToasts } from '../render';
 import { findToast } from '../../support/toasts';
+import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => {
   clearToasts();

@@ -1,10 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { apiError, deferred, fakeAuthAdapter, rejects } from '../../../fakes/auth';
 import { ResetPassword } from '../../../src/auth/ResetPassword';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
-import { apiError, deferred, fakeAuthAdapter, rejects } from '../../../fakes/auth';
-import { clearToasts, renderWithToasts } from '../render';
 import { findToast } from '../../support/toasts';
+import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(clearToasts);
 

@@ -1,19 +1,20 @@
-import { StrictMode } from 'react';
 import { act, screen, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { VerifyEmail } from '../../../src/auth/VerifyEmail';
-import type { VerifyEmailRequest } from '../../../src/auth/auth.adapter';
+
 import {
   apiError,
   authResponse,
   deferred,
   fakeAuthAdapter,
-  rejects,
   REFRESH,
+  rejects,
   TOKEN,
 } from '../../../fakes/auth';
-import { clearToasts, renderWithToasts } from '../render';
+import type { VerifyEmailRequest } from '../../../src/auth/auth.adapter';
+import { VerifyEmail } from '../../../src/auth/VerifyEmail';
 import { findToast } from '../../support/toasts';
+import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => {
   clearToasts();

@@ -1,12 +1,13 @@
 /** The chat on a first run (issue 13, items 7 and 8): focus, a long paste, a plain announcement. */
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { controlledStream, fakeChatAdapter } from '../../../fakes/chat';
 import { Chat } from '../../../src/chat/Chat';
 import { memoryChatStore } from '../../../src/chat/chat.store';
 import { clampMessage } from '../../../src/lib/chat';
-import { controlledStream, fakeChatAdapter } from '../../../fakes/chat';
-import { clearToasts, renderWithToasts } from '../render';
 import { findToast } from '../../support/toasts';
+import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());
 

@@ -1,11 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ChatAdapter } from '../../../src/api';
-import { Chat, type ChatProps } from '../../../src/chat/Chat';
-import { memoryChatStore } from '../../../src/chat/chat.store';
-import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
-import { CHAT } from '../../../src/lib/limits';
-import { welcomeBack } from '../../../src/lib/messages';
+
 import {
   apiError,
   brokenStream,
@@ -15,8 +10,14 @@ import {
   sampleMessages,
   sessionDetail,
 } from '../../../fakes/chat';
-import { clearToasts, renderWithToasts } from '../render';
+import type { ChatAdapter } from '../../../src/api';
+import { Chat, type ChatProps } from '../../../src/chat/Chat';
+import { memoryChatStore } from '../../../src/chat/chat.store';
+import { CHAT } from '../../../src/lib/limits';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
+import { welcomeBack } from '../../../src/lib/messages';
 import { findToast } from '../../support/toasts';
+import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());
 

@@ -1,11 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChatAdapter } from '../../../src/api';
-import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
-import { ChatSidebar, type ChatSidebarProps } from '../../../src/chat/ChatSidebar';
+
 import { apiError, fakeChatAdapter, page, sampleSessions, session } from '../../../fakes/chat';
-import { clearToasts, renderWithToasts } from '../render';
+import type { ChatAdapter } from '../../../src/api';
+import { ChatSidebar, type ChatSidebarProps } from '../../../src/chat/ChatSidebar';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
 import { findToast } from '../../support/toasts';
+import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());
 

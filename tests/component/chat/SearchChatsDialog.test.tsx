@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { fakeChatAdapter, pending, sampleSessions } from '../../../fakes/chat';
 import type { ChatAdapter } from '../../../src/api';
 import { SearchChatsDialog } from '../../../src/chat/SearchChatsDialog';
 import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
-import { fakeChatAdapter, pending, sampleSessions } from '../../../fakes/chat';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());

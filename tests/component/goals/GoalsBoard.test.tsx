@@ -1,14 +1,15 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { GoalsAdapter } from '../../../src/api';
-import { GoalsBoard, type GoalsBoardProps } from '../../../src/goals/GoalsBoard';
+
 import {
   apiError,
   edgeGoals,
   fakeGoalsAdapter,
-  goal,
   type FakeGoalsOptions,
+  goal,
 } from '../../../fakes/goals';
+import type { GoalsAdapter } from '../../../src/api';
+import { GoalsBoard, type GoalsBoardProps } from '../../../src/goals/GoalsBoard';
 import { clearToasts, renderWithToasts } from '../render';
 
 // canvas-confetti's cannon: created once, for the main thread (no worker: issue 25 item 2).

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Settings } from '../../../src/settings/Settings';
+
 import {
   apiError,
   emailUser,
@@ -9,6 +9,7 @@ import {
   sampleExport,
   walletUser,
 } from '../../../fakes/settings';
+import { Settings } from '../../../src/settings/Settings';
 import { clearToasts, renderWithToasts } from '../render';
 
 const created: Blob[] = [];

@@ -1,14 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Settings } from '../../../src/settings/Settings';
-import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
+
 import {
   apiError,
   archivedSessions,
   emailUser,
-  fakeSettingsAdapter,
   type FakeSettingsAdapter,
+  fakeSettingsAdapter,
 } from '../../../fakes/settings';
+import { REFRESH_CHAT_HISTORY_EVENT } from '../../../src/lib/messages';
+import { Settings } from '../../../src/settings/Settings';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());

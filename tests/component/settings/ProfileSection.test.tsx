@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Settings } from '../../../src/settings/Settings';
+
 import { apiError, changes, emailUser, fakeSettingsAdapter } from '../../../fakes/settings';
+import { Settings } from '../../../src/settings/Settings';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Settings } from '../../../src/settings/Settings';
+
 import {
   apiError,
   changes,
@@ -9,6 +9,7 @@ import {
   googleUser,
   walletUser,
 } from '../../../fakes/settings';
+import { Settings } from '../../../src/settings/Settings';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());

@@ -1,8 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { emailUser, fakeSettingsAdapter } from '../../../fakes/settings';
 import { Settings } from '../../../src/settings/Settings';
 import { SettingsDialog } from '../../../src/settings/SettingsDialog';
-import { emailUser, fakeSettingsAdapter } from '../../../fakes/settings';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());

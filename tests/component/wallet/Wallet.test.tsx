@@ -1,11 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Wallet } from '../../../src/wallet/Wallet';
-import { WalletDialog } from '../../../src/wallet/WalletDialog';
-import { guestWallet } from '../../../src/wallet/guest-wallet';
+
+import { fakeWalletAdapter, manyActivities, transaction } from '../../../fakes/wallet';
 import { refreshWallets } from '../../../src/lib/wallet-events';
 import { Button } from '../../../src/ui/button';
-import { fakeWalletAdapter, manyActivities, transaction } from '../../../fakes/wallet';
+import { guestWallet } from '../../../src/wallet/guest-wallet';
+import { Wallet } from '../../../src/wallet/Wallet';
+import { WalletDialog } from '../../../src/wallet/WalletDialog';
 import { clearToasts, renderWithToasts } from '../render';
 
 afterEach(() => clearToasts());

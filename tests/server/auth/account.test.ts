@@ -6,9 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { sql } from 'drizzle-orm';
 import { Wallet } from 'ethers';
 import { beforeAll, expect, it } from 'vitest';
+
 import { ACCOUNT_MESSAGES } from '../../../server/auth/account';
 import { signAccessToken } from '../../../server/auth/tokens';
 import { authSessions, avatars } from '../../../server/db/schema';

@@ -6,8 +6,10 @@
  * bounded per process.
  */
 import { createHash } from 'node:crypto';
+
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
+
 import { AVATAR_MESSAGES, MAX_INPUT_PIXELS, sniffImage } from '../../../server/auth/avatars';
 import { IMAGE_BUSY, imageWork } from '../../../server/auth/image-work';
 import type { SignedInUser } from '../harness';

@@ -2,7 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { loadConfig } from '../../../server/config';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ayah-config-'));

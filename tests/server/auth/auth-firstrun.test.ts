@@ -4,7 +4,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { expect, it } from 'vitest';
+
 import { describeServer, tokenOf, uniqueEmail, useServer } from '../harness';
 
 const h = useServer({ auth: { mailCooldownMs: 60_000 } });

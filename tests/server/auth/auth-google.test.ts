@@ -3,12 +3,14 @@
  * state and PKCE, the ID token's signature, issuer, audience and expiry, and linking by `sub`.
  */
 import { randomUUID } from 'node:crypto';
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { GOOGLE_MESSAGES } from '../../../server/auth/google';
 import { SIGN_IN_CODE_MESSAGES } from '../../../server/auth/sign-in-code';
 import type { FakeUser, Spoil } from '../fake-oidc';
 import { FakeOidcProvider } from '../fake-oidc';
-import { STRONG_PASSWORD, describeServer, uniqueEmail, useServer } from '../harness';
+import { describeServer, STRONG_PASSWORD, uniqueEmail, useServer } from '../harness';
 
 const provider = new FakeOidcProvider();
 beforeAll(() => provider.start());

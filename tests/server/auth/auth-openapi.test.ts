@@ -1,5 +1,6 @@
 /** The OpenAPI document describes the avatar, Google and wallet routes from the schemas that check them. */
 import { expect, it } from 'vitest';
+
 import { describeServer, useServer } from '../harness';
 
 const h = useServer();

@@ -1,5 +1,6 @@
 /** Password reset: request and confirm, over real HTTP. */
 import { expect, it } from 'vitest';
+
 import { describeServer, tokenOf, uniqueEmail, useServer } from '../harness';
 
 const h = useServer();

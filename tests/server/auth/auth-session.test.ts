@@ -1,11 +1,13 @@
 /** Bearer tokens, /me, /profile, onboarding, /refresh and /change-password over real HTTP. */
 import { randomUUID } from 'node:crypto';
-import { expect, it } from 'vitest';
+
 import { and, eq, isNull } from 'drizzle-orm';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { authSessions, pointsLedger, refreshTokens, users } from '../../../server/db/schema';
+import { expect, it } from 'vitest';
+
 import { REFRESH_GRACE_MS } from '../../../server/auth/service';
 import { JWT_AUDIENCE, JWT_ISSUER, signAccessToken } from '../../../server/auth/tokens';
+import { authSessions, pointsLedger, refreshTokens, users } from '../../../server/db/schema';
 import { describeServer, uniqueEmail, useServer } from '../harness';
 
 const h = useServer();

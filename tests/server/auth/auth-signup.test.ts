@@ -1,10 +1,12 @@
 /** Register, verify email, resend verification, login (JSON and form) over real HTTP. */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+
 import { sql } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+
 import { users } from '../../../server/db/schema';
-import { STRONG_PASSWORD, describeServer, tokenOf, uniqueEmail, useServer } from '../harness';
+import { describeServer, STRONG_PASSWORD, tokenOf, uniqueEmail, useServer } from '../harness';
 
 const h = useServer();
 const AUTH = '/api/v1/auth';

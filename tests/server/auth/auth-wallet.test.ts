@@ -6,8 +6,9 @@
 import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { expect, it } from 'vitest';
+
 import { WALLET_MESSAGES } from '../../../server/auth/wallet';
-import { STRONG_PASSWORD, describeServer, useServer } from '../harness';
+import { describeServer, STRONG_PASSWORD, useServer } from '../harness';
 
 const h = useServer();
 const WEB3 = '/api/v1/auth/web3';

@@ -8,6 +8,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+
 import { users } from '../../../server/db/schema';
 import { describeServer, isFastApiError, onPostgres, useServer } from '../harness';
 

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
+
 import type { SignedInUser } from '../harness';
 import { describeServer, isFastApiError, useServer } from '../harness';
 

@@ -9,8 +9,10 @@
  * still reach GET answers.
  */
 import { randomUUID } from 'node:crypto';
+
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+
 import { signAccessToken, verifyAccessToken } from '../../../server/auth/tokens';
 import { describeServer, onPostgres, useServer } from '../harness';
 

@@ -3,11 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailer } from '../../../server/mailer';
+
 import { verificationMail } from '../../../server/auth/mail';
-import { Harness, describeServer, uniqueEmail } from '../harness';
+import { createMailer } from '../../../server/mailer';
+import { describeServer, Harness, uniqueEmail } from '../harness';
 
 interface Received {
   from: string;

@@ -4,9 +4,11 @@
  * existing accounts of that address and other addresses go on signing in.
  */
 import { randomUUID } from 'node:crypto';
+
 import { count, eq } from 'drizzle-orm';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { JWT_TOKEN_TYPE } from '../../../server/auth/portal';
 import { portalIdentities, users } from '../../../server/db/schema';
 import { TOO_MANY_NEW_ACCOUNTS } from '../../../server/http/rate-limit';

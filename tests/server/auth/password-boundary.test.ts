@@ -4,6 +4,7 @@
  * that stops at 4 characters would let the minimum slip to 6 unnoticed.)
  */
 import { expect, it } from 'vitest';
+
 import { describeServer, useServer } from '../harness';
 
 const h = useServer();

@@ -5,11 +5,13 @@
  * signs out (onUnauthorized) only when even a new assertion is refused.
  */
 import { randomUUID } from 'node:crypto';
+
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { authSessions, users } from '../../../server/db/schema';
-import { ApiError } from '../../../src/lib/http-errors';
 import { createHttpApi } from '../../../src/http';
+import { ApiError } from '../../../src/lib/http-errors';
 import { FakePortal } from '../fake-portal';
 import { describeServer, useServer } from '../harness';
 

@@ -9,7 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, expect, it } from 'vitest';
+
 import { JWT_TOKEN_TYPE } from '../../../server/auth/portal';
 import { describeServer, onPostgres, useServer } from '../harness';
 

@@ -1,6 +1,7 @@
 /** Login throttling per account and per address (short windows), and the mail cooldown. */
-import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+
 import { loginThrottle } from '../../../server/db/schema';
 import { describeServer, tokenOf, uniqueEmail, useServer } from '../harness';
 

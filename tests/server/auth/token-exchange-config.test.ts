@@ -4,7 +4,9 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { generateKeyPairSync } from 'node:crypto';
+
 import { expect, it } from 'vitest';
+
 import { JWT_TOKEN_TYPE, PORTAL_MESSAGES } from '../../../server/auth/portal';
 import { parseTrustedIssuers } from '../../../server/auth/trusted-issuers';
 import { loadConfig } from '../../../server/config';

@@ -4,8 +4,10 @@
  * trusts. Every refusal is `401 {detail}`; students are found or created by issuer + subject.
  */
 import { randomUUID } from 'node:crypto';
+
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { JWT_TOKEN_TYPE, PORTAL_MESSAGES } from '../../../server/auth/portal';
 import { AUDIENCE, FakePortal, unsignedJwt } from '../fake-portal';
 import { describeServer, isFastApiError, useServer } from '../harness';

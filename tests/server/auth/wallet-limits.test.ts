@@ -4,6 +4,7 @@
  * message's size is bounded.
  */
 import { expect, it } from 'vitest';
+
 import { TOO_MANY_REQUESTS } from '../../../server/auth/throttle';
 import { describeServer, isFastApiError, useServer } from '../harness';
 

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { BUSY_DETAIL, BUSY_STATUS } from '../../../server/http/stream-gate';
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, SseEvent, TestUser } from '../harness';

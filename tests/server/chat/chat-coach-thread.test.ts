@@ -3,8 +3,9 @@
  * seconds gets a kind answer within the coach's time, and every other request keeps being answered.
  */
 import { beforeAll, expect, it } from 'vitest';
-import { COACH_TOO_HARD } from '../../../server/tutor/service';
+
 import { mathsReady } from '../../../server/llm/tools';
+import { COACH_TOO_HARD } from '../../../server/tutor/service';
 import { describeServer, useServer } from '../harness';
 import { expectServerKeptAnswering, SLOW_EQUATION } from '../slow-maths';
 

@@ -5,6 +5,7 @@
  * student's week in their `X-Timezone`, as on the Goals page.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import type { CompletionBody } from '../fake-openai';
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, TestUser } from '../harness';

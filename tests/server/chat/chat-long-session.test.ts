@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
+
 import { CHAT_MESSAGES, CHUNK_CHARS, reindexSessions } from '../../../server/chat/service';
 import { BUSY_MESSAGES } from '../../../server/http/errors';
 import type { TestUser } from '../harness';

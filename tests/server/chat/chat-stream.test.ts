@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, TestUser } from '../harness';
 import { describeServer, parseSse, useServer } from '../harness';

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { MAX_TOOL_ROUNDS } from '../../../server/llm/model';
 import { mathsReady } from '../../../server/llm/tools';
 import type { CompletionBody, Script, WireMessage } from '../fake-openai';

@@ -4,12 +4,13 @@
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { SEARCH_COUNT_LIMIT, reindexSessions } from '../../../server/chat/service';
+
+import { reindexSessions, SEARCH_COUNT_LIMIT } from '../../../server/chat/service';
 import { STREAM_CAP_MESSAGE } from '../../../server/chat/stream-cap';
-import { SLOW_EQUATION } from '../slow-maths';
-import type { TestUser } from '../harness';
 import { mathsReady } from '../../../server/llm/tools';
+import type { TestUser } from '../harness';
 import { describeServer, isFastApiError, parseSse, useServer } from '../harness';
+import { SLOW_EQUATION } from '../slow-maths';
 
 const h = useServer({ chat: { rateLimit: 12 } });
 const C = '/api/v1/chat';

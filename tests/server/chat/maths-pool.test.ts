@@ -4,11 +4,12 @@
  * else's maths; a call's clock starts when it runs; a huge expression never reaches the engines.
  */
 import { describe, expect, it } from 'vitest';
+
 import {
   POOL_SIZE,
+  runMaths,
   TOO_BIG,
   TOO_LONG,
-  runMaths,
   tooBig,
   warmUp,
 } from '../../../server/llm/maths-pool';

@@ -7,12 +7,14 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { expect, it } from 'vitest';
+
 import { createAlertMail, retryDelayMs } from '../../../server/classes/alert-mail';
 import { createClassService } from '../../../server/classes/service';
 import { createGoalsService } from '../../../server/goals/service';
-import { createPointsLedger } from '../../../server/points/ledger';
 import { createMailer } from '../../../server/mailer';
+import { createPointsLedger } from '../../../server/points/ledger';
 import { describeServer, useServer } from '../harness';
 
 // Port 1 refuses every connection: the mail server is down. This school lets teachers read chats.

@@ -6,13 +6,15 @@
  * (without the text) and in /alerts; a teacher of another class sees nothing of it.
  */
 import { randomUUID } from 'node:crypto';
+
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
+
 import { JWT_TOKEN_TYPE } from '../../../server/auth/portal';
 import { createClassService } from '../../../server/classes/service';
 import { createGoalsService } from '../../../server/goals/service';
-import { createPointsLedger } from '../../../server/points/ledger';
 import { SAFE_ANSWERS } from '../../../server/llm/safety';
+import { createPointsLedger } from '../../../server/points/ledger';
 import { TRUSTED_ADULT_NOTICE } from '../../../src/lib/safety';
 import { FakePortal } from '../fake-portal';
 import type { TestUser } from '../harness';

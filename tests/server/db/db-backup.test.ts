@@ -15,7 +15,9 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { openDatabase } from '../../../server/db';
 import { users } from '../../../server/db/schema';
 import { onPostgres } from '../harness';

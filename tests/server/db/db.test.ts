@@ -3,10 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+
 import { eq, sql } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+
 import type { Database } from '../../../server/db';
-import { UNIQUE_VIOLATION, openDatabase, pgErrorCode } from '../../../server/db';
+import { openDatabase, pgErrorCode, UNIQUE_VIOLATION } from '../../../server/db';
 import { users } from '../../../server/db/schema';
 import { describeServer, freshPgDatabase, onPostgres, uniqueEmail } from '../harness';
 

@@ -4,7 +4,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { onPostgres } from '../harness';
 import { isCi, skippedPass } from '../pg-global-setup';
 

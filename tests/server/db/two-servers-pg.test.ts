@@ -8,8 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
 import { hashPassword } from '../../../server/auth/passwords';
 import { DEFAULT_AUTH } from '../../../server/config';
 import type { Database } from '../../../server/db';

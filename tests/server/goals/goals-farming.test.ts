@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
+
 import { GOAL_AWARDS_PER_WEEK } from '../../../server/goals/service';
 import { POINTS } from '../../../src/lib/limits';
 import type { TestUser } from '../harness';

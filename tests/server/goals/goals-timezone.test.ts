@@ -3,8 +3,9 @@
  * zones on both sides of UTC around midnight and Monday, and the week of the US spring DST change.
  */
 import { afterEach, expect, it } from 'vitest';
-import { describeServer, useServer, type TestUser } from '../harness';
+
 import { localDay, resolveTimeZone } from '../../../server/http/timezone';
+import { describeServer, type TestUser, useServer } from '../harness';
 
 const h = useServer();
 const G = '/api/v1/goal';

@@ -1,8 +1,9 @@
 /** `/api/v1/goal` over real HTTP: weekly goals, the spec's rules, progress, streak, celebrations, award. */
 import { beforeAll, expect, it } from 'vitest';
+
+import { weekStart } from '../../../server/goals/service';
 import type { TestUser } from '../harness';
 import { describeServer, isFastApiError, useServer } from '../harness';
-import { weekStart } from '../../../server/goals/service';
 
 const h = useServer();
 const G = '/api/v1/goal';

@@ -2,11 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { createApp } from '../../../server/app';
 import type { Database } from '../../../server/db';
 import { createMailer } from '../../../server/mailer';
-import { Harness, describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, Harness, isFastApiError, useServer } from '../harness';
 
 const h = useServer();
 

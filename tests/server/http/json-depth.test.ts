@@ -3,6 +3,7 @@
  * 422 that names the field, never a 500; ordinary nesting still passes.
  */
 import { expect, it } from 'vitest';
+
 import { MAX_JSON_DEPTH } from '../../../server/http/json-depth';
 import { describeServer, isFastApiError, useServer } from '../harness';
 

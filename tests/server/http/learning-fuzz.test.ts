@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
+
 import type { TestUser } from '../harness';
 import { describeServer, isFastApiError, useServer } from '../harness';
 

@@ -1,5 +1,6 @@
 /** The OpenAPI document is good enough to generate a portal's client from. */
 import { expect, it } from 'vitest';
+
 import { describeServer, useServer } from '../harness';
 
 const h = useServer();

@@ -2,7 +2,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 // @ts-expect-error: a plain .mjs script without types
 import { compressDir } from '../../../scripts/compress-assets.mjs';
 import { Harness, onPostgres } from '../harness';

@@ -8,14 +8,16 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { sql } from 'drizzle-orm';
 import { decodeProtectedHeader, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { loadConfig } from '../../../server/config';
 import { loadLtiKeys, platformId } from '../../../server/lti/config';
 import { signAsTool, toolJwks } from '../../../server/lti/keys';
 import { createLtiService, LTI_MESSAGES } from '../../../server/lti/service';
-import { FakeLms, ROLE, type LaunchPlan } from '../fake-lms';
+import { FakeLms, type LaunchPlan, ROLE } from '../fake-lms';
 import { describeServer, type Loose, useServer } from '../harness';
 
 const lms = new FakeLms();

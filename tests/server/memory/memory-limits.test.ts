@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+
 import { MEMORY_MESSAGES } from '../../../server/memory/service';
 import { describeServer, useServer } from '../harness';
 

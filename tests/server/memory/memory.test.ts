@@ -1,5 +1,6 @@
 /** `/api/v1/vector` over real HTTP: full-text ranking without a model, embeddings with one; per user. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { FakeOpenAI } from '../fake-openai';
 import type { Harness, HarnessOptions } from '../harness';
 import { describeServer, isFastApiError, useServer } from '../harness';

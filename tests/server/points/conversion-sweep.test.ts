@@ -4,8 +4,10 @@
  * once), and a young pending conversion is left to finish.
  */
 import { randomUUID } from 'node:crypto';
+
 import { and, eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+
 import { conversions, pointsLedger } from '../../../server/db/schema';
 import { STALE_CONVERSION_MS, sweepStaleConversions } from '../../../server/points/sweep';
 import type { TestUser } from '../harness';

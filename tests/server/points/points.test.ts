@@ -1,9 +1,10 @@
 /** `/api/v1/web3-tokens` over real HTTP: the rule, balances, conversions (also concurrent), activity. */
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import type { TestUser } from '../harness';
-import { POINTS_MESSAGES } from '../../../server/points/service';
+
 import { pointsLedger } from '../../../server/db/schema';
+import { POINTS_MESSAGES } from '../../../server/points/service';
+import type { TestUser } from '../harness';
 import { describeServer, isFastApiError, useServer } from '../harness';
 
 const h = useServer();

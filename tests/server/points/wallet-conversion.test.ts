@@ -4,12 +4,13 @@
  * in `server-pg`. The machine converts, follows the transaction, and the wallet shows both balances;
  * a conversion that fails in the database keeps the points.
  */
-import { createActor, waitFor } from 'xstate';
 import { beforeAll, expect, it } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+
 import { createHttpApi } from '../../../src/http';
 import { conversionLogic } from '../../../src/wallet/conversion.machine';
-import { walletLogic } from '../../../src/wallet/wallet.machine';
 import type { WalletAdapter } from '../../../src/wallet/wallet.adapter';
+import { walletLogic } from '../../../src/wallet/wallet.machine';
 import type { TestUser } from '../harness';
 import { describeServer, useServer } from '../harness';
 

@@ -2,7 +2,9 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { loadConfig } from '../../../server/config';
 
 const dirs: string[] = [];

@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { describeServer } from '../harness';
 import type { ServerProcess } from '../server-process';
 import { startServer, stopServer } from '../server-process';

@@ -4,11 +4,13 @@
  * to the process it started) stops the server gracefully instead of orphaning it with the data dir's
  * lock. PGlite only: one whole product process on a scratch data dir.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { lockFileOf } from '../../../server/db/data-dir';
 import { onPostgres } from '../harness';
 import { JWT_SECRET, root } from '../server-process';

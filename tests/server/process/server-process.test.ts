@@ -21,10 +21,12 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { inArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lockFileOf } from '../../../server/db/data-dir';
+
 import { openDatabase } from '../../../server/db';
+import { lockFileOf } from '../../../server/db/data-dir';
 import { learningMemories } from '../../../server/db/schema';
 import { FakeOpenAI } from '../fake-openai';
 import { onPostgres } from '../harness';

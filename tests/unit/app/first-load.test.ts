@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Api } from '../../../src/api';
-import { firstPage, SENT_ME } from '../../../app/first-load';
+
 import { withEarlyMe, withSentMe } from '../../../app/early-me';
+import { firstPage, SENT_ME } from '../../../app/first-load';
+import type { Api } from '../../../src/api';
 
 type AuthAdapter = Api['auth'];
 const user = { user: { id: 'u1' } } as unknown as Awaited<ReturnType<AuthAdapter['me']>>;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { oauthCallbackLogic, readOAuthParams } from '../../../src/auth/oauth-callback.machine';
+
 import { authResponse, deferred } from '../../../fakes/auth';
+import { oauthCallbackLogic, readOAuthParams } from '../../../src/auth/oauth-callback.machine';
 import { paths, settle, start, toasts } from './support';
 
 afterEach(() => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+
+import { apiError, deferred, fakeAuthAdapter, rejects, user } from '../../../fakes/auth';
 import { onboardingLogic } from '../../../src/auth/onboarding.machine';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
-import { apiError, deferred, fakeAuthAdapter, rejects, user } from '../../../fakes/auth';
 import { settle, start, toasts } from './support';
 
 function onboarding(adapter = fakeAuthAdapter()) {

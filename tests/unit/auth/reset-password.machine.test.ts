@@ -1,8 +1,9 @@
-import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+
+import { apiError, deferred, fakeAuthAdapter, rejects } from '../../../fakes/auth';
 import { resetPasswordLogic, resetPasswordMachine } from '../../../src/auth/reset-password.machine';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
-import { apiError, deferred, fakeAuthAdapter, rejects } from '../../../fakes/auth';
 import { paths, settle, start, toasts } from './support';
 
 const STRONG = 'N3w!password';

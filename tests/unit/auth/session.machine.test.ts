@@ -1,12 +1,13 @@
-import { createActor } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+
+import { apiError, deferred, fakeAuthAdapter, never, rejects, user } from '../../../fakes/auth';
 import {
   isNewUser,
   memoryStorage,
   sessionLogic,
   sessionMachine,
 } from '../../../src/auth/session.machine';
-import { apiError, deferred, fakeAuthAdapter, never, rejects, user } from '../../../fakes/auth';
 import { settle } from './support';
 
 const KEY = 'authToken';

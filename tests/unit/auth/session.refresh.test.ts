@@ -1,10 +1,11 @@
-import { createActor, type AnyActorRef } from 'xstate';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type AnyActorRef, createActor } from 'xstate';
+
+import { apiError, deferred, fakeAuthAdapter, rejects, user } from '../../../fakes/auth';
 import type { TokenResponse } from '../../../src/auth/auth.adapter';
 import { memoryStorage, sessionLogic } from '../../../src/auth/session.machine';
 import { readClaims, refreshAt, TOKEN_REFRESH } from '../../../src/auth/session.tokens';
 import { networkError } from '../../../src/lib/http-errors';
-import { apiError, deferred, fakeAuthAdapter, rejects, user } from '../../../fakes/auth';
 import { fakeJwt } from './support';
 
 const KEY = 'authToken';

@@ -1,13 +1,14 @@
-import { createActor, waitFor, type AnyActorRef } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { type AnyActorRef, createActor, waitFor } from 'xstate';
+
+import { apiError, fakeAuthAdapter } from '../../../fakes/auth';
 import type { TokenResponse } from '../../../src/auth/auth.adapter';
 import { memoryStorage, sessionLogic, type TokenStorage } from '../../../src/auth/session.machine';
 import {
-  renewShared,
   type RenewalLocks,
+  renewShared,
   type StoredTokens,
 } from '../../../src/auth/session.renewal';
-import { apiError, fakeAuthAdapter } from '../../../fakes/auth';
 import { fakeJwt } from './support';
 
 const KEY = 'authToken';

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { signInLogic, signInMachine } from '../../../src/auth/sign-in.machine';
-import { signInErrorMessage } from '../../../src/auth/sign-in.errors';
-import { ApiError } from '../../../src/lib/http-errors';
-import { AUTH_MESSAGES } from '../../../src/lib/messages';
+
 import {
   apiError,
   authResponse,
-  REFRESH,
   deferred,
   fakeAuthAdapter,
   never,
+  REFRESH,
   rejects,
   TOKEN,
 } from '../../../fakes/auth';
+import { signInErrorMessage } from '../../../src/auth/sign-in.errors';
+import { signInLogic, signInMachine } from '../../../src/auth/sign-in.machine';
+import { ApiError } from '../../../src/lib/http-errors';
+import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { paths, settle, start, toasts } from './support';
 
 const STRONG = 'Str0ng!pass';

@@ -1,4 +1,5 @@
-import { waitFor, type ActorOptions, type AnyActorLogic, type AnyActorRef } from 'xstate';
+import { type ActorOptions, type AnyActorLogic, type AnyActorRef, waitFor } from 'xstate';
+
 import type { AuthNotice } from '../../../src/auth/notices';
 import { startRecording } from '../../support/recording';
 

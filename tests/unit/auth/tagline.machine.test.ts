@@ -1,5 +1,6 @@
-import { createActor } from 'xstate';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+
 import { taglineMachine, typedText } from '../../../src/auth/tagline.machine';
 
 beforeEach(() => {

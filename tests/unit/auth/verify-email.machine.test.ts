@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { verifyEmailLogic } from '../../../src/auth/verify-email.machine';
-import { AUTH_MESSAGES } from '../../../src/lib/messages';
-import type { AuthResponse } from '../../../src/auth/auth.adapter';
+
 import {
   apiError,
   authResponse,
@@ -11,6 +9,9 @@ import {
   rejects,
   TOKEN,
 } from '../../../fakes/auth';
+import type { AuthResponse } from '../../../src/auth/auth.adapter';
+import { verifyEmailLogic } from '../../../src/auth/verify-email.machine';
+import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { flush, paths, settle, start, toasts } from './support';
 
 afterEach(() => {

@@ -1,13 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { verifyMessage, Wallet } from 'ethers';
-import { waitFor } from 'xstate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { waitFor } from 'xstate';
+
+import { apiError, deferred, fakeAuthAdapter, rejects, TOKEN } from '../../../fakes/auth';
+import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../../fakes/eip1193';
 import type { Web3AuthenticateRequest } from '../../../src/auth/auth.adapter';
 import { walletAuthLogic, walletAuthMachine } from '../../../src/auth/wallet-auth.machine';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
-import { apiError, deferred, fakeAuthAdapter, rejects, TOKEN } from '../../../fakes/auth';
-import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../../fakes/eip1193';
 import { settle, start } from './support';
 
 const alice = new Wallet(ALICE_KEY);

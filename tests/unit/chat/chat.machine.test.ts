@@ -1,10 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, toPromise, waitFor, type AnyActorLogic } from 'xstate';
-import type { ChatAdapter, ChatSessionDetail } from '../../../src/api';
-import { chatLogic, chatMachine, type ChatInput } from '../../../src/chat/chat.machine';
-import { memoryChatStore, type ChatStore } from '../../../src/chat/chat.store';
-import { CHAT } from '../../../src/lib/limits';
-import { CHAT_MESSAGES, startedConversation, welcomeBack } from '../../../src/lib/messages';
+import { type AnyActorLogic, createActor, toPromise, waitFor } from 'xstate';
+
 import {
   apiError,
   brokenStream,
@@ -16,6 +12,11 @@ import {
   sessionDetail,
   streamOf,
 } from '../../../fakes/chat';
+import type { ChatAdapter, ChatSessionDetail } from '../../../src/api';
+import { type ChatInput, chatLogic, chatMachine } from '../../../src/chat/chat.machine';
+import { type ChatStore, memoryChatStore } from '../../../src/chat/chat.store';
+import { CHAT } from '../../../src/lib/limits';
+import { CHAT_MESSAGES, startedConversation, welcomeBack } from '../../../src/lib/messages';
 import { startRecording } from '../../support/recording';
 
 function start(

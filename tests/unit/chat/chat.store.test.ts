@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { browserChatStore, keyValueChatStore, memoryChatStore } from '../../../src/chat/chat.store';
 
 const chat = {

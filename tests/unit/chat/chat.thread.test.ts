@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+
 import {
+  type ChatEntry,
   dropFailedTurn,
   growReply,
   requestBody,
   toTurns,
-  type ChatEntry,
 } from '../../../src/chat/chat.thread';
 
 const user = (content: string): ChatEntry => ({

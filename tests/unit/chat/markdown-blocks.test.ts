@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BlockSplitter, splitBlocks } from '../../../src/markdown/blocks';
+
 import { normalizeMath } from '../../../src/lib/math';
-import { TUTORING_REPLY, replyArbitrary } from './markdown-samples';
+import { BlockSplitter, splitBlocks } from '../../../src/markdown/blocks';
+import { replyArbitrary, TUTORING_REPLY } from './markdown-samples';
 
 describe('splitBlocks', () => {
   it('cuts at blank lines between top-level blocks', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+
 import { healTail } from '../../../src/markdown/heal';
 import { appendable } from '../../../src/markdown/stream';
 import { replyArbitrary } from './markdown-samples';

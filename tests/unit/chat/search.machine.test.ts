@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, toPromise, type AnyActorLogic } from 'xstate';
-import type { ChatAdapter, ChatSearchPage } from '../../../src/api';
-import { searchLogic, searchMachine } from '../../../src/chat/search.machine';
-import { CHAT } from '../../../src/lib/limits';
+import { type AnyActorLogic, createActor, toPromise } from 'xstate';
+
 import {
   apiError,
   deferred,
@@ -11,6 +9,9 @@ import {
   sampleSessions,
   session,
 } from '../../../fakes/chat';
+import type { ChatAdapter, ChatSearchPage } from '../../../src/api';
+import { searchLogic, searchMachine } from '../../../src/chat/search.machine';
+import { CHAT } from '../../../src/lib/limits';
 
 beforeEach(() => {
   vi.useFakeTimers();

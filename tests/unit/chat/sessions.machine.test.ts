@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor, type AnyActorLogic, toPromise } from 'xstate';
+import { type AnyActorLogic, createActor, toPromise, waitFor } from 'xstate';
+
+import { apiError, deferred, fakeChatAdapter, page, sampleSessions } from '../../../fakes/chat';
 import type { ChatAdapter, ChatSession, ChatSessionPage } from '../../../src/api';
 import { isValidTitle, sessionsLogic, sessionsMachine } from '../../../src/chat/sessions.machine';
 import { CHAT_MESSAGES } from '../../../src/lib/messages';
-import { apiError, deferred, fakeChatAdapter, page, sampleSessions } from '../../../fakes/chat';
 import { startRecording } from '../../support/recording';
 
 function start(overrides: Partial<ChatAdapter> = {}) {

@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, toPromise, waitFor, type AnyActorLogic } from 'xstate';
-import type { Celebration, GoalListResponse, GoalResponse, GoalsAdapter } from '../../../src/api';
-import { boardMachine, goalsLogic } from '../../../src/goals/board.machine';
+import { type AnyActorLogic, createActor, toPromise, waitFor } from 'xstate';
+
 import {
   apiError,
   deferred,
   fakeGoalsAdapter,
+  type FakeGoalsOptions,
   goal,
   historyDays,
   sampleGoals,
-  type FakeGoalsOptions,
 } from '../../../fakes/goals';
+import type { Celebration, GoalListResponse, GoalResponse, GoalsAdapter } from '../../../src/api';
+import { boardMachine, goalsLogic } from '../../../src/goals/board.machine';
 import { startRecording } from '../../support/recording';
 
 afterEach(() => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+
+import { suggestionsFor } from '../../../src/goals/suggestions';
 import {
   averageProgress,
   progressEntryError,
@@ -6,7 +8,6 @@ import {
   subjectsByInterest,
 } from '../../../src/lib/goals';
 import { celebrationMessage } from '../../../src/lib/messages';
-import { suggestionsFor } from '../../../src/goals/suggestions';
 
 describe('goal rules of the board and the wizard', () => {
   it('averages progress, capped, rounded, 0 without goals', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, toPromise, waitFor, type AnyActorLogic } from 'xstate';
+import { type AnyActorLogic, createActor, toPromise, waitFor } from 'xstate';
+
+import { apiError, deferred, fakeGoalsAdapter, goal } from '../../../fakes/goals';
 import type { GoalResponse, GoalsAdapter } from '../../../src/api';
 import { wizardLogic, wizardMachine, wizardTargetError } from '../../../src/goals/wizard.machine';
 import { GOALS } from '../../../src/lib/limits';
-import { apiError, deferred, fakeGoalsAdapter, goal } from '../../../fakes/goals';
 import { startRecording } from '../../support/recording';
 
 function start(overrides: Partial<GoalsAdapter> = {}) {

@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { takeRedirectSignInState } from '../../../src/lib/sign-in-state';
+
 import type { Api } from '../../../src/api';
-import { normalizeUser, resolveAvatarUrl } from '../../../src/http-user';
 import { createHttpApi } from '../../../src/http';
-import { json, startServer, wireUser, type TestServer } from './server';
+import { normalizeUser, resolveAvatarUrl } from '../../../src/http-user';
+import { takeRedirectSignInState } from '../../../src/lib/sign-in-state';
+import { json, startServer, type TestServer, wireUser } from './server';
 
 let server: TestServer;
 let api: Api;

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { createHttpApi, type HttpApiOptions } from '../../../src/http';
 import { ApiError } from '../../../src/lib/http-errors';
 import { delay, json, startServer, type TestServer } from './server';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createSseParser, readSse, type SseMessage } from '../../../src/lib/sse';
 
 const encoder = new TextEncoder();

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import type { ChatStreamEvent } from '../../../src/api';
 import { createHttpApi, type HttpApiOptions } from '../../../src/http';
 import { ApiError } from '../../../src/lib/http-errors';

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { createHttpApi } from '../../../src/http';
 import { startServer, type TestServer } from './server';
 

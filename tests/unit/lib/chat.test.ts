@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
 import {
+  canSend,
   CLIENT_SESSION_PREFIX,
   DEFAULT_SESSION_TITLE,
-  canSend,
   exceedsMessageLimit,
   isClientSessionId,
   messageError,

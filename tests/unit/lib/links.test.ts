@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { defaultUrlTransform } from 'react-markdown';
-import { SAFE_URL_SCHEMES, isSafeUrl, safeUrl } from '../../../src/lib/links';
+import { describe, expect, it } from 'vitest';
+
+import { isSafeUrl, SAFE_URL_SCHEMES, safeUrl } from '../../../src/lib/links';
 
 describe('safeUrl', () => {
   it('allows http, https, irc, ircs, mailto and xmpp', () => {

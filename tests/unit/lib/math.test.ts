@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
+import { describe, expect, it } from 'vitest';
+
 import { normalizeMath } from '../../../src/lib/math';
 
 /** Renders markdown the way the chat does (before KaTeX): math arrives as marked <code>. */

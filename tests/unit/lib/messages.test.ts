@@ -1,22 +1,23 @@
 import { describe, expect, it } from 'vitest';
+
 import {
   AUTH_MESSAGES,
   CHAT_MESSAGES,
+  conversionOverBalance,
   GOAL_MESSAGES,
+  goalCreated,
   GUEST_MESSAGES,
   OAUTH_MESSAGES,
+  oauthError,
   OTHER_MESSAGES,
   PROFILE_MESSAGES,
   RESET_VERIFY_MESSAGES,
   SIGN_IN_MESSAGES,
   SIGN_UP_MESSAGES,
+  startedConversation,
   USER_REJECTED_CODE,
   VALIDATION_MESSAGES,
   WALLET_MESSAGES,
-  conversionOverBalance,
-  goalCreated,
-  oauthError,
-  startedConversation,
   welcomeBack,
   wrongWalletAddress,
 } from '../../../src/lib/messages';

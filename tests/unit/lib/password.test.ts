@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
 import {
+  checkPassword,
   PASSWORD_ERROR_PREFIX,
   PASSWORD_REQUIREMENTS,
-  checkPassword,
   passwordError,
 } from '../../../src/lib/password';
 

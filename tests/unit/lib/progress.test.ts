@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { clampPercent, progressTone } from '../../../src/lib/progress';
 
 describe('progress', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { spokenMath, spokenText } from '../../../src/lib/spoken-text';
 
 describe('spokenMath', () => {

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { WALLET_ADDRESS_PATTERN, isWalletAddress, sameAddress } from '../../../src/lib/wallet';
+import { describe, expect, it } from 'vitest';
+
+import { isWalletAddress, sameAddress, WALLET_ADDRESS_PATTERN } from '../../../src/lib/wallet';
 
 const hex = (n: number) => 'a'.repeat(n);
 

@@ -6,7 +6,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { DataDirLockedError, lockDataDir, lockFileOf } from '../../../server/db/data-dir';
 
 let dir: string;

@@ -3,6 +3,7 @@
  * that raced an announcement. Over HTTP, on both databases: tests/server/auth/hot-path.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+
 import { createSessionCache } from '../../../server/auth/session-cache';
 import type { User } from '../../../server/db/schema';
 

@@ -1,8 +1,6 @@
-import { createActor, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { accountLogic, accountMachine } from '../../../src/settings/account.machine';
-import type { AccountExport } from '../../../src/settings/settings.adapter';
-import type { MessageResponse } from '../../../src/wire';
+import { createActor, waitFor } from 'xstate';
+
 import {
   apiError,
   deferred,
@@ -12,7 +10,10 @@ import {
   sampleExport,
   walletUser,
 } from '../../../fakes/settings';
+import { accountLogic, accountMachine } from '../../../src/settings/account.machine';
 import { deletionConfirmation } from '../../../src/settings/AccountSection';
+import type { AccountExport } from '../../../src/settings/settings.adapter';
+import type { MessageResponse } from '../../../src/wire';
 
 function start(adapter = fakeSettingsAdapter()) {
   const actor = createActor(accountLogic(adapter));

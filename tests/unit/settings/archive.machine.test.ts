@@ -1,14 +1,15 @@
-import { createActor, waitFor, type SnapshotFrom } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { archiveLogic, archiveMachine } from '../../../src/settings/archive.machine';
-import type { MessageResponse } from '../../../src/wire';
+import { createActor, type SnapshotFrom, waitFor } from 'xstate';
+
 import {
   apiError,
   archivedSessions,
   deferred,
-  fakeSettingsAdapter,
   type FakeSettingsAdapter,
+  fakeSettingsAdapter,
 } from '../../../fakes/settings';
+import { archiveLogic, archiveMachine } from '../../../src/settings/archive.machine';
+import type { MessageResponse } from '../../../src/wire';
 import { startRecording } from '../../support/recording';
 
 type Snapshot = SnapshotFrom<typeof archiveMachine>;

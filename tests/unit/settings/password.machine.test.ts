@@ -1,5 +1,7 @@
-import { createActor, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+
+import { apiError, deferred, fakeSettingsAdapter } from '../../../fakes/settings';
 import {
   passwordLogic,
   passwordMachine,
@@ -7,7 +9,6 @@ import {
 } from '../../../src/settings/password.machine';
 import type { SettingsNotice } from '../../../src/settings/settings.notices';
 import type { MessageResponse } from '../../../src/wire';
-import { apiError, deferred, fakeSettingsAdapter } from '../../../fakes/settings';
 
 const STRONG = 'Str0ng!pass';
 const OTHER = 'An0ther!pass';

@@ -1,7 +1,8 @@
-import { createActor, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { profileLogic, profileMachine, profileUpdate } from '../../../src/settings/profile.machine';
+import { createActor, waitFor } from 'xstate';
+
 import { apiError, deferred, emailUser, fakeSettingsAdapter } from '../../../fakes/settings';
+import { profileLogic, profileMachine, profileUpdate } from '../../../src/settings/profile.machine';
 import type { UserResponse } from '../../../src/settings/settings.adapter';
 import { startRecording } from '../../support/recording';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+
 import { walletDeletionSigner } from '../../../src/settings/wallet-deletion';
 
 const ADDRESS = '0xabc1000000000000000000000000000000009f3e';

@@ -1,12 +1,13 @@
-import { createActor, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+
+import { apiError, deferred } from '../../../fakes/chat';
+import { fakeTeacherAdapter, sampleAlert } from '../../../fakes/teacher';
 import { alertsLogic, alertsMachine } from '../../../src/teacher/alerts.machine';
 import { canAcknowledge, canClose, openDetail } from '../../../src/teacher/alerts.selectors';
 import { dashboardLogic, dashboardMachine } from '../../../src/teacher/dashboard.machine';
 import { visibleStudents } from '../../../src/teacher/dashboard.selectors';
 import type { AlertDetail, ClassDashboardData } from '../../../src/teacher/teacher.adapter';
-import { apiError, deferred } from '../../../fakes/chat';
-import { fakeTeacherAdapter, sampleAlert } from '../../../fakes/teacher';
 
 const names = (actor: { getSnapshot(): Parameters<typeof visibleStudents>[0] }) =>
   visibleStudents(actor.getSnapshot()).map((s) => s.name);

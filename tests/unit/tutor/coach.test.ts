@@ -6,7 +6,8 @@
 import katex from 'katex';
 import { evaluate } from 'mathjs';
 import { describe, expect, it } from 'vitest';
-import { OFFLINE_LINE, coachAnswer } from '../../../server/llm/coach';
+
+import { coachAnswer, OFFLINE_LINE } from '../../../server/llm/coach';
 import type { Turn } from '../../../server/llm/model';
 import type { StudentContext } from '../../../server/llm/prompt';
 

@@ -1,14 +1,15 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { withAwardRefresh } from '../../../src/award-refresh';
-import type { Api } from '../../../src/api';
-import { REFRESH_WALLET_EVENT } from '../../../src/lib/messages';
+
 import { fakeAuthAdapter } from '../../../fakes/auth';
 import { fakeChatAdapter, streamOf } from '../../../fakes/chat';
 import { fakeGoalsAdapter } from '../../../fakes/goals';
 import { fakeSettingsAdapter } from '../../../fakes/settings';
-import { fakeWalletAdapter } from '../../../fakes/wallet';
 import { fakeTeacherAdapter } from '../../../fakes/teacher';
+import { fakeWalletAdapter } from '../../../fakes/wallet';
+import type { Api } from '../../../src/api';
+import { withAwardRefresh } from '../../../src/award-refresh';
+import { REFRESH_WALLET_EVENT } from '../../../src/lib/messages';
 
 let refreshes = 0;
 const count = () => refreshes++;

@@ -1,16 +1,17 @@
-import { createActor, waitFor } from 'xstate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+
+import { deferred, fakeWalletAdapter, transaction } from '../../../fakes/wallet';
+import { ApiError } from '../../../src/lib/http-errors';
 import {
-  FOLLOW,
   amountError,
   conversionLogic,
   conversionMachine,
+  DEFAULT_CONVERSION_INFO,
+  FOLLOW,
   followDelay,
   tokensToReceive,
-  DEFAULT_CONVERSION_INFO,
 } from '../../../src/wallet/conversion.machine';
-import { ApiError } from '../../../src/lib/http-errors';
-import { deferred, fakeWalletAdapter, transaction } from '../../../fakes/wallet';
 import type { TransactionResponse } from '../../../src/wallet/wallet.adapter';
 
 afterEach(() => vi.useRealTimers());

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { GUEST_POINTS_KEY, guestWallet } from '../../../src/wallet/guest-wallet';
 
 function memory() {

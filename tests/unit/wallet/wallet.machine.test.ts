@@ -1,8 +1,9 @@
-import { createActor, waitFor, type Actor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { walletLogic, walletMachine } from '../../../src/wallet/wallet.machine';
+import { type Actor, createActor, waitFor } from 'xstate';
+
 import { apiError, deferred, fakeWalletAdapter, manyActivities } from '../../../fakes/wallet';
 import type { Balance } from '../../../src/wallet/wallet.adapter';
+import { walletLogic, walletMachine } from '../../../src/wallet/wallet.machine';
 
 const ready = (actor: Actor<typeof walletMachine>) =>
   waitFor(actor, (s) => s.matches('ready'), { timeout: 1000 });
