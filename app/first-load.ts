@@ -45,3 +45,50 @@ export function takeSentMe(): Promise<Response> | null {
   delete holder[SENT_ME];
   return sent;
 }
+
+/**
+ * The two screens the build prerenders into index.html (scripts/prerender.mjs): the sign-in screen,
+ * for a visitor of /auth who holds no session, and the signed-in shell (sidebar, header, empty chat,
+ * composer), for one of /assistant who does. Each is the app's own first render of that visit, so React
+ * hydrates it as it is.
+ */
+export type Prerendered = 'in' | 'out';
+
+/** Path → [the prerendered screen signed out, signed in]: no other visit has one. */
+export const PRERENDERED: Record<string, [Prerendered | null, Prerendered | null]> = {
+  '/auth': ['out', null],
+  '/assistant': [null, 'in'],
+};
+
+/**
+ * The sign-in screen's tagline shows whole, not typed, when the reader prefers reduced motion or it
+ * was typed once in this tab (src/auth/Tagline.tsx and its session-storage key): the prerendered
+ * screen, typed, would then not be the app's first render, so such a visit is not given it.
+ */
+export const TAGLINE_SHOWN_WHOLE =
+  "sessionStorage.getItem('ayah:tagline-typed')==='1'||" +
+  "matchMedia('(prefers-reduced-motion: reduce)').matches";
+
+/** The attribute of `<html>` by which the first-load script shows one prerendered screen (app.css). */
+export const SCREEN_ATTRIBUTE = 'data-screen';
+
+/**
+ * The prerendered screen the first-load script chose and the page shows, made the app's root (the
+ * empty one and the other screen go); null when this visit has none.
+ */
+export function takePrerendered(root: HTMLElement): HTMLElement | null {
+  const html = document.documentElement;
+  const screen = html.getAttribute(SCREEN_ATTRIBUTE);
+  let chosen: HTMLElement | null = null;
+  for (const node of document.querySelectorAll<HTMLElement>('[data-prerendered]')) {
+    if (screen && node.dataset.prerendered === screen) chosen = node;
+    else node.remove();
+  }
+  if (chosen) {
+    root.remove();
+    chosen.removeAttribute('data-prerendered');
+    chosen.id = 'root';
+  }
+  html.removeAttribute(SCREEN_ATTRIBUTE);
+  return chosen;
+}

@@ -5,16 +5,24 @@ import { Redirect, useLocation } from 'wouter';
 import { PageSkeleton } from './layout/PageSkeleton';
 
 /**
- * Protected routes: a skeleton while the session loads, /auth (replacing history) for a signed-out
- * visitor, and /onboarding for a student who has not finished it.
+ * Protected routes: a skeleton while the session loads (or, for a page that can show itself before it
+ * knows the user, that page: its `preview`), /auth (replacing history) for a signed-out visitor, and
+ * /onboarding for a student who has not finished it.
  */
-export function RequireSignedIn({ children }: { children: ReactNode }) {
+export function RequireSignedIn({
+  children,
+  preview = false,
+}: {
+  children: ReactNode;
+  /** The page renders while the session loads, without a user (the prerendered signed-in shell). */
+  preview?: boolean;
+}) {
   const { state, user } = useAuth();
   const [location] = useLocation();
   const onboarding = location === '/onboarding';
   // Every signed-in page but onboarding has the phone header (SidebarLayout).
   if (state.matches('start') || state.matches('loading'))
-    return <PageSkeleton header={!onboarding} />;
+    return preview ? children : <PageSkeleton header={!onboarding} />;
   if (!user) return <Redirect to="/auth" replace />;
   if (!user.onboarding_completed && !onboarding) return <Redirect to="/onboarding" replace />;
   if (user.onboarding_completed && onboarding) return <Redirect to="/assistant" replace />;

@@ -1,16 +1,13 @@
 import './app.css';
 
 import { createHttpApi, withAwardRefresh } from 'ayah-coach';
-import { type AuthHandle, AuthProvider } from 'ayah-coach/auth';
-import { createRef, startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import type { AuthHandle } from 'ayah-coach/auth';
+import { createRef, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 
-import { ApiProvider } from './api';
+import { AppTree } from './app-tree';
 import { withEarlyMe, withSentMe } from './early-me';
-import { storedToken } from './first-load';
-import { AppShell } from './layout/AppShell';
-import { ErrorBoundary } from './layout/ErrorBoundary';
-import { AppRoutes } from './router';
+import { storedToken, takePrerendered } from './first-load';
 
 // The HTTP layer reads the token from the session and reports 401s and TRIAL_EXPIRED back to it.
 const auth = createRef<AuthHandle>();
@@ -27,22 +24,15 @@ const api = withAwardRefresh(
   }),
 );
 const sessionAdapter = withEarlyMe(api.auth);
+const app = <AppTree api={api} sessionAdapter={sessionAdapter} auth={auth} />;
 
-// The first render as a transition: React renders it in small slices between which the browser stays
-// responsive (one long task otherwise, the first load's biggest).
-const root = createRoot(document.getElementById('root')!);
-startTransition(() =>
-  root.render(
-    <StrictMode>
-      <ErrorBoundary>
-        <ApiProvider api={api}>
-          <AuthProvider adapter={sessionAdapter} ref={auth}>
-            <AppShell>
-              <AppRoutes />
-            </AppShell>
-          </AuthProvider>
-        </ApiProvider>
-      </ErrorBoundary>
-    </StrictMode>,
-  ),
-);
+// The first render as a transition: React renders (or hydrates) it in small slices between which the
+// browser stays responsive (one long task otherwise, the first load's biggest).
+const container = document.getElementById('root')!;
+// The screen the build prerendered for this visit (scripts/prerender.mjs), which the HTML already
+// shows: React takes it over as it is. Any other visit renders from nothing.
+const prerendered = takePrerendered(container);
+startTransition(() => {
+  if (prerendered) hydrateRoot(prerendered, app);
+  else createRoot(container).render(app);
+});

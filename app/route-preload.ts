@@ -1,9 +1,19 @@
 import type { Plugin, Rollup } from 'vite';
 
-import { FIRST_LOAD_PATHS, firstPage, ME_PATH, SENT_ME } from './first-load.ts';
+import {
+  FIRST_LOAD_PATHS,
+  firstPage,
+  ME_PATH,
+  PRERENDERED,
+  SCREEN_ATTRIBUTE,
+  SENT_ME,
+  TAGLINE_SHOWN_WHOLE,
+} from './first-load.ts';
 
 /**
- * The build's `first-load-[hash].js`, loaded `async` from index.html's head: it adds a modulepreload
+ * The build's `first-load-[hash].js`, loaded from index.html's head before the body: it picks which
+ * prerendered screen the page shows (app/first-load.ts's PRERENDERED, by path and stored session),
+ * so that the first paint is already the right one; it adds a modulepreload
  * for each chunk of the page the visitor's path shows (app/first-load.ts), so those download beside the
  * entry instead of after it has run; signed in, it sends the session's first GET /me; and it warms the
  * time zone lookup meanwhile. A plain file rather than an inline script: the app's CSP allows
@@ -38,16 +48,41 @@ export function routePreload(): Plugin {
         for (const page of pair) pages[page] ??= filesOf(page);
         routes[path] = pair;
       }
+      // The entry and its preloads leave the HTML for this script, which adds them once a prerendered
+      // screen has been painted: that paint waits on the stylesheet alone, not sharing the network
+      // with the app's code (which only takes the screen over), and so does Lighthouse's estimate of it.
+      let page = String(html.source);
+      const entryTag = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
+      const entryFile = entryTag.exec(page)?.[1];
+      if (!entryFile) throw new Error('route-preload: no entry script in index.html');
+      const preloads: string[] = [];
+      page = page
+        .replace(entryTag, '')
+        .replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_, href: string) => {
+          preloads.push(href);
+          return '';
+        });
       const source =
-        `(function(){var p=${JSON.stringify(pages)},r=${JSON.stringify(routes)}` +
+        `(function(){var t=null;try{t=localStorage.getItem('authToken')}catch(e){}` +
+        // Blocking, but small and beside the stylesheet: the screen is chosen before the first paint.
+        `var s=(${JSON.stringify(PRERENDERED)}[location.pathname]||[])[t?1:0];` +
+        `if(s==='out')try{if(${TAGLINE_SHOWN_WHOLE})s=null}catch(e){s=null}` +
+        `if(s)document.documentElement.setAttribute(${JSON.stringify(SCREEN_ATTRIBUTE)},s);` +
+        `var p=${JSON.stringify(pages)},r=${JSON.stringify(routes)}` +
         `[location.pathname.replace(/(.)\\/+$/,'$1')];` +
-        `if(!r)return;var t=null;try{t=localStorage.getItem('authToken')}catch(e){}` +
-        `p[r[t?1:0]].forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';` +
-        `l.crossOrigin='';l.href=f;document.head.appendChild(l)});` +
+        `function a(f,m){var l=document.createElement(m?'script':'link');` +
+        `if(m){l.type='module';l.src=f}else{l.rel='modulepreload';l.href=f}` +
+        `l.crossOrigin='';document.head.appendChild(l)}` +
+        `var d=0;function go(){if(d)return;d=1;${JSON.stringify(preloads)}` +
+        `.concat(r?p[r[t?1:0]]:[]).forEach(function(f){a(f)});a(${JSON.stringify(entryFile)},1)}` +
+        // Once the document is parsed (as the module script was); after the first paint when a
+        // prerendered screen shows, unless the tab is hidden (no frames: it would wait for the reader).
+        `function go2(){if(s&&!document.hidden)requestAnimationFrame(function(){setTimeout(go)});else go()}` +
+        `if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',go2);else go2();` +
         // Signed in, the session's first GET /me goes now, as src/http.ts would send it (the token,
         // the time zone), rather than once the entry has downloaded and run; app/early-me.ts's
         // withSentMe hands its answer to the HTTP layer.
-        `if(!t||typeof fetch!=='function')return;var h={accept:'application/json',authorization:'Bearer '+t};` +
+        `if(!r||!t||typeof fetch!=='function')return;var h={accept:'application/json',authorization:'Bearer '+t};` +
         `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z)h['x-timezone']=z}catch(e){}` +
         `var m=fetch(${JSON.stringify(ME_PATH)},{credentials:'omit',headers:h});m.catch(function(){});` +
         `window[${JSON.stringify(SENT_ME)}]=m})();\n` +
@@ -56,9 +91,9 @@ export function routePreload(): Plugin {
         // blocking the first render's requests.
         `try{Intl.DateTimeFormat().resolvedOptions()}catch(e){}\n`;
       const ref = this.emitFile({ type: 'asset', name: 'first-load.js', source });
-      const tag = `<script async src="/${this.getFileName(ref)}"></script>`;
-      const page = String(html.source).replace(/(\s*)(<script type="module")/, `$1${tag}$1$2`);
-      if (!page.includes(tag)) throw new Error('route-preload: no entry script in index.html');
+      const tag = `<script src="/${this.getFileName(ref)}"></script>`;
+      page = page.replace(/(\s*)(<\/title>)/, `$1$2$1${tag}`);
+      if (!page.includes(tag)) throw new Error('route-preload: no title in index.html');
       // Rolldown's bundle takes a changed asset as a new file, not as an edit of the old one.
       delete bundle['index.html'];
       this.emitFile({ type: 'asset', fileName: 'index.html', source: page });

@@ -89,7 +89,7 @@ export function AppRoutes() {
           </RequireSignedIn>
         </Route>
         <Route path="/assistant">
-          <RequireSignedIn>
+          <RequireSignedIn preview>
             <AssistantPage />
           </RequireSignedIn>
         </Route>

@@ -3,7 +3,7 @@
 // older than its sources, then runs the built server (plain node, no tsx), which serves the app and the
 // API on one port.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,9 +54,11 @@ function buildApp() {
   const sources = [appDir, path.join(root, 'src'), config];
   if (existsSync(built) && statSync(built).mtimeMs >= newest(sources)) {
     console.log('[start] dist-app/ is up to date.');
-    // A plain `vite build` (bench:bundle's) leaves it fresh but uncompressed: the server would then
-    // send every asset as it is, several times the bytes.
-    if (!existsSync(`${built}.br`)) {
+    // A plain `vite build` (bench:bundle's) leaves it fresh but without the prerendered screens and
+    // uncompressed: the server would then send every asset as it is, several times the bytes.
+    const prerendered = readFileSync(built, 'utf8').includes('data-prerendered');
+    if (!prerendered) prerender();
+    if (!prerendered || !existsSync(`${built}.br`)) {
       console.log(`[start] ${compressDir(outDir)} assets precompressed (br, gz).`);
     }
     return;
@@ -84,7 +86,20 @@ function buildApp() {
     console.error('[start] the app build failed.');
     process.exit(run.status ?? 1);
   }
+  prerender();
   console.log(`[start] ${compressDir(outDir)} assets precompressed (br, gz).`);
+}
+
+/** The first screens, prerendered into dist-app/index.html (scripts/prerender.mjs). */
+function prerender() {
+  const run = spawnSync(process.execPath, [path.join(root, 'scripts', 'prerender.mjs'), outDir], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) {
+    console.error('[start] prerendering the first screens failed.');
+    process.exit(run.status ?? 1);
+  }
 }
 
 function buildServer() {

@@ -1,5 +1,5 @@
 import { AyahRoot, Toaster } from 'ayah-coach';
-import { createContext, type ReactNode, useContext, useState } from 'react';
+import { createContext, type ReactNode, useContext, useLayoutEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 
 import { TrialBanner } from './TrialBanner';
@@ -16,7 +16,16 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <AyahRoot theme="system" className="ay:flex ay:h-full ay:min-h-dvh ay:flex-col">
       <TrialBanner />
-      <div ref={setSlot} className="ay:contents" />
+      {/*
+       * Its content is the page's header. Prerendered (scripts/prerender.mjs), it holds that header's
+       * HTML, which hydration leaves alone and the page's own header replaces (PageHeader).
+       */}
+      <div
+        ref={setSlot}
+        className="ay:contents"
+        data-header-slot=""
+        dangerouslySetInnerHTML={{ __html: '' }}
+      />
       <HeaderSlot.Provider value={slot}>
         {/* The one main landmark of every route. */}
         <main className="ay:flex ay:min-h-0 ay:flex-1 ay:flex-col">{children}</main>
@@ -26,8 +35,21 @@ export function AppShell({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * Where a page's header goes when there is no document to portal it into: the build's prerender
+ * (app/prerender.tsx) writes it into the header slot's HTML.
+ */
+export const HeaderCollector = createContext<((header: HeaderProps) => void) | null>(null);
+
+type HeaderProps = { className?: string; children: ReactNode };
+
 /** The page's `<header>` (the banner landmark), rendered above the shell's `main`. */
-export function PageHeader({ className, children }: { className?: string; children: ReactNode }) {
+export function PageHeader({ className, children }: HeaderProps) {
   const slot = useContext(HeaderSlot);
+  useContext(HeaderCollector)?.({ className, children });
+  // The prerendered header goes as this one arrives, in the same commit: nothing moves.
+  useLayoutEffect(() => {
+    slot?.querySelectorAll(':scope > [data-prerendered-header]').forEach((node) => node.remove());
+  }, [slot]);
   return slot ? createPortal(<header className={className}>{children}</header>, slot) : null;
 }

@@ -7,6 +7,7 @@ import {
   DialogTitle,
   lazyComponent,
   MountOnOpen,
+  Skeleton,
   VisuallyHidden,
 } from 'ayah-coach';
 import { useAuth } from 'ayah-coach/auth';
@@ -39,6 +40,11 @@ export interface SidebarLayoutProps {
   sidebar?: SidebarActions;
   /** The page; as a function, told whether the sidebar is beside it (no phone header). */
   children: ReactNode | ((wide: boolean) => ReactNode);
+  /**
+   * The signed-in layout before the session knows the user (the prerendered shell): the sidebar asks
+   * this adapter, and its foot holds the user menu's place.
+   */
+  preview?: { chat: ChatSidebarProps['adapter'] };
 }
 
 /**
@@ -47,9 +53,11 @@ export interface SidebarLayoutProps {
  * from the drawer (its list or its search) closes the drawer. Signed out, the page stands alone under
  * its header.
  */
-export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayoutProps) {
+export function SidebarLayout({ title, sidebar: actions, children, preview }: SidebarLayoutProps) {
   const api = useApi();
   const { user } = useAuth();
+  // The signed-in layout: a user, or the preview of one.
+  const signedIn = Boolean(user || preview);
   const [, navigate] = useLocation();
   const sidebar = actions ?? {
     onNewChat: () => navigate('/assistant'),
@@ -78,14 +86,14 @@ export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayo
           setSearching(true);
         },
       })}
-      adapter={api.chat}
+      adapter={preview?.chat ?? api.chat}
       activeSessionId={sidebar.activeSessionId}
       onNewChat={closing(sidebar.onNewChat)}
       onSelectSession={closing(sidebar.onSelectSession)}
       onSessionRemoved={sidebar.onSessionRemoved}
       goalsHref="/goal"
       onNavigate={closing(navigate)}
-      userMenu={<UserMenu />}
+      userMenu={preview ? <UserMenuPlace /> : <UserMenu />}
       className="ay:h-full"
     />
   );
@@ -93,10 +101,10 @@ export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayo
   return (
     <div className="ay:flex ay:h-full ay:min-h-0 ay:flex-1">
       {/* Mounted only where shown: on a phone the drawer holds the one sidebar. */}
-      {user && wide && <div className="ay:hidden ay:md:flex">{panel(false)}</div>}
+      {signedIn && wide && <div className="ay:hidden ay:md:flex">{panel(false)}</div>}
       <div className="ay:flex ay:min-w-0 ay:flex-1 ay:flex-col">
         <PageHeader className="ay:flex ay:items-center ay:gap-2 ay:border-b ay:border-border ay:px-3 ay:py-2 ay:md:hidden">
-          {user && (
+          {signedIn && (
             <Button
               ref={menuButton}
               variant="ghost"
@@ -116,7 +124,7 @@ export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayo
         </PageHeader>
         {typeof children === 'function' ? children(wide) : children}
       </div>
-      {user && (
+      {signedIn && (
         <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
           <DialogContent
             showCloseButton={false}
@@ -130,7 +138,7 @@ export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayo
           </DialogContent>
         </Dialog>
       )}
-      {user && (
+      {signedIn && (
         <MountOnOpen open={searching}>
           <SearchPopup
             open={searching}
@@ -152,5 +160,16 @@ export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayo
  * breakpoint (48rem), where the sidebar leaves the drawer for the page.
  */
 export function useWideLayout() {
-  return useMediaQuery('(min-width: 48rem)');
+  // Prerendered wide: the sidebar is in the HTML (a phone's stylesheet hides it) and hydration keeps it.
+  return useMediaQuery('(min-width: 48rem)', true);
+}
+
+/** Where the user menu goes, while the session loads: the size of its avatar and name. */
+function UserMenuPlace() {
+  return (
+    <div className="ay:flex ay:items-center ay:gap-2 ay:px-2 ay:py-2">
+      <Skeleton className="ay:size-8 ay:rounded-full" />
+      <Skeleton className="ay:h-4 ay:w-24" />
+    </div>
+  );
 }

@@ -1,7 +1,10 @@
 import { useSyncExternalStore } from 'react';
 
-/** Whether a media query matches now, following changes (e.g. a phone turned sideways). */
-export function useMediaQuery(query: string): boolean {
+/**
+ * Whether a media query matches now, following changes (e.g. a phone turned sideways). `prerendered`
+ * is the answer the build's prerender gives (it knows no screen), which hydration starts from.
+ */
+export function useMediaQuery(query: string, prerendered = false): boolean {
   return useSyncExternalStore(
     (onChange) => {
       const list = window.matchMedia(query);
@@ -9,5 +12,6 @@ export function useMediaQuery(query: string): boolean {
       return () => list.removeEventListener('change', onChange);
     },
     () => window.matchMedia(query).matches,
+    () => prerendered,
   );
 }

@@ -1,3 +1,4 @@
+import type { Api } from 'ayah-coach';
 import { useAuth } from 'ayah-coach/auth';
 import { Chat } from 'ayah-coach/chat';
 import { useState } from 'react';
@@ -6,8 +7,34 @@ import { useSearchParams } from 'wouter';
 import { useApi } from '../api';
 import { SidebarLayout, useWideLayout } from '../layout/SidebarLayout';
 
-/** /assistant and /assistant?sessionId=…: the chat with its sidebar (a drawer on small screens). */
+/**
+ * /assistant and /assistant?sessionId=…: the chat with its sidebar (a drawer on small screens). While
+ * the session loads a stored sign-in, its preview: the same sidebar, header, empty chat and composer,
+ * asking nothing yet (the screen the build prerenders, scripts/prerender.mjs).
+ */
 export default function Page() {
+  const { user } = useAuth();
+  return user ? <Assistant key="live" /> : <Preview key="preview" />;
+}
+
+/** A chat adapter whose calls never answer: the preview's sidebar and chat wait as for a first answer. */
+const waiting = new Proxy(
+  {},
+  { get: (_, key) => (key === 'then' ? undefined : () => new Promise(() => {})) },
+) as Api['chat'];
+
+function Preview() {
+  const wide = useWideLayout();
+  return (
+    <SidebarLayout title="Ayah" preview={{ chat: waiting }}>
+      {/* Prerendered wide (useWideLayout): until hydration, a phone's stylesheet hides it too. */}
+      {wide && <h1 className="ay:sr-only ay:max-md:hidden">Chat with Ayah</h1>}
+      <Chat adapter={waiting} user={null} sessionId={null} className="ay:min-h-0 ay:flex-1" />
+    </SidebarLayout>
+  );
+}
+
+function Assistant() {
   const api = useApi();
   const { user } = useAuth();
   const [params, setParams] = useSearchParams();

@@ -273,3 +273,156 @@ describe('the routes', () => {
     await page.context().close();
   }, 60_000);
 });
+
+/**
+ * The first screen comes from the HTML the build prerendered (scripts/prerender.mjs): the sign-in
+ * screen signed out, the shell signed in, visible while the app's code is still held back; React then
+ * hydrates it with no mismatch (React reports one as a console error or an uncaught error) and nothing
+ * moves (the layout shifts the page records add up to 0).
+ */
+describe('the first screen', () => {
+  const HYDRATION = /hydrat|Minified React error #(418|419|423|425)|did not match/i;
+
+  /**
+   * `path` opened with the app's entry (and any `hold` request) held until the prerendered screen
+   * has been looked at. Layout shifts are added up from the start, but for the tagline's own typing
+   * (spec section 9: its caret moves as the centred line grows).
+   */
+  async function firstLoad(
+    path: string,
+    {
+      token,
+      viewport,
+      hold,
+    }: { token?: string; viewport?: { width: number; height: number }; hold?: RegExp },
+    prerendered: (page: Page) => Promise<void>,
+  ) {
+    const page = await newPage(viewport);
+    // Uncaught errors (React reports a mismatch as one) are collected here, to be looked at, rather
+    // than thrown from the listener.
+    page.removeAllListeners('pageerror');
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(`Uncaught ${String(error)}`));
+    await page.addInitScript((stored) => {
+      if (stored) localStorage.setItem('authToken', stored);
+      const shifts = { total: 0 };
+      Object.assign(window, { __shifts: shifts });
+      type Shift = PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources: { node: Node | null }[];
+      };
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Shift[]) {
+          const typing = entry.sources.every(({ node }) =>
+            (node instanceof Element ? node : node?.parentElement)?.closest(
+              '[data-slot="tagline"]',
+            ),
+          );
+          if (!entry.hadRecentInput && !typing) shifts.total += entry.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    }, token ?? null);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let releaseHeld = () => {};
+    const heldMore = new Promise<void>((resolve) => (releaseHeld = resolve));
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    if (hold) {
+      await page.route(hold, async (route) => {
+        await heldMore;
+        await route.continue();
+      });
+    }
+    await page.goto(`${e2e.product.url}${path}`, { waitUntil: 'commit' });
+    // What shows is what the stylesheet shows (nothing paints before it).
+    await page.waitForFunction(() =>
+      [...document.styleSheets].some((sheet) => sheet.href?.includes('/assets/')),
+    );
+    // Before React: the prerendered screen, and only that one.
+    await prerendered(page);
+    expect(await page.evaluate(() => document.documentElement.dataset.screen)).toBeTruthy();
+    release();
+    // The app has taken the screen over as its root.
+    await page.waitForFunction(() => !document.documentElement.hasAttribute('data-screen'));
+    return {
+      page,
+      errors,
+      releaseHeld,
+      shifts: () =>
+        page.evaluate(() => (window as never as { __shifts: { total: number } }).__shifts.total),
+    };
+  }
+
+  /** Whether React has hydrated (claimed) this element of the prerendered HTML. */
+  const hydrated = (selector: string) => (page: Page) =>
+    page.waitForFunction((query) => {
+      const node = document.querySelector(query);
+      return node && Object.keys(node).some((key) => key.startsWith('__reactFiber$'));
+    }, selector);
+
+  test('signed out, /auth is the sign-in screen before the app runs, and hydrates as it is', async () => {
+    const { page, errors, releaseHeld, shifts } = await firstLoad(
+      '/auth',
+      // Which sign-ins the school offers arrives later and may change the screen (not this test's).
+      { hold: /\/api\/v1\/auth\/providers$/ },
+      async (page) => {
+        await page.getByRole('button', { name: /Continue with Email/ }).waitFor();
+        expect(await page.getByRole('button', { name: 'New Chat' }).count()).toBe(0);
+      },
+    );
+    await hydrated('[data-slot="auth-card"] button')(page);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
+    expect(await shifts()).toBe(0);
+    releaseHeld();
+    // The same button, now the app's: it opens the email form.
+    await page.getByRole('button', { name: /Continue with Email/ }).click();
+    await page.getByLabel('Email').waitFor();
+    expect(errors.filter((e) => HYDRATION.test(e) || e.startsWith('Uncaught'))).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
+  test.each([
+    ['desktop', undefined],
+    ['phone', MOBILE],
+  ] as const)(
+    "signed in on a %s, /assistant is the shell before the app runs, then the student's",
+    async (_, viewport) => {
+      const student = await createStudent(e2e.product, {
+        email: `first.${viewport ? 'phone' : 'desk'}.${Date.now()}@example.com`,
+        name: 'Noor',
+      });
+      const { page, errors, shifts } = await firstLoad(
+        '/assistant',
+        { token: student.token, viewport },
+        async (page) => {
+          await page.getByText('Ready to learn together?').waitFor();
+          await page.getByRole('textbox').first().waitFor();
+          if (viewport) await page.getByRole('heading', { name: 'Ayah', exact: true }).waitFor();
+          else await page.getByRole('button', { name: 'New Chat' }).waitFor();
+          expect(await page.getByRole('button', { name: /Continue with Email/ }).count()).toBe(0);
+          // One h1 as assistive technology finds it, at either size, before React as after.
+          expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+        },
+      );
+      // The session has the student: their chat takes the focus (the preview's does not), and their
+      // menu is in the sidebar or the phone's drawer.
+      await page.waitForFunction(() => document.activeElement?.tagName === 'TEXTAREA');
+      if (viewport) await page.getByRole('button', { name: 'Open chats menu' }).click();
+      await page
+        .getByRole('button', { name: /Account menu/ })
+        .getByText('Noor')
+        .waitFor();
+      expect(await shifts()).toBe(0);
+      expect(errors.filter((e) => HYDRATION.test(e) || e.startsWith('Uncaught'))).toEqual([]);
+      await page.context().close();
+    },
+    60_000,
+  );
+});
