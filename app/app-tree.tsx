@@ -1,8 +1,9 @@
 import type { Api } from 'ayah-coach';
-import { type AuthHandle, AuthProvider, type TokenStorage } from 'ayah-coach/auth';
-import { type Ref, StrictMode } from 'react';
+import { type AuthHandle, AuthProvider, type TokenStorage, useAuth } from 'ayah-coach/auth';
+import { type Ref, StrictMode, useEffect } from 'react';
 
 import { ApiProvider } from './api';
+import { replayEarlyInput } from './early-input';
 import { AppShell } from './layout/AppShell';
 import { ErrorBoundary } from './layout/ErrorBoundary';
 import { AppRoutes } from './router';
@@ -25,9 +26,23 @@ export function AppTree({ api, sessionAdapter, auth, storage }: AppTreeProps) {
             <AppShell>
               <AppRoutes />
             </AppShell>
+            <EarlyInput />
           </AuthProvider>
         </ApiProvider>
       </ErrorBoundary>
     </StrictMode>
   );
+}
+
+/**
+ * Once the session knows who is there, the page is the one they get (the signed-in shell's preview
+ * has become their chat): the input held on the prerendered screen is done again on it.
+ */
+function EarlyInput() {
+  const { state } = useAuth();
+  const settled = !state.matches('start') && !state.matches('loading');
+  useEffect(() => {
+    if (settled) void replayEarlyInput();
+  }, [settled]);
+  return null;
 }

@@ -8,6 +8,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppTree } from './app-tree';
 import { withEarlyMe, withSentMe } from './early-me';
 import { storedToken, takePrerendered } from './first-load';
+import { firstPageLoaded } from './router';
 
 // The HTTP layer reads the token from the session and reports 401s and TRIAL_EXPIRED back to it.
 const auth = createRef<AuthHandle>();
@@ -32,7 +33,16 @@ const container = document.getElementById('root')!;
 // The screen the build prerendered for this visit (scripts/prerender.mjs), which the HTML already
 // shows: React takes it over as it is. Any other visit renders from nothing.
 const prerendered = takePrerendered(container);
-startTransition(() => {
-  if (prerendered) hydrateRoot(prerendered, app);
-  else createRoot(container).render(app);
-});
+// The page's code was preloaded beside the entry's: the hydration waits for it, so that the screen is
+// the app's in one pass and input held on it (early-input.ts) finds the page's own controls.
+if (prerendered) {
+  void firstPageLoaded().then(() =>
+    startTransition(() => {
+      hydrateRoot(prerendered, app);
+    }),
+  );
+} else {
+  startTransition(() => {
+    createRoot(container).render(app);
+  });
+}

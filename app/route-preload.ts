@@ -1,5 +1,6 @@
 import type { Plugin, Rollup } from 'vite';
 
+import { holdEarlyInput } from './early-input.ts';
 import {
   FIRST_LOAD_PATHS,
   firstPage,
@@ -13,7 +14,8 @@ import {
 /**
  * The build's `first-load-[hash].js`, loaded from index.html's head before the body: it picks which
  * prerendered screen the page shows (app/first-load.ts's PRERENDERED, by path and stored session),
- * so that the first paint is already the right one; it adds a modulepreload
+ * so that the first paint is already the right one, and holds the input on it until the app is live
+ * (app/early-input.ts); it adds a modulepreload
  * for each chunk of the page the visitor's path shows (app/first-load.ts), so those download beside the
  * entry instead of after it has run; signed in, it sends the session's first GET /me; and it warms the
  * time zone lookup meanwhile. A plain file rather than an inline script: the app's CSP allows
@@ -67,7 +69,9 @@ export function routePreload(): Plugin {
         // Blocking, but small and beside the stylesheet: the screen is chosen before the first paint.
         `var s=(${JSON.stringify(PRERENDERED)}[location.pathname]||[])[t?1:0];` +
         `if(s==='out')try{if(${TAGLINE_SHOWN_WHOLE})s=null}catch(e){s=null}` +
-        `if(s)document.documentElement.setAttribute(${JSON.stringify(SCREEN_ATTRIBUTE)},s);` +
+        `if(s){document.documentElement.setAttribute(${JSON.stringify(SCREEN_ATTRIBUTE)},s);` +
+        // Clicks, Enters and text on the screen are held until the app can do them (early-input.ts).
+        `(${String(holdEarlyInput)})()}` +
         `var p=${JSON.stringify(pages)},r=${JSON.stringify(routes)}` +
         `[location.pathname.replace(/(.)\\/+$/,'$1')];` +
         `function a(f,m){var l=document.createElement(m?'script':'link');` +

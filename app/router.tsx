@@ -53,7 +53,15 @@ const LegalPage = page(() => import('./pages/LegalPage'));
 // in, it is ready by the time the session's /me answers, instead of being fetched after it.
 const FIRST: Record<FirstPage, Page> = { AuthPage, AssistantPage };
 const first = firstPage(location.pathname, hasStoredSession());
-if (first) FIRST[first].load().catch(() => {});
+const firstLoad = first ? FIRST[first].load().catch(() => {}) : Promise.resolve();
+
+/**
+ * Settles once the first page's code is in (or could not load): hydrating the prerendered screen after
+ * that claims it whole, the page included, rather than leaving it dehydrated behind a Suspense boundary.
+ */
+export function firstPageLoaded(): Promise<unknown> {
+  return firstLoad;
+}
 
 /** The routes of spec section 2 and DECISIONS.md for this slice. */
 export function AppRoutes() {

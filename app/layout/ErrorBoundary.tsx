@@ -1,6 +1,8 @@
 import { AyahRoot, Button } from 'ayah-coach';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
+import { dropEarlyInput } from '../early-input';
+
 type State = { error: Error | null };
 
 /** The error boundary screen (spec section 2): 'Something went wrong', the message, 'Reload Page'. */
@@ -13,6 +15,8 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
 
   override componentDidCatch(error: Error, info: ErrorInfo) {
     console.error('Ayah crashed:', error, info.componentStack);
+    // Its Reload button is the app's: no longer held as the prerendered screen's.
+    dropEarlyInput();
   }
 
   override render() {

@@ -388,6 +388,46 @@ describe('the first screen', () => {
     await page.context().close();
   }, 60_000);
 
+  test('a click on the sign-in screen before the app runs is done once it has', async () => {
+    const { page, errors } = await firstLoad('/auth', {}, async (page) => {
+      // The entry is still held: this button is the HTML's, and the click is held with it.
+      await page.getByRole('button', { name: /Continue with Email/ }).click();
+      expect(await page.getByLabel('Email').count()).toBe(0);
+    });
+    await page.getByLabel('Email').waitFor();
+    expect(errors.filter((e) => HYDRATION.test(e) || e.startsWith('Uncaught'))).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
+  test("text typed and sent in the shell before the app runs is the student's first message", async () => {
+    const student = await createStudent(e2e.product, {
+      email: `first.early.${Date.now()}@example.com`,
+      name: 'Noor',
+    });
+    const { page, errors } = await firstLoad(
+      '/assistant',
+      { token: student.token },
+      async (page) => {
+        const input = page.getByRole('textbox', { name: 'Message Ayah' });
+        await input.fill('What is 7 times 8?');
+        await input.press('Enter');
+        await input.fill('And 9 times 9?');
+      },
+    );
+    // The held Enter sent the held text, to the student's own chat; what was typed after stays.
+    await page.locator('[data-role="user"]').getByText('What is 7 times 8?').waitFor();
+    const input = page.getByRole('textbox', { name: 'Message Ayah' });
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLTextAreaElement>('[data-slot="chat-input"]')?.value ===
+        'And 9 times 9?',
+    );
+    expect(await input.inputValue()).toBe('And 9 times 9?');
+    expect(await page.locator('[data-role="user"]').count()).toBe(1);
+    expect(errors.filter((e) => HYDRATION.test(e) || e.startsWith('Uncaught'))).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
   test.each([
     ['desktop', undefined],
     ['phone', MOBILE],

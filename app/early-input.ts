@@ -1,0 +1,154 @@
+/**
+ * Input on a prerendered screen before the app has taken it over (app/first-load.ts): on slow 4G the
+ * screen shows for seconds before React hydrates it, and React replays nothing for a root that was
+ * not yet hydrating when the click came. The HTML's first-load script (app/route-preload.ts) runs
+ * `holdEarlyInput`, which holds each click, Enter and text typed on the screen; once the session knows
+ * who is there and the screen is the app's (app-tree.tsx), `replayEarlyInput` does them again, in order,
+ * on the app's own controls.
+ */
+
+/** What the first-load script holds: a click, an Enter in a field, or the text of a field. */
+export type HeldInput =
+  | { kind: 'click'; target: Element }
+  | { kind: 'enter'; target: Element }
+  | { kind: 'text'; target: Element; value: string };
+
+/** The global the first-load script keeps its held input in, until the app is live. */
+export const EARLY_INPUT = '__ayahEarlyInput';
+
+interface EarlyInput {
+  live: boolean;
+  held: HeldInput[];
+}
+
+/**
+ * Run by the first-load script, before the first paint, when a prerendered screen shows: holds input
+ * on it until `replayEarlyInput`. Self-contained (the build writes its source into that script).
+ */
+export function holdEarlyInput() {
+  const early: EarlyInput = { live: false, held: [] };
+  (window as unknown as Record<string, EarlyInput>)['__ayahEarlyInput'] = early;
+  const onScreen = (node: EventTarget | null): Element | null =>
+    node instanceof Element && node.closest('[data-prerendered],#root') ? node : null;
+  const hold = (event: Event, input: HeldInput) => {
+    // Not the browser's (a form's submission, a link's navigation), not a hydrated preview's.
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    early.held.push(input);
+  };
+  const field = (node: EventTarget | null) =>
+    node instanceof HTMLTextAreaElement || node instanceof HTMLInputElement ? onScreen(node) : null;
+  document.addEventListener(
+    'click',
+    (event) => {
+      if (early.live || !event.isTrusted || !(event.target instanceof Element)) return;
+      const target = onScreen(event.target.closest('button,a[href],[role="button"],summary'));
+      if (target) hold(event, { kind: 'click', target });
+    },
+    true,
+  );
+  document.addEventListener(
+    'keydown',
+    (event) => {
+      if (early.live || !event.isTrusted || event.key !== 'Enter') return;
+      if (event.shiftKey || event.isComposing) return;
+      const target = field(event.target);
+      if (target) hold(event, { kind: 'enter', target });
+    },
+    true,
+  );
+  document.addEventListener(
+    'input',
+    (event) => {
+      const target = early.live ? null : field(event.target);
+      if (!target) return;
+      const value = (target as HTMLInputElement).value;
+      const last = early.held[early.held.length - 1];
+      if (last?.kind === 'text' && last.target === target) last.value = value;
+      else early.held.push({ kind: 'text', target, value });
+    },
+    true,
+  );
+  document.addEventListener(
+    'submit',
+    (event) => {
+      if (!early.live && onScreen(event.target)) event.preventDefault();
+    },
+    true,
+  );
+}
+
+/** The held input, taken once: from now on the app's own controls take input as it comes. */
+function takeHeld(): HeldInput[] {
+  const early = (globalThis as unknown as Record<string, EarlyInput | undefined>)[EARLY_INPUT];
+  if (!early || early.live) return [];
+  early.live = true;
+  const { held } = early;
+  early.held = [];
+  return held;
+}
+
+/** Lets the held input go unreplayed (the app could not show the screen it was meant for). */
+export function dropEarlyInput() {
+  takeHeld();
+}
+
+/** How a control is known again when the app has rendered it anew: its tag and accessible name. */
+function nameOf(node: Element): string {
+  return (node.getAttribute('aria-label') ?? node.textContent ?? '').trim();
+}
+
+/** The control in the live page that `target` (held on the prerendered screen) is. */
+function find(target: Element, root: ParentNode): HTMLElement | null {
+  if (target.isConnected) return target as HTMLElement;
+  const name = nameOf(target);
+  for (const node of root.querySelectorAll<HTMLElement>(target.tagName)) {
+    if (nameOf(node) === name) return node;
+  }
+  return null;
+}
+
+/**
+ * Puts `value` in a field as typing would, so that React's onChange sees it: a hydrated field already
+ * shows the text React's state does not have, so its tracked value is cleared first.
+ */
+function type(input: HTMLInputElement | HTMLTextAreaElement, value: string) {
+  const proto = Object.getPrototypeOf(input) as HTMLInputElement;
+  const setValue = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+  input.value = '';
+  setValue?.call(input, value);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/** After the frame React renders the last replayed input in. */
+const nextFrame = () =>
+  new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+
+/**
+ * Does the held input again on the live page, in order: the text typed, then the clicks and Enters,
+ * each after React has rendered the one before. A control the live page does not have is skipped.
+ */
+export async function replayEarlyInput(root: ParentNode = document) {
+  const held = takeHeld();
+  for (const input of held) {
+    await nextFrame();
+    const target = find(input.target, root);
+    if (!target) continue;
+    if (input.kind === 'text') {
+      if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)
+        type(target, input.value);
+    } else if (input.kind === 'enter') {
+      target.focus();
+      target.dispatchEvent(
+        new KeyboardEvent('keydown', {
+          key: 'Enter',
+          code: 'Enter',
+          bubbles: true,
+          cancelable: true,
+        }),
+      );
+    } else if (!(target as HTMLButtonElement).disabled) {
+      target.click();
+    }
+  }
+}
