@@ -1,9 +1,8 @@
 /**
- * The Api over HTTP: one ofetch instance (bearer token, no cookies, JSON, no retries) and the error
- * catalogue of spec section 8, shared by every feature's `<f>.http.ts`.
+ * The Api over HTTP: one small fetch client (bearer token, no cookies, JSON, no retries) and the error
+ * catalogue of spec section 8, shared by every feature's `<f>.http.ts`. Plain fetch rather than a
+ * library: it is part of every page's first load.
  */
-import { type FetchResponse, ofetch } from 'ofetch';
-
 import type { Api } from './api';
 import { archiveHttp } from './archive.http';
 import { authHttp } from './auth/auth.http';
@@ -66,7 +65,7 @@ export function createHttpApi(options: HttpApiOptions): Api {
   };
 }
 
-/** The one ofetch instance behind `createHttpApi`, for a host that adds its own adapter. */
+/** The one HTTP client behind `createHttpApi`, for a host that adds its own adapter. */
 export function createHttpClient(options: HttpApiOptions): HttpClient {
   const { baseURL, getToken, onUnauthorized, onTrialExpired } = options;
   const portal: PortalSession | null = options.getPortalAssertion
@@ -77,36 +76,54 @@ export function createHttpClient(options: HttpApiOptions): HttpClient {
       })
     : null;
 
-  const $fetch = ofetch.create(
-    {
-      baseURL,
-      credentials: 'omit',
-      retry: false,
-      headers: { accept: 'application/json' },
-      async onRequest({ options: request }) {
-        const token = portal ? await portal.token() : await getToken?.();
-        if (token) request.headers.set('authorization', `Bearer ${token}`);
-        // Weeks and streaks count in the student's own zone (API.md, Goals).
-        const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-        if (zone) request.headers.set('x-timezone', zone);
-      },
-      onRequestError({ error, options: request }) {
-        if (request.signal?.aborted || isAbortError(error)) throw error;
-        throw networkError(error);
-      },
-      async onResponseError({ response }) {
-        const body = await errorBody(response);
-        // A portal's session is renewed first (below): only a refusal after that signs out.
-        if (response.status === 401 && !portal) onUnauthorized?.();
-        if (response.status === 402) {
-          console.warn('[ayah] 402 Payment Required (not gated: interim premium)', body);
-        }
-        if (isTrialExpired(body)) onTrialExpired?.();
-        throw describeHttpError(response.status, response.statusText, body);
-      },
-    },
-    options.fetch ? { fetch: options.fetch } : {},
-  );
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const base = baseURL.replace(/\/+$/, '');
+
+  /**
+   * Sends one call and answers its response; a 4xx or 5xx answer rejects with its ApiError (after the
+   * 401 and TRIAL_EXPIRED callbacks), a failure to reach the server with a network ApiError.
+   */
+  async function send(
+    path: string,
+    { method = 'GET', body, query, signal }: HttpRequest,
+    accept = 'application/json',
+  ): Promise<Response> {
+    const headers = new Headers({ accept });
+    const token = portal ? await portal.token() : await getToken?.();
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    // Weeks and streaks count in the student's own zone (API.md, Goals).
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone) headers.set('x-timezone', zone);
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers.set('content-type', 'application/json');
+    }
+    let response: Response;
+    try {
+      response = await doFetch(urlOf(base, path, query), {
+        method,
+        headers,
+        body: payload,
+        credentials: 'omit',
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted || isAbortError(error)) throw error;
+      throw networkError(error);
+    }
+    if (response.status < 400) return response;
+    // The error's body, JSON when it parses (an event stream's too), else its text.
+    const answer = await response.text().then(parseData, () => undefined);
+    // A portal's session is renewed first (below): only a refusal after that signs out.
+    if (response.status === 401 && !portal) onUnauthorized?.();
+    if (response.status === 402) {
+      console.warn('[ayah] 402 Payment Required (not gated: interim premium)', answer);
+    }
+    if (isTrialExpired(answer)) onTrialExpired?.();
+    throw describeHttpError(response.status, response.statusText, answer);
+  }
 
   /** Runs a call; with a portal's sign-in, a 401 renews the session and the call goes once more. */
   async function withPortalRenewal<T>(call: () => Promise<T>): Promise<T> {
@@ -141,7 +158,7 @@ export function createHttpClient(options: HttpApiOptions): HttpClient {
     async request<T>(path: string, { method = 'GET', body, query, signal }: HttpRequest = {}) {
       return withPortalRenewal(async () => {
         try {
-          return await $fetch<T>(path, { method, body, query, signal });
+          return (await readBody(await send(path, { method, body, query, signal }))) as T;
         } catch (error) {
           throw settle(error, signal);
         }
@@ -151,13 +168,7 @@ export function createHttpClient(options: HttpApiOptions): HttpClient {
     async *stream(path, { body, signal }) {
       const response = await withPortalRenewal(async () => {
         try {
-          return await $fetch.raw<ReadableStream<Uint8Array>, 'stream'>(path, {
-            method: 'POST',
-            body,
-            signal,
-            responseType: 'stream',
-            headers: { accept: 'text/event-stream' },
-          });
+          return await send(path, { method: 'POST', body, signal }, 'text/event-stream');
         } catch (error) {
           throw settle(error, signal);
         }
@@ -187,15 +198,29 @@ function settle(error: unknown, signal: AbortSignal | undefined): unknown {
   return error;
 }
 
-/** The error answer's body: ofetch has parsed JSON and text; a streamed answer is read here. */
-async function errorBody(response: FetchResponse<unknown>): Promise<unknown> {
-  const data = response._data;
-  if (!(data instanceof ReadableStream)) return data;
-  try {
-    return parseData(await new Response(data).text());
-  } catch {
-    return undefined;
+/** `path` under the API's base, with the query's defined values. */
+function urlOf(base: string, path: string, query: HttpRequest['query']): string {
+  let url =
+    base && !path.startsWith(base) ? `${base}${path.startsWith('/') ? '' : '/'}${path}` : path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.append(key, String(value));
   }
+  const search = params.toString();
+  if (search) url += `${url.includes('?') ? '&' : '?'}${search}`;
+  return url;
+}
+
+/**
+ * An answer's body: JSON (or its text when it does not parse) for a JSON or untyped answer, text for a
+ * text one, a Blob otherwise, and nothing for an answer without a body.
+ */
+async function readBody(response: Response): Promise<unknown> {
+  if (!response.body || [101, 204, 205, 304].includes(response.status)) return undefined;
+  const type = response.headers.get('content-type') ?? '';
+  if (!type || /\bjson\b|\+json/i.test(type)) return parseData(await response.text());
+  if (/^text\/|svg|xml/i.test(type)) return response.text();
+  return response.blob();
 }
 
 function parseData(text: string): unknown {

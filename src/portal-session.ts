@@ -6,8 +6,6 @@
  * token with the refresh token, and asks the portal for a new assertion when the session cannot be
  * renewed. Concurrent calls share one exchange or one renewal.
  */
-import { ofetch } from 'ofetch';
-
 import type { AuthResponse, TokenResponse } from './auth/auth.adapter';
 import type { TokenExchangeRequest } from './auth/auth.adapter';
 import { describeHttpError, networkError } from './lib/http-errors';
@@ -34,22 +32,32 @@ export function createPortalSession(options: {
   getPortalAssertion: PortalAssertionSource;
   fetch?: typeof globalThis.fetch | undefined;
 }): PortalSession {
-  const $fetch = ofetch.create(
-    {
-      baseURL: options.baseURL,
-      method: 'POST',
-      credentials: 'omit',
-      retry: false,
-      headers: { accept: 'application/json' },
-      onRequestError({ error }) {
-        throw networkError(error);
-      },
-      onResponseError({ response }) {
-        throw describeHttpError(response.status, response.statusText, response._data);
-      },
-    },
-    options.fetch ? { fetch: options.fetch } : {},
-  );
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const base = options.baseURL.replace(/\/+$/, '');
+
+  /** POSTs JSON to the auth API and answers its JSON; an error answer rejects with its ApiError. */
+  async function $fetch<T>(path: string, { body }: { body: object }): Promise<T> {
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${path}`, {
+        method: 'POST',
+        credentials: 'omit',
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      throw networkError(error);
+    }
+    const text = await response.text();
+    let data: unknown = text;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      // Not JSON: the text itself.
+    }
+    if (response.status >= 400) throw describeHttpError(response.status, response.statusText, data);
+    return data as T;
+  }
 
   let access: string | null = null;
   let refresh: string | null = null;
