@@ -6,7 +6,7 @@
 //   auth_perf=<n> auth_a11y=<n> assistant_perf=<n> assistant_a11y=<n> auth_lcp_ms=<n> assistant_lcp_ms=<n>
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 
 import lighthouse from 'lighthouse';
@@ -24,6 +24,7 @@ type Result = {
   perf: number;
   a11y: number;
   lcp: number;
+  cls: number;
   tbt: number;
   bytes: number;
   unusedJs: number;
@@ -82,6 +83,7 @@ try {
       perf: Math.round((categories.performance?.score ?? 0) * 100),
       a11y: Math.round((categories.accessibility?.score ?? 0) * 100),
       lcp: audits['largest-contentful-paint']?.numericValue ?? NaN,
+      cls: audits['cumulative-layout-shift']?.numericValue ?? NaN,
       tbt: audits['total-blocking-time']?.numericValue ?? NaN,
       bytes: audits['total-byte-weight']?.numericValue ?? NaN,
       unusedJs:
@@ -93,8 +95,14 @@ try {
   const pages = { auth: ['/auth', false], assistant: ['/assistant', true] } as const;
   const medians: Record<string, Result> = {};
   console.log(
-    'page         perf  a11y   LCP ms   TBT ms    KiB  unused JS KiB   (perf of each run)',
+    'page         perf  a11y   LCP ms    CLS   TBT ms    KiB  unused JS KiB   (perf of each run)',
   );
+  // The machine's load beside the figures: Lighthouse's simulated timings still feel a busy CPU.
+  const load = () =>
+    loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ');
+  console.log(`load average at the start: ${load()}`);
   for (const [name, [route, signedIn]] of Object.entries(pages)) {
     const runs: Result[] = [];
     for (let round = 0; round < ROUNDS; round++) runs.push(await audit(route, signedIn));
@@ -103,6 +111,7 @@ try {
       perf: m('perf'),
       a11y: m('a11y'),
       lcp: m('lcp'),
+      cls: m('cls'),
       tbt: m('tbt'),
       bytes: m('bytes'),
       unusedJs: m('unusedJs'),
@@ -110,11 +119,12 @@ try {
     const r = medians[name];
     console.log(
       `${route.padEnd(12)} ${String(r.perf).padStart(4)} ${String(r.a11y).padStart(5)} ` +
-        `${r.lcp.toFixed(0).padStart(8)} ${r.tbt.toFixed(0).padStart(8)} ` +
+        `${r.lcp.toFixed(0).padStart(8)} ${r.cls.toFixed(3).padStart(6)} ${r.tbt.toFixed(0).padStart(8)} ` +
         `${(r.bytes / 1024).toFixed(0).padStart(6)} ${(r.unusedJs / 1024).toFixed(0).padStart(14)}` +
         `   (${runs.map((run) => run.perf).join(', ')})`,
     );
   }
+  console.log(`load average at the end: ${load()}`);
   const { auth, assistant } = medians as { auth: Result; assistant: Result };
   console.log(
     `auth_perf=${auth.perf} auth_a11y=${auth.a11y} assistant_perf=${assistant.perf} ` +
