@@ -38,3 +38,15 @@ describe('entry size budgets (gzip kB, React external)', () => {
     60_000,
   );
 });
+
+/**
+ * The root entry (`ayah-coach`: createHttpApi, AyahRoot, the Toaster), which the app's first load
+ * carries whole: 60.6 kB with ofetch, ufo and destr, 57.2 kB speaking fetch itself (issue 26 #5).
+ */
+test('ayah-coach (the root entry) ≤ 58 kB, its HTTP layer plain fetch', async () => {
+  const { kb, bytes } = await measureEntry(root, ENTRIES.index!);
+  expect(kb, `the root entry is ${kb.toFixed(1)} kB gzip`).toBeLessThanOrEqual(58);
+  expect(bytes.has('ofetch')).toBe(false);
+  // Not vacuous: the library's own code is there.
+  expect(bytes.get('src/lib') ?? 0).toBeGreaterThan(5_000);
+}, 60_000);
