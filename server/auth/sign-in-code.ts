@@ -21,7 +21,7 @@ import { AppError } from '../http/errors';
 import { body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
 import { signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';
-import type { SignedIn } from './service';
+import type { SignedIn } from './sessions';
 import { hashToken, randomToken } from './tokens';
 
 export const SIGN_IN_CODE_TTL_MS = 60_000;
