@@ -63,6 +63,7 @@ export const ResendSending: Story = {
 
 /** The banner shows, then clears after 3 s. */
 export const ResendSuccess: Story = {
+  parameters: { settle: { onPurposeMs: 3000, why: 'the success banner leaving after 3 s' } },
   play: async ({ canvasElement }) => {
     await resend(canvasElement);
     const canvas = within(canvasElement);
