@@ -33,7 +33,7 @@ export const WithoutEmail: Story = {
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('heading', { name: 'Invalid Page Access' })).toBeVisible();
-    await userEvent.click(canvas.getByRole('button', { name: 'Go to Registration' }));
+    await userEvent.click(canvas.getByRole('button', { name: 'Go to registration' }));
     await expect(args.onNavigate).toHaveBeenCalledWith('/register');
   },
 };
