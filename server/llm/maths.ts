@@ -625,6 +625,8 @@ export function checkComparison(worked: Worked, asked: string, answer: string): 
   const smaller = /\b(smaller|less|lower|fewer)\b|</;
   // A new question ("Is 3/4 bigger than 5/7?") is not an answer.
   if (/^(is|are|which|what|compare|how)\b/.test(text) || text.endsWith('?')) return null;
+  // Nor is a sum of them ("7/8 + 5/6").
+  if (/[+*^]|\d\s*-\s*\d/.test(text)) return null;
   if (/\b(equal|same)\b/.test(text) && numbersIn(text).length === 0) return truth === 0;
   const yesNo = /^(yes|yeah|yep|yup|y|true|no|nope|nah|n|false)\b/.exec(text);
   const names = numbersIn(text);

@@ -374,6 +374,8 @@ describe('the offline coach on comparisons and decimals', () => {
     expect(coachAnswer(student, 'Is 3/4 bigger than 5/7?', history)).toContain(
       '\\frac{3}{4} \\quad\\text{or}\\quad \\frac{5}{7}',
     );
+    expect(coachAnswer(student, '7/8 + 5/6', history)).toContain('common denominator');
+    expect(coachAnswer(student, '7/8 + 5/6', history)).not.toMatch(/^(Yes|Not quite)/);
     const shown = after('Is 7/8 bigger than 5/6?', 'show me all the steps');
     expect(coachAnswer(student, '7/8', shown)).toMatch(/^That's the answer I showed you/);
   });
