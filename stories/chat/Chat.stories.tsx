@@ -302,10 +302,10 @@ export const ScrolledUpWhileStreaming: Story = {
     adapter: fakeChatAdapter({
       getSession: async (id) => sessionDetail(id, longConversation),
       sendStream: streamOf(
-        // Long enough to grow twice past a screen's end, short enough to end in about 2 s.
-        Array.from({ length: 100 }, (_, i) => `word${i} `),
+        // Long enough to grow twice past a screen's end, short enough to end in about 1.2 s.
+        Array.from({ length: 80 }, (_, i) => `word${i} `),
         undefined,
-        { delayMs: 20 },
+        { delayMs: 15 },
       ),
     }),
   },
