@@ -32,19 +32,21 @@ import { loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db';
 import { chatMessages, chatSessions } from '../../server/db/schema';
 import { insertSignedInUser } from '../../tests/server/seed-user';
-import { arg, serveApp } from '../support';
+import { arg, startServer } from '../support';
 
 const SELF = fileURLToPath(import.meta.url);
 const MESSAGES = arg('messages', 20_000);
 const ROUNDS = arg('rounds', 3);
 const PER_CHAT = 1_000;
 const MB = 1024 * 1024;
+/** The seeding process and each server sign the student's token alike. */
+const JWT_SECRET = 'bench-export-jwt-secret-of-at-least-32-characters';
 
 /** A first child: one student with MESSAGES messages in `dataDir`, then it exits. */
 async function seedChild(dataDir: string): Promise<void> {
   const database = await openDatabase({ dataDir: path.join(dataDir, 'pgdata') });
   await database.migrate();
-  const config = loadConfig({ AYAH_DATA_DIR: dataDir });
+  const config = loadConfig({ AYAH_DATA_DIR: dataDir, AYAH_JWT_SECRET: JWT_SECRET });
   const { id, token } = await insertSignedInUser(database, config.jwtSecret, {
     email: 'export-bench@example.com',
     displayName: 'Export Bench',
@@ -77,9 +79,11 @@ async function seedChild(dataDir: string): Promise<void> {
  * process, so the seed leaves nothing in this one's heap), and the whole-document route beside it.
  */
 async function serveChild(dataDir: string, token: string): Promise<void> {
-  const database = await openDatabase({ dataDir: path.join(dataDir, 'pgdata') });
-  await database.migrate();
-  const app = await serveApp(database, dataDir);
+  const app = await startServer({
+    database: { dataDir: path.join(dataDir, 'pgdata') },
+    env: { AYAH_JWT_SECRET: JWT_SECRET },
+    name: 'ayah-bench-export-app-',
+  });
   // The whole-document way: the export read whole, parsed, and serialised again as one answer.
   const whole = createServer((_request, response) => {
     void (async () => {
@@ -94,8 +98,7 @@ async function serveChild(dataDir: string, token: string): Promise<void> {
   await new Promise<void>((resolve) => whole.listen(0, '127.0.0.1', () => resolve()));
   const stop = () => {
     whole.close();
-    app.close();
-    void database.close().finally(() => process.exit(0));
+    void app.close().finally(() => process.exit(0));
   };
   process.stdin.on('end', stop).on('close', stop).resume();
   const wholeUrl = `http://127.0.0.1:${(whole.address() as AddressInfo).port}/whole`;
