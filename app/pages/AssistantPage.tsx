@@ -28,7 +28,7 @@ function Preview() {
   return (
     <SidebarLayout title="Ayah" preview={{ chat: waiting }}>
       {/* Prerendered wide (useWideLayout): until hydration, a phone's stylesheet hides it too. */}
-      {wide && <h1 className="ay:sr-only ay:max-md:hidden">Chat with Ayah</h1>}
+      {wide && <h1 className={`${pageTitleClass} ay:sr-only ay:max-md:hidden`}>Chat with Ayah</h1>}
       <Chat adapter={waiting} user={null} sessionId={null} className="ay:min-h-0 ay:flex-1" />
     </SidebarLayout>
   );

@@ -145,9 +145,15 @@ const APP_PAGES = new Set([
 ]);
 
 async function titleStyle(page: Page) {
-  return page
-    .getByRole('heading', { level: 1 })
-    .evaluate((h1) => `${getComputedStyle(h1).fontSize} ${getComputedStyle(h1).fontWeight}`);
+  const read = () =>
+    page
+      .getByRole('heading', { level: 1 })
+      .evaluate((h1) => `${getComputedStyle(h1).fontSize} ${getComputedStyle(h1).fontWeight}`);
+  // The signed-in shell's preview may give way to the student's chat as it is read (a detached h1
+  // has no style): read again until the one that stays answers.
+  let style = '';
+  await expect.poll(async () => (style = await read()).trim()).not.toBe('');
+  return style;
 }
 
 const sizes = { desktop: DESKTOP, mobile: MOBILE } as const;
