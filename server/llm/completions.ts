@@ -68,12 +68,18 @@ async function bodyText(response: http.IncomingMessage): Promise<string> {
   return text;
 }
 
-/** Sends the request; resolves with the response once its head has arrived. */
+/**
+ * Sends the request; resolves with the response once its head has arrived. A kept-alive connection
+ * the endpoint closed while it sat idle (its keep-alive timeout, or this process too busy to hear the
+ * close in time) fails before anything was read: then, and only then, the request goes once more on a
+ * new connection (Node's documented remedy, `request.reusedSocket`).
+ */
 function post(
   url: URL,
   body: string,
   apiKey: string | null,
   signal: AbortSignal,
+  retried = false,
 ): Promise<http.IncomingMessage> {
   const headers: http.OutgoingHttpHeaders = {
     'content-type': 'application/json',
@@ -83,8 +89,18 @@ function post(
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   const send = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const request = send(url, { method: 'POST', headers, signal }, resolve);
-    request.once('error', reject);
+    let answered = false;
+    const request = send(url, { method: 'POST', headers, signal }, (response) => {
+      answered = true;
+      resolve(response);
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      // Once answered, a failure is the response's to report (the reader sees it).
+      if (answered) return;
+      const stale = request.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted;
+      if (stale && !retried) resolve(post(url, body, apiKey, signal, true));
+      else reject(error);
+    });
     request.end(body);
   });
 }
