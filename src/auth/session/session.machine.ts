@@ -1,10 +1,10 @@
 import { assign, fromPromise, setup } from 'xstate';
 
-import { ApiError } from '../lib/http-errors';
-import { AUTH } from '../lib/limits';
-import { notProvided, stubActor } from '../lib/stub-actor';
-import type { AuthAdapter, TokenResponse, User, UserResponse } from './auth.adapter';
-import { unlessAborted } from './notices';
+import { ApiError } from '../../lib/http-errors';
+import { AUTH } from '../../lib/limits';
+import { notProvided, stubActor } from '../../lib/stub-actor';
+import type { AuthAdapter, TokenResponse, User, UserResponse } from '../auth.adapter';
+import { unlessAborted } from '../notices';
 import { forgetRenewals, type RenewalLocks, renewShared } from './session.renewal';
 import { REFRESH_TOKEN_KEY, refreshAt, TOKEN_REFRESH } from './session.tokens';
 

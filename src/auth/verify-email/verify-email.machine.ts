@@ -1,23 +1,23 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 
-import { ApiError } from '../lib/http-errors';
-import { AUTH } from '../lib/limits';
+import { ApiError } from '../../lib/http-errors';
+import { AUTH } from '../../lib/limits';
 import {
   AUTH_MESSAGES,
   resendRetryNote,
   RESET_VERIFY_MESSAGES,
   SIGN_IN_MESSAGES,
-} from '../lib/messages';
-import { stubActor } from '../lib/stub-actor';
-import { validateResend } from '../lib/validation';
+} from '../../lib/messages';
+import { stubActor } from '../../lib/stub-actor';
+import { validateResend } from '../../lib/validation';
 import {
   type Account,
   type AccountSwitchEvent,
   isOtherAccount,
   type SessionUpdateEvent,
-} from './account-switch';
-import type { AuthAdapter, AuthResponse, ResendResponse } from './auth.adapter';
-import { type AuthNotice, serverMessage, unlessAborted } from './notices';
+} from '../account-switch';
+import type { AuthAdapter, AuthResponse, ResendResponse } from '../auth.adapter';
+import { type AuthNotice, serverMessage, unlessAborted } from '../notices';
 import { verifyEmailOnce } from './verify-email.once';
 
 export type VerifyEmailInput = {

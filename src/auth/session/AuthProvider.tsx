@@ -2,11 +2,11 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type ReactNode, type Ref, useImperativeHandle, useMemo } from 'react';
 import { type ActorRefFrom, type SnapshotFrom, waitFor } from 'xstate';
 
-import { AUTH } from '../lib/limits';
-import { SIGN_IN_MESSAGES } from '../lib/messages';
-import { createContext, MissingProviderError } from '../ui/create-context';
-import { toast } from '../ui/toast';
-import type { AuthAdapter, User } from './auth.adapter';
+import { AUTH } from '../../lib/limits';
+import { SIGN_IN_MESSAGES } from '../../lib/messages';
+import { createContext, MissingProviderError } from '../../ui/create-context';
+import { toast } from '../../ui/toast';
+import type { AuthAdapter, User } from '../auth.adapter';
 import {
   browserStorage,
   isNewUser,

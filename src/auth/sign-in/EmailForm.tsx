@@ -2,14 +2,14 @@ import { useSelector } from '@xstate/react';
 import { type Ref, useEffect, useId, useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
 
-import { FIRST_RUN_MESSAGES, SIGN_IN_MESSAGES } from '../lib/messages';
-import { Button } from '../ui/button';
-import { Field } from '../ui/field';
-import { Input } from '../ui/input';
-import { PasswordInput } from '../ui/password-input';
-import { PasswordRequirements } from '../ui/password-requirements';
-import { PasswordStrength } from '../ui/password-strength';
-import { headingClass, NavLink } from './AuthLayout';
+import { FIRST_RUN_MESSAGES, SIGN_IN_MESSAGES } from '../../lib/messages';
+import { Button } from '../../ui/button';
+import { Field } from '../../ui/field';
+import { Input } from '../../ui/input';
+import { PasswordInput } from '../../ui/password-input';
+import { PasswordRequirements } from '../../ui/password-requirements';
+import { PasswordStrength } from '../../ui/password-strength';
+import { headingClass, NavLink } from '../AuthLayout';
 import type { SignInFields, signInMachine, SignUpField } from './sign-in.machine';
 import { isResending, isSubmitting } from './sign-in.selectors';
 

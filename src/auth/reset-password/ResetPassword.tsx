@@ -1,18 +1,18 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useId, useState } from 'react';
 
-import { AUTH_MESSAGES } from '../lib/messages';
-import { Button } from '../ui/button';
-import { Field } from '../ui/field';
-import { PasswordInput } from '../ui/password-input';
-import { PasswordRequirements } from '../ui/password-requirements';
-import { PasswordStrength } from '../ui/password-strength';
-import type { Theme } from '../ui/root';
-import type { AuthAdapter } from './auth.adapter';
-import { AuthLayout, headingClass } from './AuthLayout';
+import { AUTH_MESSAGES } from '../../lib/messages';
+import { Button } from '../../ui/button';
+import { Field } from '../../ui/field';
+import { PasswordInput } from '../../ui/password-input';
+import { PasswordRequirements } from '../../ui/password-requirements';
+import { PasswordStrength } from '../../ui/password-strength';
+import type { Theme } from '../../ui/root';
+import type { AuthAdapter } from '../auth.adapter';
+import { AuthLayout, headingClass } from '../AuthLayout';
+import { useNotices } from '../use-notices';
 import { resetPasswordLogic } from './reset-password.machine';
 import { isSaving } from './reset-password.selectors';
-import { useNotices } from './use-notices';
 
 export type ResetPasswordProps = {
   adapter: AuthAdapter;

@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 
-import { VisuallyHidden } from '../ui/visually-hidden';
+import { VisuallyHidden } from '../../ui/visually-hidden';
 import { taglineMachine, typedText } from './tagline.machine';
 import { isTyped, isTyping } from './tagline.selectors';
 

@@ -5,16 +5,16 @@ import {
   ACCOUNT_SWITCH_MESSAGES,
   FIRST_RUN_MESSAGES,
   RESET_VERIFY_MESSAGES,
-} from '../lib/messages';
-import { Button } from '../ui/button';
-import type { Theme } from '../ui/root';
-import { LoadingStatus } from '../ui/skeleton';
-import { Spinner } from '../ui/spinner';
-import { type Account, accountName } from './account-switch';
-import { AccountSwitch } from './AccountSwitch';
-import type { AuthAdapter } from './auth.adapter';
-import { AuthLayout, headingClass, NavLink } from './AuthLayout';
-import { useNotices } from './use-notices';
+} from '../../lib/messages';
+import { Button } from '../../ui/button';
+import type { Theme } from '../../ui/root';
+import { LoadingStatus } from '../../ui/skeleton';
+import { Spinner } from '../../ui/spinner';
+import { type Account, accountName } from '../account-switch';
+import { AccountSwitch } from '../AccountSwitch';
+import type { AuthAdapter } from '../auth.adapter';
+import { AuthLayout, headingClass, NavLink } from '../AuthLayout';
+import { useNotices } from '../use-notices';
 import { verifyEmailLogic } from './verify-email.machine';
 import {
   isAlreadyVerified,

@@ -1,7 +1,7 @@
-import { type Eip1193Request, personalSign, request } from '../lib/eip1193';
-import { wrongWalletAddress } from '../lib/messages';
+import { type Eip1193Request, personalSign, request } from '../../lib/eip1193';
+import { wrongWalletAddress } from '../../lib/messages';
 
-export { type Eip1193Request, isUserRejection } from '../lib/eip1193';
+export { type Eip1193Request, isUserRejection } from '../../lib/eip1193';
 
 /**
  * The browser wallet as the wallet sign-in machine uses it: an EIP-1193 provider (MetaMask injects

@@ -1,16 +1,16 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 
-import { AUTH } from '../lib/limits';
-import { OAUTH_MESSAGES, oauthError } from '../lib/messages';
-import { stubActor } from '../lib/stub-actor';
+import { AUTH } from '../../lib/limits';
+import { OAUTH_MESSAGES, oauthError } from '../../lib/messages';
+import { stubActor } from '../../lib/stub-actor';
 import {
   type Account,
   type AccountSwitchEvent,
   isOtherAccount,
   type SessionUpdateEvent,
-} from './account-switch';
-import type { AuthResponse } from './auth.adapter';
-import type { AuthNotice } from './notices';
+} from '../account-switch';
+import type { AuthResponse } from '../auth.adapter';
+import type { AuthNotice } from '../notices';
 
 /**
  * The query parameters of `/oauth-callback`: the server sends a one-time `code` (or `error`); the

@@ -1,11 +1,11 @@
 import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 
-import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES } from '../lib/messages';
-import { passwordError } from '../lib/password';
-import { stubActor } from '../lib/stub-actor';
-import type { MessageResponse } from '../wire';
-import type { AuthAdapter, ConfirmPasswordResetRequest } from './auth.adapter';
-import { type AuthNotice, serverMessage } from './notices';
+import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES } from '../../lib/messages';
+import { passwordError } from '../../lib/password';
+import { stubActor } from '../../lib/stub-actor';
+import type { MessageResponse } from '../../wire';
+import type { AuthAdapter, ConfirmPasswordResetRequest } from '../auth.adapter';
+import { type AuthNotice, serverMessage } from '../notices';
 
 export type ResetPasswordContext = {
   token: string | null;

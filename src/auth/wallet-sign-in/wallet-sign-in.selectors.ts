@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 
-import type { walletAuthMachine } from './wallet-auth.machine';
+import type { walletAuthMachine } from './wallet-sign-in.machine';
 
 /** What the MetaMask choice reads from its machine, so the view names no state. */
 type WalletAuthSnapshot = Pick<

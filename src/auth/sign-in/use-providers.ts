@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-import type { AuthAdapter, AuthProviders } from './auth.adapter';
+import type { AuthAdapter, AuthProviders } from '../auth.adapter';
 
 const EVERY_WAY: AuthProviders = { email: true, google: true, wallet: true };
 

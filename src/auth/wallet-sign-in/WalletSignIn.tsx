@@ -1,11 +1,16 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 
-import { WALLET_MESSAGES } from '../lib/messages';
-import { Button } from '../ui/button';
-import { WalletIcon } from './auth-icons';
-import type { walletAuthMachine } from './wallet-auth.machine';
-import { isConnected, isWalletBusy, walletProblem, walletProgress } from './wallet-auth.selectors';
+import { WALLET_MESSAGES } from '../../lib/messages';
+import { Button } from '../../ui/button';
+import { WalletIcon } from '../auth-icons';
+import type { walletAuthMachine } from './wallet-sign-in.machine';
+import {
+  isConnected,
+  isWalletBusy,
+  walletProblem,
+  walletProgress,
+} from './wallet-sign-in.selectors';
 
 const METAMASK_DOWNLOAD = 'https://metamask.io/download/';
 

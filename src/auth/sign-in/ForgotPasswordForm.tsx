@@ -2,10 +2,10 @@ import { useSelector } from '@xstate/react';
 import { type Ref, useId } from 'react';
 import type { ActorRefFrom } from 'xstate';
 
-import { Button } from '../ui/button';
-import { Field } from '../ui/field';
-import { Input } from '../ui/input';
-import { headingClass } from './AuthLayout';
+import { Button } from '../../ui/button';
+import { Field } from '../../ui/field';
+import { Input } from '../../ui/input';
+import { headingClass } from '../AuthLayout';
 import type { signInMachine } from './sign-in.machine';
 import { isSubmitting, resetLinkSent } from './sign-in.selectors';
 

@@ -1,10 +1,10 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 
-import { GOALS, type Subject } from '../lib/limits';
-import { AUTH_MESSAGES } from '../lib/messages';
-import { stubActor } from '../lib/stub-actor';
-import type { AuthAdapter, CompleteOnboardingRequest, UserResponse } from './auth.adapter';
-import { type AuthNotice, serverMessage } from './notices';
+import { GOALS, type Subject } from '../../lib/limits';
+import { AUTH_MESSAGES } from '../../lib/messages';
+import { stubActor } from '../../lib/stub-actor';
+import type { AuthAdapter, CompleteOnboardingRequest, UserResponse } from '../auth.adapter';
+import { type AuthNotice, serverMessage } from '../notices';
 
 export type OnboardingContext = {
   /** The subjects the student is interested in, in the order of `GOALS.subjects`. */

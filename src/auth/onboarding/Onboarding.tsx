@@ -1,16 +1,16 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useLayoutEffect, useRef } from 'react';
 
-import { SUBJECT_LABELS } from '../lib/labels';
-import { GOALS, POINTS, type Subject } from '../lib/limits';
-import { Button } from '../ui/button';
-import type { Theme } from '../ui/root';
-import { SubjectIcon } from '../ui/subject-icons';
-import type { AuthAdapter, User } from './auth.adapter';
-import { AuthLayout, headingClass, useFocusOnChange } from './AuthLayout';
+import { SUBJECT_LABELS } from '../../lib/labels';
+import { GOALS, POINTS, type Subject } from '../../lib/limits';
+import { Button } from '../../ui/button';
+import type { Theme } from '../../ui/root';
+import { SubjectIcon } from '../../ui/subject-icons';
+import type { AuthAdapter, User } from '../auth.adapter';
+import { AuthLayout, headingClass, useFocusOnChange } from '../AuthLayout';
+import { useNotices } from '../use-notices';
 import { onboardingLogic } from './onboarding.machine';
 import { currentStep, isDone, isSaving, ONBOARDING_STEPS, stepIndex } from './onboarding.selectors';
-import { useNotices } from './use-notices';
 
 export type OnboardingResult = {
   /** The subjects the student picked, in the order of `GOALS.subjects`. */

@@ -1,23 +1,23 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useId, useState } from 'react';
 
-import { FIRST_RUN_MESSAGES } from '../lib/messages';
-import { Button } from '../ui/button';
-import { AyahLogo } from '../ui/logo';
-import type { Theme } from '../ui/root';
-import type { AuthAdapter } from './auth.adapter';
-import { GoogleIcon, MailIcon } from './auth-icons';
-import { AuthLayout, headingClass, useFocusOnChange } from './AuthLayout';
+import { FIRST_RUN_MESSAGES } from '../../lib/messages';
+import { Button } from '../../ui/button';
+import { AyahLogo } from '../../ui/logo';
+import type { Theme } from '../../ui/root';
+import type { AuthAdapter } from '../auth.adapter';
+import { GoogleIcon, MailIcon } from '../auth-icons';
+import { AuthLayout, headingClass, useFocusOnChange } from '../AuthLayout';
+import { Tagline } from '../tagline/Tagline';
+import { useNotices } from '../use-notices';
+import type { WalletSource } from '../wallet-sign-in/wallet-provider';
+import { walletAuthLogic } from '../wallet-sign-in/wallet-sign-in.machine';
+import { WalletSignIn } from '../wallet-sign-in/WalletSignIn';
 import { EmailForm } from './EmailForm';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { type AuthMode, type SignInFields, signInLogic } from './sign-in.machine';
 import { isGoogleBusy, signInView } from './sign-in.selectors';
-import { Tagline } from './Tagline';
-import { useNotices } from './use-notices';
 import { useProviders } from './use-providers';
-import { walletAuthLogic } from './wallet-auth.machine';
-import type { WalletSource } from './wallet-provider';
-import { WalletSignIn } from './WalletSignIn';
 
 /** The sign-in screen's tagline (spec section 1: "an AI learning coach"). */
 export const AUTH_TAGLINE = 'Your AI learning coach';

@@ -1,4 +1,4 @@
-import type { TokenResponse } from './auth.adapter';
+import type { TokenResponse } from '../auth.adapter';
 
 /**
  * One renewal at a time across the tabs of this origin (issue 22 #4). The refresh token rotates and

@@ -1,14 +1,15 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
-import { takeRedirectSignInState } from '../lib/sign-in-state';
-import type { Theme } from '../ui/root';
-import { LoadingStatus } from '../ui/skeleton';
-import { Spinner } from '../ui/spinner';
-import type { Account } from './account-switch';
-import { AccountSwitch } from './AccountSwitch';
-import type { AuthAdapter } from './auth.adapter';
-import { AuthLayout, headingClass, NavLink } from './AuthLayout';
+import { takeRedirectSignInState } from '../../lib/sign-in-state';
+import type { Theme } from '../../ui/root';
+import { LoadingStatus } from '../../ui/skeleton';
+import { Spinner } from '../../ui/spinner';
+import type { Account } from '../account-switch';
+import { AccountSwitch } from '../AccountSwitch';
+import type { AuthAdapter } from '../auth.adapter';
+import { AuthLayout, headingClass, NavLink } from '../AuthLayout';
+import { useNotices } from '../use-notices';
 import { OAUTH_PARAMS, oauthCallbackLogic, readOAuthParams } from './oauth-callback.machine';
 import {
   hasFailed,
@@ -17,7 +18,6 @@ import {
   isWorking,
   switchChoice,
 } from './oauth-callback.selectors';
-import { useNotices } from './use-notices';
 
 export type OAuthCallbackProps = {
   /**

@@ -6,9 +6,9 @@ import {
   RESET_VERIFY_MESSAGES,
   SIGN_IN_MESSAGES,
   VALIDATION_MESSAGES,
-} from '../lib/messages';
-import { stubActor } from '../lib/stub-actor';
-import { isValidEmail, validateSignUpFields } from '../lib/validation';
+} from '../../lib/messages';
+import { stubActor } from '../../lib/stub-actor';
+import { isValidEmail, validateSignUpFields } from '../../lib/validation';
 import type {
   AuthAdapter,
   AuthResponse,
@@ -16,8 +16,8 @@ import type {
   RegisterRequest,
   RegisterResponse,
   ResendResponse,
-} from './auth.adapter';
-import { type AuthNotice, serverMessage } from './notices';
+} from '../auth.adapter';
+import { type AuthNotice, serverMessage } from '../notices';
 import { type AuthMode, signInErrorMessage } from './sign-in.errors';
 
 export type { AuthMode };

@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 
-import { AUTH } from '../lib/limits';
+import { AUTH } from '../../lib/limits';
 
 export type TaglineInput = {
   text: string;

@@ -1,11 +1,11 @@
 import { assign, emit, type EventObject, fromCallback, fromPromise, setup } from 'xstate';
 
-import { TOAST, WALLET } from '../lib/limits';
-import { AUTH_MESSAGES, WALLET_MESSAGES, wrongWalletAddress } from '../lib/messages';
-import { notProvided, stubActor } from '../lib/stub-actor';
-import { sameAddress } from '../lib/wallet';
-import type { AuthAdapter, AuthResponse, Web3AuthenticateRequest } from './auth.adapter';
-import { type AuthNotice, serverMessage } from './notices';
+import { TOAST, WALLET } from '../../lib/limits';
+import { AUTH_MESSAGES, WALLET_MESSAGES, wrongWalletAddress } from '../../lib/messages';
+import { notProvided, stubActor } from '../../lib/stub-actor';
+import { sameAddress } from '../../lib/wallet';
+import type { AuthAdapter, AuthResponse, Web3AuthenticateRequest } from '../auth.adapter';
+import { type AuthNotice, serverMessage } from '../notices';
 import {
   isUserRejection,
   readAccount,

@@ -1,5 +1,5 @@
-import { ApiError } from '../lib/http-errors';
-import { AUTH_MESSAGES, SIGN_IN_MESSAGES, SIGN_UP_MESSAGES } from '../lib/messages';
+import { ApiError } from '../../lib/http-errors';
+import { AUTH_MESSAGES, SIGN_IN_MESSAGES, SIGN_UP_MESSAGES } from '../../lib/messages';
 
 export type AuthMode = 'signIn' | 'signUp';
 
