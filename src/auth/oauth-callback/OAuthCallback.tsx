@@ -10,7 +10,7 @@ import { AccountSwitch } from '../AccountSwitch';
 import type { AuthAdapter } from '../auth.adapter';
 import { AuthLayout, headingClass, NavLink } from '../AuthLayout';
 import { useNotices } from '../use-notices';
-import { OAUTH_PARAMS, oauthCallbackLogic, readOAuthParams } from './oauth-callback.machine';
+import { oauthCallbackLogic, readOAuthParams } from './oauth-callback.machine';
 import {
   hasFailed,
   isKeeping,
@@ -18,6 +18,7 @@ import {
   isWorking,
   switchChoice,
 } from './oauth-callback.selectors';
+import { OAUTH_PARAMS } from './oauth-callback.setup';
 
 export type OAuthCallbackProps = {
   /**

@@ -1,62 +1,8 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise } from 'xstate';
 
-import { AUTH } from '../../lib/limits';
 import { OAUTH_MESSAGES, oauthError } from '../../lib/messages';
-import { stubActor } from '../../lib/stub-actor';
-import {
-  type Account,
-  type AccountSwitchEvent,
-  isOtherAccount,
-  type SessionUpdateEvent,
-} from '../account-switch';
 import type { AuthResponse } from '../auth.adapter';
-import type { AuthNotice } from '../notices';
-
-/**
- * The query parameters of `/oauth-callback`: the server sends a one-time `code` (or `error`); the
- * spec's token parameters are still taken out of the address bar, but never used: a token in a link
- * would sign whoever opens it into someone else's account.
- */
-export const OAUTH_PARAMS = [
-  'code',
-  'access_token',
-  'token_type',
-  'user_id',
-  'user_name',
-  'user_email',
-  'user_avatar',
-  'refresh_token',
-  'error',
-] as const;
-
-export type OAuthParams = Partial<Record<(typeof OAUTH_PARAMS)[number], string | null>>;
-
-export type OAuthCallbackContext = {
-  /** The one-time code of the redirect. */
-  code: string | null;
-  /** The one-time value this browser kept when it started the sign-in (lib/sign-in-state.ts). */
-  state: string | null;
-  /** The name the provider gave, for the greeting while the user loads. */
-  userName: string | null;
-  /** Why the sign-in failed. */
-  error: string | null;
-  /** Who is signed in on this browser now (null: nobody). */
-  current: Account | null;
-  /** The session is still loading who is signed in: the page waits before deciding. */
-  sessionPending: boolean;
-  /** The exchanged sign-in, held until it is used (or dropped when the student stays). */
-  incoming: AuthResponse | null;
-};
-
-export type OAuthCallbackInput = OAuthParams & {
-  state?: string | null;
-  /** Who is signed in now. @default nobody */
-  current?: Account | null | undefined;
-  /** True while the session still loads its user. @default false */
-  sessionPending?: boolean | undefined;
-};
-
-export type OAuthCallbackEvent = SessionUpdateEvent | AccountSwitchEvent;
+import { OAUTH_PARAMS, oauthCallbackSetup, type OAuthParams } from './oauth-callback.setup';
 
 /**
  * The return from Google (spec section 2, "OAuth callback"): `exchanging` the one-time code, then
@@ -65,25 +11,7 @@ export type OAuthCallbackEvent = SessionUpdateEvent | AccountSwitchEvent;
  * account is signed in, `confirmingSwitch` shows both and waits; staying drops the new sign-in
  * (`discard`, then '/'), switching signs in. While the session still loads, `deciding` waits for it.
  */
-export const oauthCallbackMachine = setup({
-  types: {
-    context: {} as OAuthCallbackContext,
-    input: {} as OAuthCallbackInput,
-    events: {} as OAuthCallbackEvent,
-    emitted: {} as AuthNotice,
-  },
-  actors: {
-    exchange: stubActor<AuthResponse, { code: string; state: string }>('exchange'),
-    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
-    discard: stubActor<unknown, { refreshToken: string | null }>('discard'),
-  },
-  guards: {
-    otherAccount: ({ context }) =>
-      !context.sessionPending && isOtherAccount(context.current, context.incoming?.user),
-    sessionKnown: ({ context }) => !context.sessionPending,
-  },
-  delays: { redirect: AUTH.oauthErrorRedirectMs },
-}).createMachine({
+export const oauthCallbackMachine = oauthCallbackSetup.createMachine({
   id: 'oauthCallback',
   context: ({ input }) => {
     const code = input.code?.trim() || null;

@@ -1,40 +1,17 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise } from 'xstate';
 
-import { GOALS, type Subject } from '../../lib/limits';
+import { GOALS } from '../../lib/limits';
 import { AUTH_MESSAGES } from '../../lib/messages';
-import { stubActor } from '../../lib/stub-actor';
 import type { AuthAdapter, CompleteOnboardingRequest, UserResponse } from '../auth.adapter';
-import { type AuthNotice, serverMessage } from '../notices';
-
-export type OnboardingContext = {
-  /** The subjects the student is interested in, in the order of `GOALS.subjects`. */
-  subjects: Subject[];
-  /** The answer of `completeOnboarding`, once it came. */
-  result: UserResponse | null;
-};
-
-export type OnboardingEvent =
-  | { type: 'onboarding.next' }
-  | { type: 'onboarding.back' }
-  | { type: 'subject.toggle'; subject: Subject }
-  | { type: 'onboarding.complete' };
+import { serverMessage } from '../notices';
+import { onboardingSetup } from './onboarding.setup';
 
 /**
  * The first run for a signed-in user whose onboarding is not completed: `welcome` (what Ayah does),
  * `subjects` (pick the ones of interest), `tour` (goals and points), then `completing` the onboarding
  * on the server and `done`.
  */
-export const onboardingMachine = setup({
-  types: {
-    context: {} as OnboardingContext,
-    events: {} as OnboardingEvent,
-    emitted: {} as AuthNotice,
-    output: {} as { subjects: Subject[]; result: UserResponse | null },
-  },
-  actors: {
-    completeOnboarding: stubActor<UserResponse, CompleteOnboardingRequest>('completeOnboarding'),
-  },
-}).createMachine({
+export const onboardingMachine = onboardingSetup.createMachine({
   id: 'onboarding',
   context: { subjects: [], result: null },
   initial: 'welcome',

@@ -1,44 +1,16 @@
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, emit, fromPromise } from 'xstate';
 
 import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES } from '../../lib/messages';
 import { passwordError } from '../../lib/password';
-import { stubActor } from '../../lib/stub-actor';
-import type { MessageResponse } from '../../wire';
-import type { AuthAdapter, ConfirmPasswordResetRequest } from '../auth.adapter';
-import { type AuthNotice, serverMessage } from '../notices';
-
-export type ResetPasswordContext = {
-  token: string | null;
-  /** Why the last attempt was refused: a weak password, a missing link, or the server's words. */
-  error: string | null;
-};
-
-export type ResetPasswordEvent = { type: 'reset.submit'; password: string };
+import type { AuthAdapter } from '../auth.adapter';
+import { serverMessage } from '../notices';
+import { resetPasswordSetup } from './reset-password.setup';
 
 /**
  * The reset-password page (spec section 4, "Password reset"): `idle`, then `submitting`; on success a
  * toast and the way back to /auth.
  */
-export const resetPasswordMachine = setup({
-  types: {
-    context: {} as ResetPasswordContext,
-    events: {} as ResetPasswordEvent,
-    input: {} as { token?: string | null | undefined },
-    emitted: {} as AuthNotice,
-  },
-  actors: {
-    confirmPasswordReset: stubActor<MessageResponse, ConfirmPasswordResetRequest>(
-      'confirmPasswordReset',
-    ),
-  },
-  guards: {
-    noToken: ({ context }) => !context.token,
-    weak: ({ event }) => {
-      assertEvent(event, 'reset.submit');
-      return passwordError(event.password) !== null;
-    },
-  },
-}).createMachine({
+export const resetPasswordMachine = resetPasswordSetup.createMachine({
   id: 'resetPassword',
   context: ({ input }) => ({ token: input.token?.trim() || null, error: null }),
   initial: 'idle',

@@ -15,8 +15,10 @@ import { walletAuthLogic } from '../wallet-sign-in/wallet-sign-in.machine';
 import { WalletSignIn } from '../wallet-sign-in/WalletSignIn';
 import { EmailForm } from './EmailForm';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
-import { type AuthMode, type SignInFields, signInLogic } from './sign-in.machine';
+import type { AuthMode } from './sign-in.errors';
+import { signInLogic } from './sign-in.machine';
 import { isGoogleBusy, signInView } from './sign-in.selectors';
+import { type SignInFields } from './sign-in.setup';
 import { useProviders } from './use-providers';
 
 /** The sign-in screen's tagline (spec section 1: "an AI learning coach"). */

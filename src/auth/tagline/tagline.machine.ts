@@ -1,27 +1,7 @@
-import { assign, setup } from 'xstate';
-
-import { AUTH } from '../../lib/limits';
-
-export type TaglineInput = {
-  text: string;
-  /** The reader prefers reduced motion: the whole line shows at once. */
-  reducedMotion?: boolean | undefined;
-};
+import { taglineSetup } from './tagline.setup';
 
 /** The sign-in screen's tagline typed out one character every 80 ms (spec section 9). */
-export const taglineMachine = setup({
-  types: {
-    context: {} as { text: string; shown: number },
-    input: {} as TaglineInput,
-  },
-  delays: { keystroke: AUTH.taglineTypingMs },
-  guards: {
-    lastKey: ({ context }) => context.shown + 1 >= [...context.text].length,
-  },
-  actions: {
-    type: assign({ shown: ({ context }) => context.shown + 1 }),
-  },
-}).createMachine({
+export const taglineMachine = taglineSetup.createMachine({
   id: 'tagline',
   context: ({ input }) => ({
     text: input.text,

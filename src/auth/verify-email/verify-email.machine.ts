@@ -1,56 +1,16 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise } from 'xstate';
 
 import { ApiError } from '../../lib/http-errors';
-import { AUTH } from '../../lib/limits';
 import {
   AUTH_MESSAGES,
   resendRetryNote,
   RESET_VERIFY_MESSAGES,
   SIGN_IN_MESSAGES,
 } from '../../lib/messages';
-import { stubActor } from '../../lib/stub-actor';
-import { validateResend } from '../../lib/validation';
-import {
-  type Account,
-  type AccountSwitchEvent,
-  isOtherAccount,
-  type SessionUpdateEvent,
-} from '../account-switch';
-import type { AuthAdapter, AuthResponse, ResendResponse } from '../auth.adapter';
-import { type AuthNotice, serverMessage, unlessAborted } from '../notices';
+import type { AuthAdapter } from '../auth.adapter';
+import { serverMessage, unlessAborted } from '../notices';
 import { verifyEmailOnce } from './verify-email.once';
-
-export type VerifyEmailInput = {
-  /** The `email` query parameter: the address a link was sent to. */
-  email?: string | null | undefined;
-  /** The `token` query parameter of the emailed link. */
-  token?: string | null | undefined;
-  /** Who is signed in on this browser now. @default nobody */
-  current?: Account | null | undefined;
-  /** True while the session still loads its user. @default false */
-  sessionPending?: boolean | undefined;
-};
-
-export type VerifyEmailContext = {
-  email: string | null;
-  token: string | null;
-  /** The refresh token that came with it, handed to the session beside the access token. */
-  refreshToken: string | null;
-  /** The resend's failure, shown in red. */
-  error: string | null;
-  /** The resend's answer: sent, or when another mail can be asked for (the server's cooldown). */
-  sentNote: string | null;
-  /** Where to go once signed in: onboarding until it is completed. */
-  next: string;
-  /** Who is signed in on this browser now (null: nobody). */
-  current: Account | null;
-  /** The session is still loading who is signed in: a verified link waits before signing in. */
-  sessionPending: boolean;
-  /** The account the link verified. */
-  verified: Account | null;
-};
-
-export type VerifyEmailEvent = { type: 'verify.resend' } | SessionUpdateEvent | AccountSwitchEvent;
+import { verifyEmailSetup } from './verify-email.setup';
 
 /**
  * The verify-email page (spec section 4, "Verify email"): resending is `idle`, `loading`, `success`
@@ -60,28 +20,7 @@ export type VerifyEmailEvent = { type: 'verify.resend' } | SessionUpdateEvent | 
  * A link of another account than the one signed in (issue 22 #1) verifies without signing in:
  * `verifiedElsewhere` says so, keeps the session, and offers to switch.
  */
-export const verifyEmailMachine = setup({
-  types: {
-    context: {} as VerifyEmailContext,
-    events: {} as VerifyEmailEvent,
-    input: {} as VerifyEmailInput,
-    emitted: {} as AuthNotice,
-  },
-  actors: {
-    resendVerification: stubActor<ResendResponse, { email: string }>('resendVerification'),
-    verifyEmail: stubActor<AuthResponse, { token: string }>('verifyEmail'),
-    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
-    discard: stubActor<unknown, { refreshToken: string | null }>('discard'),
-  },
-  delays: { banner: AUTH.verifyBannerMs },
-  guards: {
-    hasLink: ({ context }) => Boolean(context.token),
-    noEmail: ({ context }) => validateResend(context.email) !== null,
-    otherAccount: ({ context }) =>
-      !context.sessionPending && isOtherAccount(context.current, context.verified),
-    sessionKnown: ({ context }) => !context.sessionPending,
-  },
-}).createMachine({
+export const verifyEmailMachine = verifyEmailSetup.createMachine({
   id: 'verifyEmail',
   context: ({ input }) => ({
     email: input.email?.trim() || null,
