@@ -1,5 +1,3 @@
-import { ApiError } from '../lib/http-errors';
-
 /**
  * What the auth machines ask their component to do, as emitted events: the machines stay free of
  * React, toasts and routers, and a test reads the same events with `actor.on(...)`.
@@ -15,17 +13,6 @@ export type AuthNotice =
   | { type: 'route.navigate'; path: string }
   /** A full-page redirect to another site (Google sign-in). */
   | { type: 'page.redirect'; url: string };
-
-/**
- * The server's own words for a failed call when it gave any (a `detail` text, or the joined
- * validation items of a 422), else `fallback`. Used where the spec says "default or server message".
- */
-export function serverMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof ApiError)) return fallback;
-  if (typeof error.detail === 'string' && error.detail.trim() !== '') return error.detail.trim();
-  if (error.status === 422 || error.status === 404) return error.message;
-  return fallback;
-}
 
 /**
  * `promise`, unless `signal` aborts first: then a promise that never settles. An invoked actor's

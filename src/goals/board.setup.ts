@@ -1,6 +1,7 @@
 import { assign, emit, raise, setup } from 'xstate';
 
 import { canEditGoal, isValidTarget, progressEntryError } from '../lib/goals';
+import { isStatus, serverMessage } from '../lib/http-errors';
 import { GOALS } from '../lib/limits';
 import { GOAL_MESSAGES } from '../lib/messages';
 import { stubActor } from '../lib/stub-actor';
@@ -14,7 +15,6 @@ import type {
   GoalResponse,
   LogProgressRequest,
 } from './goals.adapter';
-import { isStatus, refusalMessage } from './goals.setup';
 
 const HOW = 'create the machine with goalsLogic(adapter)';
 
@@ -197,7 +197,7 @@ export const boardSetup = setup({
       tone: 'error' as const,
       // The 50 % lock in the server's words (a 400); anything else is 'Failed to update goal'.
       message: isStatus(error, 400)
-        ? refusalMessage(error, GOAL_MESSAGES.updateFailed)
+        ? serverMessage(error, GOAL_MESSAGES.updateFailed)
         : GOAL_MESSAGES.updateFailed,
     })),
     notifyDeleted: emit({ type: 'notify', tone: 'success', message: GOAL_MESSAGES.deleted }),
@@ -210,7 +210,7 @@ export const boardSetup = setup({
     notifyLogFailed: emit((_, { error }: { error: unknown }) => ({
       type: 'notify' as const,
       tone: 'error' as const,
-      message: refusalMessage(error, GOAL_MESSAGES.progressFailed),
+      message: serverMessage(error, GOAL_MESSAGES.progressFailed),
     })),
   },
   delays: {

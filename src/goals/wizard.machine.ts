@@ -1,8 +1,8 @@
 import { fromPromise } from 'xstate';
 
+import { serverMessage } from '../lib/http-errors';
 import { GOAL_MESSAGES } from '../lib/messages';
 import type { GoalsAdapter } from './goals.adapter';
-import { serverMessage } from './goals.setup';
 import { fresh, wizardSetup } from './wizard.setup';
 
 /**

@@ -1,6 +1,6 @@
 import { setup } from 'xstate';
 
-import { ApiError } from '../lib/http-errors';
+import { serverMessage } from '../lib/http-errors';
 import { SETTINGS_MESSAGES } from '../lib/messages';
 import { stubActor } from '../lib/stub-actor';
 import type { MessageResponse } from '../wire';
@@ -25,9 +25,7 @@ export type AccountEmitted =
   | { type: 'account.deleted' };
 
 export function refusal(error: unknown): string {
-  if (error instanceof ApiError && typeof error.detail === 'string' && error.detail.trim())
-    return error.detail.trim();
-  return SETTINGS_MESSAGES.deleteAccountFailed;
+  return serverMessage(error, SETTINGS_MESSAGES.deleteAccountFailed);
 }
 
 /** Types, actors (stubs until they are provided), guards and actions of `accountMachine`. */

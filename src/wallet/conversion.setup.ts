@@ -1,6 +1,6 @@
 import { assign, emit, setup } from 'xstate';
 
-import { ApiError } from '../lib/http-errors';
+import { serverDetail } from '../lib/http-errors';
 import { POINTS } from '../lib/limits';
 import { WALLET_UI_MESSAGES } from '../lib/messages';
 import { conversionError, tokensFor } from '../lib/points';
@@ -69,9 +69,8 @@ export function tokensToReceive(amount: string, info: ConversionInfo): number {
 }
 
 export function refusal(error: unknown): string {
-  if (error instanceof ApiError && typeof error.detail === 'string' && error.detail.trim())
-    return `${error.detail.trim()} ${WALLET_UI_MESSAGES.failedText}`;
-  return WALLET_UI_MESSAGES.convertFailed;
+  const words = serverDetail(error);
+  return words ? `${words} ${WALLET_UI_MESSAGES.failedText}` : WALLET_UI_MESSAGES.convertFailed;
 }
 
 export const settledAs = (status: Transaction['status']) => ({

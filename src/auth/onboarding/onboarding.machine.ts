@@ -1,9 +1,9 @@
 import { assign, emit, fromPromise } from 'xstate';
 
+import { serverMessage } from '../../lib/http-errors';
 import { GOALS } from '../../lib/limits';
 import { AUTH_MESSAGES } from '../../lib/messages';
 import type { AuthAdapter, CompleteOnboardingRequest, UserResponse } from '../auth.adapter';
-import { serverMessage } from '../notices';
 import { onboardingSetup } from './onboarding.setup';
 
 /**

@@ -1,9 +1,9 @@
 import { assertEvent, assign, emit, fromPromise } from 'xstate';
 
+import { serverMessage } from '../../lib/http-errors';
 import { AUTH_MESSAGES, RESET_VERIFY_MESSAGES } from '../../lib/messages';
 import { passwordError } from '../../lib/password';
 import type { AuthAdapter } from '../auth.adapter';
-import { serverMessage } from '../notices';
 import { resetPasswordSetup } from './reset-password.setup';
 
 /**

@@ -1,5 +1,6 @@
 import { assertEvent, assign, emit, fromPromise } from 'xstate';
 
+import { serverMessage } from '../../lib/http-errors';
 import {
   OAUTH_MESSAGES,
   resendRetryNote,
@@ -9,7 +10,7 @@ import {
 } from '../../lib/messages';
 import { validateSignUpFields } from '../../lib/validation';
 import type { AuthAdapter } from '../auth.adapter';
-import { type AuthNotice, serverMessage } from '../notices';
+import { type AuthNotice } from '../notices';
 import { signInErrorMessage } from './sign-in.errors';
 import { noUnverified, type SignInContext, type SignInEvent, signInSetup } from './sign-in.setup';
 

@@ -1,6 +1,7 @@
 import { assign, emit, fromPromise } from 'xstate';
 
 import { ApiError } from '../../lib/http-errors';
+import { serverMessage } from '../../lib/http-errors';
 import {
   AUTH_MESSAGES,
   resendRetryNote,
@@ -8,7 +9,7 @@ import {
   SIGN_IN_MESSAGES,
 } from '../../lib/messages';
 import type { AuthAdapter } from '../auth.adapter';
-import { serverMessage, unlessAborted } from '../notices';
+import { unlessAborted } from '../notices';
 import { verifyEmailOnce } from './verify-email.once';
 import { verifyEmailSetup } from './verify-email.setup';
 

@@ -1,10 +1,10 @@
 import { assign, emit, fromCallback, fromPromise } from 'xstate';
 
+import { serverMessage } from '../../lib/http-errors';
 import { TOAST } from '../../lib/limits';
 import { AUTH_MESSAGES, WALLET_MESSAGES, wrongWalletAddress } from '../../lib/messages';
 import { sameAddress } from '../../lib/wallet';
 import type { AuthAdapter } from '../auth.adapter';
-import { serverMessage } from '../notices';
 import {
   isUserRejection,
   readAccount,
