@@ -1,10 +1,11 @@
+import type { Notice } from '../lib/notices';
+
 /**
  * What the auth machines ask their component to do, as emitted events: the machines stay free of
  * React, toasts and routers, and a test reads the same events with `actor.on(...)`.
  */
 export type AuthNotice =
-  | { type: 'toast.success'; message: string }
-  | { type: 'toast.error'; message: string }
+  | Notice
   /** A loading toast that stays `duration` ms (or until dismissed by `id`). */
   | { type: 'toast.loading'; id: string; message: string; duration: number }
   /** Dismisses the toast `id`, or every toast without one. */

@@ -2,6 +2,7 @@ import { assign, emit, fromCallback, setup } from 'xstate';
 
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
+import type { Notice } from '../lib/notices';
 import { stubActor } from '../lib/stub-actor';
 import type { ChatSearchHit, ChatSearchPage, ChatSessionPage } from './chat.adapter';
 
@@ -25,7 +26,7 @@ export type SearchEvent =
   | { type: 'result.unarchiveFailed'; sessionId: string };
 
 export type SearchEmitted =
-  | { type: 'notify'; tone: 'success' | 'error'; message: string }
+  | Notice
   /** A chat left the archive: the chat list should reload. */
   | { type: 'session.unarchived'; sessionId: string };
 

@@ -2,6 +2,7 @@ import { assign, emit, raise, setup } from 'xstate';
 
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
+import type { Notice } from '../lib/notices';
 import { stubActor } from '../lib/stub-actor';
 import type { ChatSession, ChatSessionPage } from './chat.adapter';
 
@@ -26,7 +27,7 @@ export type SessionsEvent =
 
 export type SessionsEmitted =
   /** `undo`: the session whose archive the toast may undo. */
-  | { type: 'notify'; tone: 'success' | 'error'; message: string; undo?: string }
+  | (Notice & { undo?: string })
   /** A session left the list (archived or deleted): a chat showing it should start over. */
   | { type: 'session.removed'; sessionId: string };
 

@@ -4,6 +4,7 @@ import { canEditGoal, isValidTarget, progressEntryError } from '../lib/goals';
 import { isStatus, serverMessage } from '../lib/http-errors';
 import { GOALS } from '../lib/limits';
 import { GOAL_MESSAGES } from '../lib/messages';
+import type { Notice } from '../lib/notices';
 import { stubActor } from '../lib/stub-actor';
 import type { MessageResponse, Paged } from '../wire';
 import type {
@@ -71,7 +72,7 @@ export type BoardEvent =
   /** Raised after every change: the stats, Recent Activity and celebrations are fetched again. */
   | { type: 'board.changed' };
 
-export type BoardEmitted = { type: 'notify'; tone: 'success' | 'error'; message: string };
+export type BoardEmitted = Notice;
 
 const EMPTY_HISTORY: GoalHistory = { entries: [], page: 1, total: 0, hasMore: false };
 const keyOf = (c: Celebration) => `${c.goal_id}:${c.milestone}`;

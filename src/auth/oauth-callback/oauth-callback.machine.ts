@@ -100,7 +100,7 @@ export const oauthCallbackMachine = oauthCallbackSetup.createMachine({
         onDone: {
           target: 'done',
           actions: [
-            emit({ type: 'toast.success', message: OAUTH_MESSAGES.googleSignedIn }),
+            emit({ type: 'notify', tone: 'success', message: OAUTH_MESSAGES.googleSignedIn }),
             emit({ type: 'route.navigate', path: '/' }),
           ],
         },
@@ -111,7 +111,11 @@ export const oauthCallbackMachine = oauthCallbackSetup.createMachine({
       },
     },
     failed: {
-      entry: emit(({ context }) => ({ type: 'toast.error', message: context.error ?? '' })),
+      entry: emit(({ context }) => ({
+        type: 'notify',
+        tone: 'error',
+        message: context.error ?? '',
+      })),
       after: { redirect: 'returned' },
     },
     returned: { type: 'final', entry: emit({ type: 'route.navigate', path: '/auth' }) },

@@ -48,7 +48,8 @@ export const onboardingMachine = onboardingSetup.createMachine({
         onError: {
           target: 'tour',
           actions: emit(({ event }) => ({
-            type: 'toast.error',
+            type: 'notify',
+            tone: 'error',
             message: serverMessage(event.error, AUTH_MESSAGES.onboardingFailed),
           })),
         },

@@ -38,7 +38,7 @@ export const resetPasswordMachine = resetPasswordSetup.createMachine({
         onDone: {
           target: 'done',
           actions: [
-            emit({ type: 'toast.success', message: RESET_VERIFY_MESSAGES.passwordReset }),
+            emit({ type: 'notify', tone: 'success', message: RESET_VERIFY_MESSAGES.passwordReset }),
             emit({ type: 'route.navigate', path: '/auth' }),
           ],
         },

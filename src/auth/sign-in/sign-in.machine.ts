@@ -116,7 +116,8 @@ export const signInMachine = signInSetup.createMachine({
               {
                 target: 'editing',
                 actions: emit(({ event }) => ({
-                  type: 'toast.error',
+                  type: 'notify',
+                  tone: 'error',
                   message: signInErrorMessage(event.error, 'signIn'),
                 })),
               },
@@ -159,7 +160,7 @@ export const signInMachine = signInSetup.createMachine({
               // Earlier failures' toasts go: 'Invalid email or password' beside 'Signed in' confuses.
               actions: [
                 emit({ type: 'toast.dismiss' }),
-                emit({ type: 'toast.success', message: SIGN_IN_MESSAGES.signedIn }),
+                emit({ type: 'notify', tone: 'success', message: SIGN_IN_MESSAGES.signedIn }),
               ],
             },
             onError: {
@@ -167,7 +168,8 @@ export const signInMachine = signInSetup.createMachine({
               actions: [
                 assign({ token: null, refreshToken: null }),
                 emit(({ event }) => ({
-                  type: 'toast.error',
+                  type: 'notify',
+                  tone: 'error',
                   message: signInErrorMessage(event.error, 'signIn'),
                 })),
               ],
@@ -200,7 +202,8 @@ export const signInMachine = signInSetup.createMachine({
             onError: {
               target: 'editing',
               actions: emit(({ event }) => ({
-                type: 'toast.error',
+                type: 'notify',
+                tone: 'error',
                 message: signInErrorMessage(event.error, 'signUp'),
               })),
             },
@@ -236,7 +239,8 @@ export const signInMachine = signInSetup.createMachine({
             onDone: {
               target: 'sent',
               actions: emit({
-                type: 'toast.success',
+                type: 'notify',
+                tone: 'success',
                 message: RESET_VERIFY_MESSAGES.resetEmailSent,
               }),
             },
@@ -282,5 +286,5 @@ function signUpErrors({ event }: { event: SignInEvent }): SignInContext['fieldEr
 }
 
 function googleFailed(): AuthNotice {
-  return { type: 'toast.error', message: OAUTH_MESSAGES.googleFailed };
+  return { type: 'notify', tone: 'error', message: OAUTH_MESSAGES.googleFailed };
 }

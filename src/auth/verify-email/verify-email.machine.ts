@@ -108,7 +108,8 @@ export const verifyEmailMachine = verifyEmailSetup.createMachine({
               {
                 target: '#verifyEmail.linkFailed',
                 actions: emit(({ event }) => ({
-                  type: 'toast.error',
+                  type: 'notify',
+                  tone: 'error',
                   message: serverMessage(event.error, AUTH_MESSAGES.verifyLinkFailed),
                 })),
               },
@@ -132,14 +133,15 @@ export const verifyEmailMachine = verifyEmailSetup.createMachine({
             onDone: {
               target: '#verifyEmail.verified',
               actions: [
-                emit({ type: 'toast.success', message: SIGN_IN_MESSAGES.signedIn }),
+                emit({ type: 'notify', tone: 'success', message: SIGN_IN_MESSAGES.signedIn }),
                 emit(({ context }) => ({ type: 'route.navigate', path: context.next })),
               ],
             },
             onError: {
               target: '#verifyEmail.linkFailed',
               actions: emit(({ event }) => ({
-                type: 'toast.error',
+                type: 'notify',
+                tone: 'error',
                 message: serverMessage(event.error, AUTH_MESSAGES.verifyLinkFailed),
               })),
             },
