@@ -2,6 +2,7 @@ import { assign, emit, fromPromise } from 'xstate';
 
 import { OAUTH_MESSAGES, oauthError } from '../../lib/messages';
 import type { AuthResponse } from '../auth.adapter';
+import { handOff, type SignInHost } from '../hand-off';
 import { OAUTH_PARAMS, oauthCallbackSetup, type OAuthParams } from './oauth-callback.setup';
 
 /**
@@ -128,15 +129,16 @@ export const oauthCallbackMachine = oauthCallbackSetup.createMachine({
  * (the adapter's `exchangeSignInCode`), `signIn` hands its tokens to the session, `discard` signs an
  * unused sign-in out (the adapter's `logout` with its refresh token).
  */
-export function oauthCallbackLogic(host: {
-  exchange(body: { code: string; state: string }): Promise<AuthResponse>;
-  signIn(token: string, refreshToken?: string | null): unknown;
-  discard?(refreshToken: string): unknown;
-}) {
+export function oauthCallbackLogic(
+  host: SignInHost & {
+    exchange(body: { code: string; state: string }): Promise<AuthResponse>;
+    discard?(refreshToken: string): unknown;
+  },
+) {
   return oauthCallbackMachine.provide({
     actors: {
       exchange: fromPromise(({ input }) => host.exchange(input)),
-      signIn: fromPromise(async ({ input }) => host.signIn(input.token, input.refreshToken)),
+      signIn: handOff(host),
       discard: fromPromise(async ({ input }) =>
         input.refreshToken ? host.discard?.(input.refreshToken) : undefined,
       ),

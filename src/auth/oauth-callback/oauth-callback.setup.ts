@@ -9,6 +9,7 @@ import {
   type SessionUpdateEvent,
 } from '../account-switch';
 import type { AuthResponse } from '../auth.adapter';
+import { signInStub } from '../hand-off';
 import type { AuthNotice } from '../notices';
 
 /**
@@ -67,7 +68,7 @@ export const oauthCallbackSetup = setup({
   },
   actors: {
     exchange: stubActor<AuthResponse, { code: string; state: string }>('exchange'),
-    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
+    signIn: signInStub,
     discard: stubActor<unknown, { refreshToken: string | null }>('discard'),
   },
   guards: {

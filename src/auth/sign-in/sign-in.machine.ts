@@ -10,6 +10,7 @@ import {
 } from '../../lib/messages';
 import { validateSignUpFields } from '../../lib/validation';
 import type { AuthAdapter } from '../auth.adapter';
+import { handOff, heldTokens, type SignInHost } from '../hand-off';
 import { type AuthNotice } from '../notices';
 import { signInErrorMessage } from './sign-in.errors';
 import { noUnverified, type SignInContext, type SignInEvent, signInSetup } from './sign-in.setup';
@@ -151,10 +152,7 @@ export const signInMachine = signInSetup.createMachine({
           tags: ['busy'],
           invoke: {
             src: 'signIn',
-            input: ({ context }) => ({
-              token: context.token ?? '',
-              refreshToken: context.refreshToken,
-            }),
+            input: heldTokens,
             onDone: {
               target: '#signIn.signedIn',
               // Earlier failures' toasts go: 'Invalid email or password' beside 'Signed in' confuses.
@@ -260,10 +258,7 @@ export const signInMachine = signInSetup.createMachine({
 });
 
 /** The sign-in screen's machine over `adapter`; `signIn` hands a token to the session. */
-export function signInLogic(
-  adapter: AuthAdapter,
-  host: { signIn(token: string, refreshToken?: string | null): unknown },
-) {
+export function signInLogic(adapter: AuthAdapter, host: SignInHost) {
   return signInMachine.provide({
     actors: {
       login: fromPromise(({ input, signal }) => adapter.login(input, { signal })),
@@ -275,7 +270,7 @@ export function signInLogic(
         adapter.resendVerification(input, { signal }),
       ),
       googleLoginUrl: fromPromise(async () => adapter.googleLoginUrl()),
-      signIn: fromPromise(async ({ input }) => host.signIn(input.token, input.refreshToken)),
+      signIn: handOff(host),
     },
   });
 }

@@ -9,6 +9,7 @@ import type {
   RegisterResponse,
   ResendResponse,
 } from '../auth.adapter';
+import { signInStub } from '../hand-off';
 import { type AuthNotice } from '../notices';
 import { type AuthMode } from './sign-in.errors';
 
@@ -70,7 +71,7 @@ export const signInSetup = setup({
     resendVerification: stubActor<ResendResponse, { email: string }>('resendVerification'),
     googleLoginUrl: stubActor<string>('googleLoginUrl'),
     /** Hands the token to the session; settles once the user is loaded. */
-    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
+    signIn: signInStub,
   },
   guards: {
     signUpInvalid: ({ context, event }) => {

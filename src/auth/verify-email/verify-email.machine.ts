@@ -9,7 +9,7 @@ import {
   SIGN_IN_MESSAGES,
 } from '../../lib/messages';
 import type { AuthAdapter } from '../auth.adapter';
-import { unlessAborted } from '../notices';
+import { handOff, heldTokens, type SignInHost } from '../hand-off';
 import { verifyEmailOnce } from './verify-email.once';
 import { verifyEmailSetup } from './verify-email.setup';
 
@@ -126,10 +126,7 @@ export const verifyEmailMachine = verifyEmailSetup.createMachine({
         signingIn: {
           invoke: {
             src: 'signIn',
-            input: ({ context }) => ({
-              token: context.token ?? '',
-              refreshToken: context.refreshToken,
-            }),
+            input: heldTokens,
             onDone: {
               target: '#verifyEmail.verified',
               actions: [
@@ -183,10 +180,7 @@ export const verifyEmailMachine = verifyEmailSetup.createMachine({
  * The verify-email page's machine over `adapter`; `signIn` hands the link's token to the session,
  * `discard` signs out the link's sign-in when the student stays in the current account.
  */
-export function verifyEmailLogic(
-  adapter: AuthAdapter,
-  host: { signIn(token: string, refreshToken?: string | null): unknown },
-) {
+export function verifyEmailLogic(adapter: AuthAdapter, host: SignInHost) {
   return verifyEmailMachine.provide({
     actors: {
       resendVerification: fromPromise(({ input, signal }) =>
@@ -195,10 +189,7 @@ export function verifyEmailLogic(
       verifyEmail: fromPromise(({ input, signal }) =>
         verifyEmailOnce(adapter, input.token, signal),
       ),
-      signIn: fromPromise(({ input, signal }) => {
-        const signIn = async () => host.signIn(input.token, input.refreshToken);
-        return unlessAborted(signIn(), signal);
-      }),
+      signIn: handOff(host, { whileRunning: true }),
       discard: fromPromise(async ({ input, signal }) =>
         input.refreshToken
           ? adapter.logout({ refresh_token: input.refreshToken }, { signal })

@@ -10,6 +10,7 @@ import {
   type SessionUpdateEvent,
 } from '../account-switch';
 import type { AuthResponse, ResendResponse } from '../auth.adapter';
+import { signInStub } from '../hand-off';
 import { type AuthNotice } from '../notices';
 
 export type VerifyEmailInput = {
@@ -55,7 +56,7 @@ export const verifyEmailSetup = setup({
   actors: {
     resendVerification: stubActor<ResendResponse, { email: string }>('resendVerification'),
     verifyEmail: stubActor<AuthResponse, { token: string }>('verifyEmail'),
-    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
+    signIn: signInStub,
     discard: stubActor<unknown, { refreshToken: string | null }>('discard'),
   },
   delays: { banner: AUTH.verifyBannerMs },

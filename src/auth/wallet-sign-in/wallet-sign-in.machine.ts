@@ -5,6 +5,7 @@ import { TOAST } from '../../lib/limits';
 import { AUTH_MESSAGES, WALLET_MESSAGES, wrongWalletAddress } from '../../lib/messages';
 import { sameAddress } from '../../lib/wallet';
 import type { AuthAdapter } from '../auth.adapter';
+import { handOff, heldTokens, type SignInHost } from '../hand-off';
 import {
   isUserRejection,
   readAccount,
@@ -183,10 +184,7 @@ export const walletAuthMachine = walletAuthSetup.createMachine({
             signingIn: {
               invoke: {
                 src: 'signIn',
-                input: ({ context }) => ({
-                  token: context.token ?? '',
-                  refreshToken: context.refreshToken,
-                }),
+                input: heldTokens,
                 onDone: { target: '#walletAuth.linked.connected' },
                 onError: {
                   target: '#walletAuth.failed',
@@ -231,7 +229,7 @@ export const walletAuthMachine = walletAuthSetup.createMachine({
 export type WalletAuthDeps = {
   /** @default window.ethereum, looked up on each use */
   provider?: WalletSource | undefined;
-  signIn(token: string, refreshToken?: string | null): unknown;
+  signIn: SignInHost['signIn'];
 };
 
 /** The wallet sign-in machine over `adapter` and the wallet. */
@@ -245,7 +243,7 @@ export function walletAuthLogic(adapter: AuthAdapter, { provider, signIn }: Wall
       web3Authenticate: fromPromise(({ input, signal }) =>
         adapter.web3Authenticate(input, { signal }),
       ),
-      signIn: fromPromise(async ({ input }) => signIn(input.token, input.refreshToken)),
+      signIn: handOff({ signIn }),
       watchWallet: fromCallback(({ sendBack }) =>
         watchWallet(provider, {
           accountsChanged: (accounts) => sendBack({ type: 'wallet.accountsChanged', accounts }),

@@ -5,6 +5,7 @@ import { wrongWalletAddress } from '../../lib/messages';
 import { notProvided, stubActor } from '../../lib/stub-actor';
 import { sameAddress } from '../../lib/wallet';
 import type { AuthResponse, Web3AuthenticateRequest } from '../auth.adapter';
+import { signInStub } from '../hand-off';
 import { type AuthNotice } from '../notices';
 
 export const METAMASK_TOAST_ID = 'ayah-metamask';
@@ -47,7 +48,7 @@ export const walletAuthSetup = setup({
     web3Nonce: stubActor<{ message: string }, { wallet_address: string }>('web3Nonce'),
     signMessage: stubActor<string, { message: string; account: string }>('signMessage'),
     web3Authenticate: stubActor<AuthResponse, Web3AuthenticateRequest>('web3Authenticate'),
-    signIn: stubActor<unknown, { token: string; refreshToken: string | null }>('signIn'),
+    signIn: signInStub,
     watchWallet: fromCallback<EventObject>(() => {
       throw notProvided('watchWallet');
     }),
