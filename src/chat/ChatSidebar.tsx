@@ -11,8 +11,8 @@ import type { ChatAdapter } from './chat.adapter';
 import { ChatSessionList } from './ChatSessionList';
 import { sessionsLogic } from './sessions.machine';
 import { isDeleting, isIdle, isRenaming } from './sessions.selectors';
+import { DeleteChatDialog, RenameChatDialog, SearchChatsDialog } from './sidebar.dialogs';
 import { SessionsActorProvider, type SessionsActorRef } from './sidebar-context';
-import { DeleteChatDialog, RenameChatDialog, SearchChatsDialog } from './sidebar-dialogs';
 import { SidebarNav } from './SidebarNav';
 
 export interface ChatSidebarProps {
