@@ -1,12 +1,18 @@
-/** What the server benchmarks share: their `--name value` arguments and the app on loopback. */
+/**
+ * What the server benchmarks share: their `--name value` arguments and `startServer`, the one way a
+ * bench boots the real app (its database opened and migrated, a data dir of its own, loopback).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 import { serve } from '@hono/node-server';
 
 import { createApp } from '../server/app';
 import { type Config, loadConfig } from '../server/config';
-import type { Database } from '../server/db';
+import type { Database, DatabaseOptions } from '../server/db';
+import { openDatabase } from '../server/db';
 import { createMailer } from '../server/mailer';
 
 /** A numeric `--name value` argument, or `fallback`. */
@@ -15,14 +21,35 @@ export function arg(name: string, fallback: number): number {
   return i === -1 ? fallback : Number(process.argv[i + 1]);
 }
 
-/** The real app over `database` on a free loopback port, logging errors only. */
-export async function serveApp(
-  database: Database,
-  dataDir: string,
-  overrides: Partial<Config> = {},
-): Promise<{ url: string; config: Config; close(): void }> {
+export interface StartedServer {
+  url: string;
+  config: Config;
+  database: Database;
+  /** Stops listening, lets replies still running end (`settleMs`), closes the database, removes the data dir. */
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** PGlite (`{dataDir}`, null: in memory) or PostgreSQL (`{url}`). */
+  database: DatabaseOptions;
+  /** The environment loadConfig reads, besides the data dir (`AYAH_DATA_DIR`, always a fresh one). */
+  env?: Record<string, string>;
+  /** Settings set over what the environment gave. */
+  overrides?: (config: Config) => Partial<Config>;
+  /** The data dir's prefix in the temp dir. */
+  name?: string;
+  /** How long `close` waits between the listener and the database (replies given up on still run). */
+  settleMs?: number;
+}
+
+/** The real app over a freshly migrated database on a free loopback port, logging errors only. */
+export async function startServer(options: ServerOptions): Promise<StartedServer> {
+  const database = await openDatabase(options.database);
+  await database.migrate();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), options.name ?? 'ayah-bench-'));
   const quiet = { info: () => {}, warn: () => {}, error: console.error };
-  const config = { ...loadConfig({ AYAH_DATA_DIR: dataDir }), ...overrides };
+  const loaded = loadConfig({ ...options.env, AYAH_DATA_DIR: dataDir });
+  const config = { ...loaded, ...options.overrides?.(loaded) };
   const app = createApp({
     config,
     database,
@@ -42,6 +69,12 @@ export async function serveApp(
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     config,
-    close: () => server.close(),
+    database,
+    close: async () => {
+      server.close();
+      if (options.settleMs) await new Promise((resolve) => setTimeout(resolve, options.settleMs));
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

@@ -15,10 +15,13 @@ import { bodyLimit } from 'hono/body-limit';
 
 import { AVATAR_UPLOAD_PATH } from './auth/avatar-routes';
 import { AVATAR_MAX_REQUEST_BYTES, AVATAR_MESSAGES } from './auth/avatars';
+import { createCredentialService } from './auth/credentials';
+import { createOneTimeTokens } from './auth/one-time-tokens';
 import { signedIn } from './auth/route-helpers';
 import { authRoutes } from './auth/routes';
-import { createAuthService } from './auth/service';
+import { createProfileService } from './auth/service';
 import { AUTH_CHANGES_CHANNEL, createSessionCache } from './auth/session-cache';
+import { createSessionService } from './auth/sessions';
 import { chatRoutes } from './chat/routes';
 import { createChatService } from './chat/service';
 import { createAlertMail, safetyAlertsPort } from './classes/alert-mail';
@@ -159,8 +162,13 @@ export function createApp(appDeps: AppDeps) {
 
   // Every domain's service, and the ports they ask of each other.
   const ledger = createPointsLedger();
-  const authService = createAuthService(deps, sessions, ledger);
-  const auth = requireAuth(authService);
+  const signIns = createSessionService(deps, sessions);
+  const authServices = {
+    sessions: signIns,
+    credentials: createCredentialService(deps, signIns, createOneTimeTokens(deps)),
+    profile: createProfileService(deps, ledger),
+  };
+  const auth = requireAuth(signIns);
   const llm = createLlmClient(config.llm);
   if (!llm.stream)
     logger.info(
@@ -188,7 +196,7 @@ export function createApp(appDeps: AppDeps) {
     // Every launch places its user in the course's class (issue 24).
     classes,
     sessions: {
-      startSession: async (q, userId) => signedIn(await authService.startSession(q, userId)),
+      startSession: async (q, userId) => signedIn(await signIns.startSession(q, userId)),
     },
     goals: {
       async weekProgress(userId) {
@@ -218,7 +226,7 @@ export function createApp(appDeps: AppDeps) {
     authRoutes(
       deps,
       auth,
-      authService,
+      authServices,
       { chat, goals, points, memory, classes },
       classes,
       API_PREFIX,

@@ -14,17 +14,12 @@
  * profile.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 
-import { loadConfig } from '../../server/config';
-import { openDatabase } from '../../server/db';
 import { FakeOpenAI } from '../../tests/server/fake-openai';
 import { insertSignedInUser } from '../../tests/server/seed-user';
-import { serveApp } from '../support';
+import { startServer } from '../support';
 
 /** The reply every completion streams: 100 chunks of 4 words ("tokens"), 25 ms apart. */
 export const REPLY_CHUNKS = Array.from({ length: 100 }, (_, i) => ` step ${i + 1} of the`);
@@ -53,20 +48,20 @@ async function endpoint() {
 
 async function app() {
   const url = option('url');
-  const dataDir = option('data-dir');
-  const database = await openDatabase(url ? { url } : { dataDir: dataDir ?? null });
-  await database.migrate();
-  const appDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-bench-class-'));
   const env = {
-    AYAH_DATA_DIR: appDir,
     AYAH_JWT_SECRET: SECRET,
     AYAH_LLM_BASE_URL: option('llm')!,
     AYAH_LLM_MODEL: 'bench-tutor',
     ...(process.env.AYAH_MAX_STREAMS ? { AYAH_MAX_STREAMS: process.env.AYAH_MAX_STREAMS } : {}),
     ...(process.env.AYAH_STREAM_QUEUE ? { AYAH_STREAM_QUEUE: process.env.AYAH_STREAM_QUEUE } : {}),
   };
-  const config = loadConfig(env);
-  const served = await serveApp(database, appDir, config);
+  const served = await startServer({
+    database: url ? { url } : { dataDir: option('data-dir') ?? null },
+    env,
+    name: 'ayah-bench-class-',
+    settleMs: 300,
+  });
+  const { config, database } = served;
   const tokens: string[] = [];
   if (args.includes('--seed')) {
     const count = Number(option('students') ?? 0);
@@ -115,10 +110,7 @@ async function app() {
     close: async () => {
       clearInterval(sampler);
       loop.disable();
-      served.close();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await database.close();
-      rmSync(appDir, { recursive: true, force: true });
+      await served.close();
     },
   };
 }

@@ -7,28 +7,28 @@
  *   npx tsx bench/convert/run.ts [--requests 200] [--points 10000]
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 
 import { signAccessToken } from '../../server/auth/tokens';
-import type { Database } from '../../server/db';
-import { openDatabase } from '../../server/db';
+import type { DatabaseOptions } from '../../server/db';
 import { authSessions, pointsLedger, users } from '../../server/db/schema';
-import { arg, serveApp } from '../support';
+import { arg, startServer } from '../support';
 
 const REQUESTS = arg('requests', 200);
 const POINTS = arg('points', 10_000);
 
-async function open(): Promise<{ database: Database; label: string; drop: () => Promise<void> }> {
+async function open(): Promise<{
+  database: DatabaseOptions;
+  label: string;
+  drop: () => Promise<void>;
+}> {
   const admin = process.env.DATABASE_URL;
   if (!admin)
     return {
-      database: await openDatabase({ dataDir: null }),
+      database: { dataDir: null },
       label: 'PGlite',
       drop: async () => {},
     };
@@ -42,18 +42,17 @@ async function open(): Promise<{ database: Database; label: string; drop: () => 
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return {
-    database: await openDatabase({ url: url.toString(), poolSize: 20 }),
+    database: { url: url.toString(), poolSize: 20 },
     label: 'PostgreSQL',
     drop: () => run(`drop database if exists ${name} with (force)`),
   };
 }
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-bench-convert-'));
   const { database, label, drop } = await open();
-  await database.migrate();
-  const { db } = database;
-  const { url, config, close } = await serveApp(database, dataDir);
+  const server = await startServer({ database, name: 'ayah-bench-convert-' });
+  const { url, config } = server;
+  const { db } = server.database;
 
   const [user] = await db
     .insert(users)
@@ -108,10 +107,8 @@ async function main() {
   )) as { rows: { sum: number }[] };
   const ledgerSum = Number(result.rows[0]!.sum);
 
-  close();
-  await database.close();
+  await server.close();
   await drop();
-  rmSync(dataDir, { recursive: true, force: true });
 
   const expected = Math.min(REQUESTS, Math.floor(POINTS / 100));
   const agree =

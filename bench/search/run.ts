@@ -11,20 +11,15 @@
  *   npx tsx bench/search/run.ts [--sessions 10000] [--per-session 10] [--queries 200]
  *                               [--long 1000] [--writes 15]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { sql } from 'drizzle-orm';
 
 import { signAccessToken } from '../../server/auth/tokens';
 import { containsPattern, reindexSessions } from '../../server/chat/service';
-import { loadConfig } from '../../server/config';
 import type { Db } from '../../server/db';
-import { openDatabase } from '../../server/db';
 import { authSessions, users } from '../../server/db/schema';
-import { arg, serveApp } from '../support';
+import { arg, startServer } from '../support';
 
 const SESSIONS = arg('sessions', 10_000);
 const PER_SESSION = arg('per-session', 10);
@@ -80,10 +75,18 @@ const stats = (samples: number[]) => {
 };
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-bench-search-'));
-  const database = await openDatabase({ dataDir: null });
-  await database.migrate();
-  const { db } = database;
+  // Sends are limited to 20 a minute and session writes to 60: the write timings need more.
+  const server = await startServer({
+    database: { dataDir: null },
+    name: 'ayah-bench-search-',
+    overrides: (loaded) => ({
+      publicUrl: 'http://bench.test',
+      chat: { ...loaded.chat, rateLimit: 1_000_000 },
+      limits: { ...loaded.limits, chatWrites: { limit: 1_000_000, windowMs: 60_000 } },
+    }),
+  });
+  const { url, config } = server;
+  const { db } = server.database;
 
   const [user] = await db
     .insert(users)
@@ -118,13 +121,6 @@ async function main() {
     rows: { s: number; m: number }[];
   };
 
-  // Sends are limited to 20 a minute and session writes to 60: the write timings need more.
-  const loaded = loadConfig({ AYAH_DATA_DIR: dataDir });
-  const { url, config, close } = await serveApp(database, dataDir, {
-    publicUrl: 'http://bench.test',
-    chat: { ...loaded.chat, rateLimit: 1_000_000 },
-    limits: { ...loaded.limits, chatWrites: { limit: 1_000_000, windowMs: 60_000 } },
-  });
   const [session] = await db
     .insert(authSessions)
     .values({ userId, expiresAt: new Date(Date.now() + 3_600_000) })
@@ -166,9 +162,7 @@ async function main() {
   }
 
   const writes = await longSessionWrites(db, userId, url, token);
-  close();
-  await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.close();
 
   const h = stats(http);
   const s = stats(scan);

@@ -9,19 +9,15 @@
  *   node --import tsx bench/server/run.ts --serve app --data-dir /tmp/x | --url postgres://…
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 
 import type { Database } from '../../server/db';
-import { openDatabase } from '../../server/db';
 import { chatSessions } from '../../server/db/schema';
 import { insertSignedInUser } from '../../tests/server/seed-user';
-import { serveApp } from '../support';
+import { startServer } from '../support';
 
 let args: string[] = [];
 function option(name: string): string | undefined {
@@ -54,23 +50,14 @@ async function bare(): Promise<{ url: string; close(): Promise<void> }> {
 
 async function real(): Promise<{ url: string; token: string; close(): Promise<void> }> {
   const url = option('url');
-  const dataDir = option('data-dir');
-  const database = await openDatabase(url ? { url } : { dataDir: dataDir ?? null });
-  await database.migrate();
-  const appDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-bench-app-'));
-  const app = await serveApp(database, appDir);
-  const token = await student(database, app.config.jwtSecret);
-  return {
-    url: app.url,
-    token,
-    close: async () => {
-      app.close();
-      // Replies autocannon gave up on at its deadline are still running: let them end before the pool does.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await database.close();
-      rmSync(appDir, { recursive: true, force: true });
-    },
-  };
+  const app = await startServer({
+    database: url ? { url } : { dataDir: option('data-dir') ?? null },
+    name: 'ayah-bench-app-',
+    // Replies autocannon gave up on at its deadline are still running: let them end before the pool does.
+    settleMs: 500,
+  });
+  const token = await student(app.database, app.config.jwtSecret);
+  return { url: app.url, token, close: app.close };
 }
 
 /** Serves `argv` (`bare`, or `app` and its options) until stdin ends; see the header. */

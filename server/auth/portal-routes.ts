@@ -9,7 +9,7 @@ import type { ClassJoiner } from './portal';
 import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
 import { signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';
-import type { AuthService } from './service';
+import type { SessionService } from './sessions';
 
 const TokenExchangeBody = z
   .strictObject({
@@ -29,9 +29,9 @@ const TokenExchangeBody = z
   })
   .openapi('TokenExchangeRequest');
 
-export function portalRoutes(deps: Deps, service: AuthService, classes: ClassJoiner) {
+export function portalRoutes(deps: Deps, sessions: SessionService, classes: ClassJoiner) {
   const app = createRouter<AuthEnv>();
-  const portal = createPortalSignIn(deps, service, classes);
+  const portal = createPortalSignIn(deps, sessions, classes);
   app.openapi(
     createRoute({
       method: 'post',

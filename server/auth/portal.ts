@@ -19,7 +19,7 @@ import { portalAssertionIds, portalIdentities, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { limitNewAccounts } from '../http/rate-limit';
-import type { AuthService, SignedIn } from './service';
+import type { SessionService, SignedIn } from './sessions';
 import type { TrustedIssuer } from './trusted-issuers';
 import { ASSERTION_ALGORITHMS } from './trusted-issuers';
 
@@ -114,7 +114,11 @@ function classOf(payload: JWTPayload): PortalClaims['klass'] {
   return { key, name, role: portalRole(payload.roles) };
 }
 
-export function createPortalSignIn(deps: Deps, service: AuthService, classes: ClassJoiner) {
+export function createPortalSignIn(
+  deps: Deps,
+  sessions: Pick<SessionService, 'startSession'>,
+  classes: ClassJoiner,
+) {
   const { db, config, now } = deps;
   const issuers = new Map(config.trustedIssuers.map((issuer) => [issuer.issuer, issuer]));
   const jwksSets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
@@ -242,7 +246,7 @@ export function createPortalSignIn(deps: Deps, service: AuthService, classes: Cl
               .onConflictDoNothing()
               .returning({ jti: portalAssertionIds.jti });
             if (!fresh) throw unauthorized(PORTAL_MESSAGES.replayed);
-            return service.startSession(tx, await studentOf(tx, claims, client));
+            return sessions.startSession(tx, await studentOf(tx, claims, client));
           });
           // The portal, not the request, says who teaches: a role changes only with a new assertion.
           if (claims.klass)

@@ -1,6 +1,6 @@
 /** The sign-in answer the auth route files share. */
 import { publicUser } from './schemas';
-import type { SignedIn } from './service';
+import type { SignedIn } from './sessions';
 
 /** A sign-in answer: API.md's `{access_token, token_type, user}` with the refresh token beside it. */
 export function signedIn(result: SignedIn) {

@@ -20,7 +20,9 @@ import { clientAddress } from '../http/security';
 import type { AccountParts } from './account';
 import { accountRoutes } from './account-routes';
 import { avatarRoutes } from './avatar-routes';
+import type { CredentialService } from './credentials';
 import { googleRoutes } from './google-routes';
+import { AUTH_MESSAGES } from './messages';
 import type { ClassJoiner } from './portal';
 import { portalRoutes } from './portal-routes';
 import { providersRoute } from './providers-route';
@@ -44,8 +46,8 @@ import {
   TokenBody,
   UserResponse,
 } from './schemas';
-import type { AuthService } from './service';
-import { AUTH_MESSAGES } from './service';
+import type { ProfileService } from './service';
+import type { SessionService } from './sessions';
 import { createSignInCodes, signInCodeRoutes } from './sign-in-code';
 import { walletRoutes } from './wallet-routes';
 
@@ -56,8 +58,15 @@ const LIMITED =
 const mediaType = (c: Context) =>
   (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
+/** The auth domain's services, each built by server/app.ts. */
+export interface AuthServices {
+  sessions: SessionService;
+  credentials: CredentialService;
+  profile: ProfileService;
+}
+
 /**
- * `auth` is the bearer-token guard and `service` the auth service, both built by server/app.ts;
+ * `auth` is the bearer-token guard and `services` the auth domain's services, built by server/app.ts;
  * `accountParts` the other domains' rows of a user, for the account export; `classes` the classes
  * domain's port, which a portal's assertion places its user in a class through.
  * `apiPrefix` is where the app mounts the API (`/api/v1`): avatar URLs are built under it.
@@ -65,11 +74,12 @@ const mediaType = (c: Context) =>
 export function authRoutes(
   deps: Deps,
   auth: MiddlewareHandler<AuthEnv>,
-  service: AuthService,
+  services: AuthServices,
   accountParts: AccountParts,
   classes: ClassJoiner,
   apiPrefix = '/api/v1',
 ) {
+  const { sessions, credentials, profile } = services;
   const app = createRouter<AuthEnv>();
   const address = (c: Context) => clientAddress(c, deps.config.trustProxy);
 
@@ -88,8 +98,8 @@ export function authRoutes(
     }),
     async (c) => {
       const input = c.req.valid('json');
-      await service.limitAccountMail('register', input.email, address(c));
-      const user = await service.register(input);
+      await credentials.limitAccountMail('register', input.email, address(c));
+      const user = await credentials.register(input);
       return c.json({ message: AUTH_MESSAGES.registered, user: publicUser(user) }, 201);
     },
   );
@@ -131,7 +141,11 @@ export function authRoutes(
         const result = LoginBody.safeParse({});
         throw new AppError(422, validationItems(result.error?.issues ?? [], 'json', {}));
       }
-      const result = await service.login(email, password, clientAddress(c, deps.config.trustProxy));
+      const result = await credentials.login(
+        email,
+        password,
+        clientAddress(c, deps.config.trustProxy),
+      );
       return c.json(signedIn(result), 200);
     },
   );
@@ -159,7 +173,7 @@ export function authRoutes(
       responses: { 200: json(UserResponse, 'The updated user'), ...errorResponses(401, 415, 422) },
     }),
     async (c) => {
-      const user = await service.updateProfile(c.var.auth.user.id, c.req.valid('json'));
+      const user = await profile.updateProfile(c.var.auth.user.id, c.req.valid('json'));
       return c.json({ user: publicUser(user) }, 200);
     },
   );
@@ -178,7 +192,7 @@ export function authRoutes(
     }),
     async (c) => {
       const { interests } = (c.req.valid('json') as { interests?: string[] } | undefined) ?? {};
-      const user = await service.completeOnboarding(c.var.auth.user.id, interests);
+      const user = await profile.completeOnboarding(c.var.auth.user.id, interests);
       return c.json({ user: publicUser(user) }, 200);
     },
   );
@@ -195,7 +209,7 @@ export function authRoutes(
         ...errorResponses(400, 409, 415, 422),
       },
     }),
-    async (c) => c.json(signedIn(await service.verifyEmail(c.req.valid('json').token)), 200),
+    async (c) => c.json(signedIn(await credentials.verifyEmail(c.req.valid('json').token)), 200),
   );
 
   app.openapi(
@@ -212,8 +226,8 @@ export function authRoutes(
     }),
     async (c) => {
       const { email } = c.req.valid('json');
-      await service.limitAccountMail('resend', email, address(c));
-      const { retryAfterSec, sent } = await service.resendVerification(email);
+      await credentials.limitAccountMail('resend', email, address(c));
+      const { retryAfterSec, sent } = await credentials.resendVerification(email);
       const message = sent ? AUTH_MESSAGES.resendSent : AUTH_MESSAGES.resendCooldown(retryAfterSec);
       return c.json({ message, retry_after: retryAfterSec }, 200);
     },
@@ -231,8 +245,8 @@ export function authRoutes(
     }),
     async (c) => {
       const { email } = c.req.valid('json');
-      await service.limitAccountMail('reset', email, address(c));
-      await service.requestPasswordReset(email);
+      await credentials.limitAccountMail('reset', email, address(c));
+      await credentials.requestPasswordReset(email);
       return c.json({ message: AUTH_MESSAGES.resetSent }, 200);
     },
   );
@@ -249,7 +263,7 @@ export function authRoutes(
     }),
     async (c) => {
       const { token, new_password } = c.req.valid('json');
-      await service.confirmPasswordReset(token, new_password);
+      await credentials.confirmPasswordReset(token, new_password);
       return c.json({ message: AUTH_MESSAGES.resetDone }, 200);
     },
   );
@@ -269,7 +283,7 @@ export function authRoutes(
     }),
     async (c) => {
       const { current_password, new_password } = c.req.valid('json');
-      await service.changePassword(c.var.auth, current_password, new_password);
+      await credentials.changePassword(c.var.auth, current_password, new_password);
       return c.json({ message: AUTH_MESSAGES.passwordChanged }, 200);
     },
   );
@@ -295,7 +309,7 @@ export function authRoutes(
       if (refresh_token === undefined) {
         throw new AppError(401, AUTH_MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
       }
-      const result = await service.refreshWithToken(refresh_token);
+      const result = await sessions.refreshWithToken(refresh_token);
       const { access_token, token_type, expires_in } = signedIn(result);
       return c.json(
         { access_token, token_type, expires_in, refresh_token: result.refreshToken },
@@ -321,20 +335,22 @@ export function authRoutes(
     }),
     async (c) => {
       const { refresh_token } = c.req.valid('json');
-      if (refresh_token !== undefined) await service.logoutWithRefreshToken(refresh_token);
+      if (refresh_token !== undefined) await sessions.logoutWithRefreshToken(refresh_token);
       else
-        await service.logout((await service.authenticate(c.req.header('authorization'))).sessionId);
+        await sessions.logout(
+          (await sessions.authenticate(c.req.header('authorization'))).sessionId,
+        );
       return c.json({ message: AUTH_MESSAGES.signedOut }, 200);
     },
   );
 
   app.route('/', avatarRoutes(deps, apiPrefix, auth));
   // Redirect sign-ins hand over a one-time code, never a token (sign-in-code.ts).
-  const codes = createSignInCodes(deps, (q, userId) => service.startSession(q, userId));
+  const codes = createSignInCodes(deps, (q, userId) => sessions.startSession(q, userId));
   app.route('/', signInCodeRoutes(codes));
   app.route('/', googleRoutes(deps, codes));
-  app.route('/', walletRoutes(deps, service));
-  app.route('/', portalRoutes(deps, service, classes));
+  app.route('/', walletRoutes(deps, sessions));
+  app.route('/', portalRoutes(deps, sessions, classes));
   app.route('/', accountRoutes(deps, auth, accountParts));
 
   return app;

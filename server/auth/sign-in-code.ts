@@ -4,16 +4,17 @@
  * the page posts it to `POST /auth/sign-in-code` with the one-time value its browser kept when it
  * started the sign-in (sessionStorage), and gets the usual access and refresh tokens.
  *
- * A code is 256 random bits, stored only as SHA-256, lives a minute and is used once (deleted as it is
- * read). It is bound to the SHA-256 of the browser's one-time value: a code sent to someone else in a
+ * A code is one of server/db/one-time-codes.ts (256 random bits, stored only as SHA-256, used once),
+ * living a minute. It is bound to the SHA-256 of the browser's one-time value: a code sent to someone else in a
  * link (an attacker's own sign-in, stopped at the redirect) is refused in their browser, which never
  * kept that value. A wrong value does not use the code up.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 
 import type { Queryable } from '../db';
 import { transaction } from '../db';
+import { oneTimeCodes } from '../db/one-time-codes';
 import { signInCodes } from '../db/schema';
 import type { Deps } from '../deps';
 import type { AuthEnv } from '../http/auth';
@@ -21,8 +22,8 @@ import { AppError } from '../http/errors';
 import { body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
 import { signedIn } from './route-helpers';
 import { AuthResponse } from './schemas';
-import type { SignedIn } from './service';
-import { hashToken, randomToken } from './tokens';
+import type { SignedIn } from './sessions';
+import { hashToken } from './tokens';
 
 export const SIGN_IN_CODE_TTL_MS = 60_000;
 
@@ -38,38 +39,20 @@ export function createSignInCodes(
   { db, now }: Pick<Deps, 'db' | 'now'>,
   startSession: StartSession,
 ) {
+  const codes = oneTimeCodes(signInCodes, now);
   return {
     /**
      * A code for `userId`, bound to `bindingHash` (`bindingOf` the browser's one-time value, kept by
      * the caller since the sign-in started). Runs in the caller's transaction when given one.
      */
     async issueSignInCode(userId: string, bindingHash: string, q: Queryable = db): Promise<string> {
-      const code = randomToken();
-      const at = now();
-      await q.delete(signInCodes).where(lt(signInCodes.expiresAt, at));
-      await q.insert(signInCodes).values({
-        codeHash: hashToken(code),
-        userId,
-        bindingHash,
-        createdAt: at,
-        expiresAt: new Date(at.getTime() + SIGN_IN_CODE_TTL_MS),
-      });
-      return code;
+      return codes.issue(q, { userId, bindingHash, createdAt: now() }, SIGN_IN_CODE_TTL_MS);
     },
 
     /** Uses up `code` presented with `binding` and signs its user in; 400 when it cannot. */
     async redeemSignInCode(code: string, binding: string): Promise<SignedIn> {
       const signed = await transaction(db, async (tx) => {
-        const [row] = await tx
-          .delete(signInCodes)
-          .where(
-            and(
-              eq(signInCodes.codeHash, hashToken(code)),
-              eq(signInCodes.bindingHash, bindingOf(binding)),
-              gt(signInCodes.expiresAt, now()),
-            ),
-          )
-          .returning({ userId: signInCodes.userId });
+        const row = await codes.take(tx, code, eq(signInCodes.bindingHash, bindingOf(binding)));
         return row ? startSession(tx, row.userId) : null;
       });
       if (!signed) throw new AppError(400, SIGN_IN_CODE_MESSAGES.invalid);

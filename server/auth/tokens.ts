@@ -69,7 +69,7 @@ const CLOCK_TOLERANCE_SEC = 5;
  * life. A client sends one access token with every request for as long as it lives: checking its
  * HMAC once is enough, while its times are checked afresh on every use. Nothing about the session is
  * kept here: whether it is revoked, expired or its user's token version moved on is the session
- * cache's (session-cache.ts) or the database's to say (AuthService.authenticate). Bounded: the oldest
+ * cache's (session-cache.ts) or the database's to say (SessionService.authenticate). Bounded: the oldest
  * entry goes first.
  */
 interface Verified {

@@ -15,13 +15,13 @@ import {
   Web3NonceQuery,
   Web3NonceResponse,
 } from './schemas';
-import type { AuthService } from './service';
+import type { SessionService } from './sessions';
 import { TOO_MANY_REQUESTS } from './throttle';
 import { createWalletSignIn } from './wallet';
 
-export function walletRoutes(deps: Deps, service: AuthService) {
+export function walletRoutes(deps: Deps, sessions: SessionService) {
   const app = createRouter<AuthEnv>();
-  const wallet = createWalletSignIn(deps, service);
+  const wallet = createWalletSignIn(deps, sessions);
   // Per client address, before the body is parsed or a signature checked (429 with Retry-After).
   const limited: MiddlewareHandler = async (c, next) => {
     await enforce(

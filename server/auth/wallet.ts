@@ -16,7 +16,7 @@ import { siweNonces, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
 import { limitNewAccounts } from '../http/rate-limit';
-import type { AuthService, SignedIn } from './service';
+import type { SessionService, SignedIn } from './sessions';
 
 export const WALLET_MESSAGES = {
   statement: 'Sign in to Ayah, your AI learning coach.',
@@ -38,7 +38,7 @@ function shortAddress(checksummed: string): string {
   return `${checksummed.slice(0, 6)}…${checksummed.slice(-4)}`;
 }
 
-export function createWalletSignIn(deps: Deps, service: AuthService) {
+export function createWalletSignIn(deps: Deps, sessions: Pick<SessionService, 'startSession'>) {
   const { db, config, now } = deps;
   const site = new URL(config.publicUrl);
   const domain = site.host;
@@ -65,7 +65,7 @@ export function createWalletSignIn(deps: Deps, service: AuthService) {
         .returning({ id: users.id });
       if (!account) [account] = await byAddress();
     }
-    return service.startSession(tx, account!.id);
+    return sessions.startSession(tx, account!.id);
   }
 
   return {

@@ -5,9 +5,28 @@
  */
 import type { ServerResponse } from 'node:http';
 
+import { ACCOUNT_SWITCH_MESSAGES } from 'ayah-coach/rules';
 import type { Context } from 'hono';
 
 export const PAGE_SCRIPT_PATH = '/api/v1/lti/page.js';
+
+/**
+ * What a launch's page needs besides its code to ask before it replaces a session (issue 22 #1: a
+ * link never replaces an existing session silently): the auth routes that tell who is signed in on
+ * this browser (renewing an expired access token first) and sign the launch's new session out again
+ * when the student stays, and the app's words for the question (src/auth/AccountSwitch.tsx).
+ */
+export const ACCOUNT_QUESTION = {
+  me: '/api/v1/auth/me',
+  refresh: '/api/v1/auth/refresh',
+  logout: '/api/v1/auth/logout',
+  heading: ACCOUNT_SWITCH_MESSAGES.heading,
+  question: ACCOUNT_SWITCH_MESSAGES.question,
+  current: ACCOUNT_SWITCH_MESSAGES.current,
+  incoming: ACCOUNT_SWITCH_MESSAGES.incoming,
+  keep: ACCOUNT_SWITCH_MESSAGES.keep('{name}'),
+  switchTo: ACCOUNT_SWITCH_MESSAGES.switchTo('{name}'),
+} as const;
 
 const escapeHtml = (value: string) =>
   value.replace(
@@ -155,7 +174,11 @@ export function registeredPage(c: Context, name: string, options: PageOptions) {
  * The pages' one script. `login`: keep state and nonce in the platform's storage frame
  * (1EdTech "LTI Client Side postMessages": lti.capabilities, lti.put_data), then go on to the
  * platform's login. `launch`: read them back (lti.get_data) when the login kept them there, trade the
- * one-time code for the session, keep the tokens where the app reads them, open the view.
+ * one-time code for the session, keep the tokens where the app reads them, open the view. Opened as
+ * a page of its own (not framed by the course) where another student is signed in, it first asks
+ * which account to use, showing both (`data.ask`, ACCOUNT_QUESTION); the other session stays until
+ * the student chooses. Framed, the page's storage is the platform's own (partitioned): no one else's
+ * session is there to replace.
  * `submit`: post the form. `registered`: tell the platform the registration is done.
  */
 export const PAGE_SCRIPT = `(function () {
@@ -201,6 +224,83 @@ export const PAGE_SCRIPT = `(function () {
   function get(win, storage, key) {
     return ask(win, storage.origin, { subject: 'lti.get_data', key: key }).then(function (m) { return m.value; });
   }
+  function topLevel() { try { return window.top === window.self; } catch (e) { return false; } }
+  function stored(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
+  function json(url, token, body) {
+    var headers = { 'content-type': 'application/json' };
+    if (token) headers.authorization = 'Bearer ' + token;
+    return fetch(url, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit',
+    });
+  }
+  // The account signed in on this browser (its access token renewed first if it has expired), or null.
+  function signedIn(ask) {
+    var token = stored('authToken');
+    var refresh = stored('authRefreshToken');
+    if (!token && !refresh) return Promise.resolve(null);
+    function me(access) {
+      return json(ask.me, access).then(function (res) {
+        return res.ok ? res.json().then(function (b) { return b.user; }) : res.status;
+      });
+    }
+    return (token ? me(token) : Promise.resolve(401)).then(function (user) {
+      if (user !== 401 || !refresh) return typeof user === 'object' ? user : null;
+      return json(ask.refresh, null, { refresh_token: refresh }).then(function (res) {
+        if (!res.ok) return null;
+        return res.json().then(function (renewed) {
+          try {
+            localStorage.setItem('authToken', renewed.access_token);
+            localStorage.setItem('authRefreshToken', renewed.refresh_token);
+          } catch (e) { return null; }
+          return me(renewed.access_token).then(function (u) { return typeof u === 'object' ? u : null; });
+        });
+      });
+    }).catch(function () { return null; });
+  }
+  function el(tag, text, attrs) {
+    var node = document.createElement(tag);
+    if (text) node.textContent = text;
+    for (var name in attrs || {}) node.setAttribute(name, attrs[name]);
+    return node;
+  }
+  function nameOf(user) { return (user.display_name || '').trim() || user.email; }
+  // Another student is signed in: show both accounts and wait for the choice. Resolves with the
+  // launch's session to keep it, or null to stay (the launch's session is signed out again).
+  function choose(body, ask) {
+    return signedIn(ask).then(function (current) {
+      if (!current || !current.id || current.id === body.user.id) return body;
+      return new Promise(function (resolve) {
+        var main = document.querySelector('main');
+        main.textContent = '';
+        var section = el('section', '', { 'aria-labelledby': 'lti-switch' });
+        section.appendChild(el('h1', ask.heading, { id: 'lti-switch' }));
+        section.appendChild(el('p', ask.question));
+        var list = el('dl');
+        [[ask.current, current], [ask.incoming, body.user]].forEach(function (row) {
+          var item = el('div');
+          item.appendChild(el('dt', row[0]));
+          item.appendChild(el('dd', row[1].display_name));
+          if (row[1].email) item.appendChild(el('dd', row[1].email));
+          list.appendChild(item);
+        });
+        section.appendChild(list);
+        var stay = el('button', ask.keep.replace('{name}', nameOf(current)), { type: 'button' });
+        var go = el('button', ask.switchTo.replace('{name}', nameOf(body.user)), { type: 'button' });
+        section.appendChild(stay);
+        section.appendChild(go);
+        main.appendChild(section);
+        stay.focus();
+        stay.addEventListener('click', function () {
+          stay.disabled = go.disabled = true;
+          json(ask.logout, body.access_token, {}).then(function () { resolve(null); }, function () { resolve(null); });
+        });
+        go.addEventListener('click', function () { stay.disabled = go.disabled = true; resolve(body); });
+      });
+    });
+  }
   if (data.mode === 'login') {
     var s = data.storage;
     storageFrame(s)
@@ -235,7 +335,9 @@ export const PAGE_SCRIPT = `(function () {
           return body;
         });
       })
+      .then(function (body) { return topLevel() && data.ask ? choose(body, data.ask) : body; })
       .then(function (body) {
+        if (!body) return window.location.replace(data.next);
         try {
           localStorage.setItem('authToken', body.access_token);
           localStorage.setItem('authRefreshToken', body.refresh_token);

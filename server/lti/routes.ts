@@ -11,6 +11,7 @@ import { AppError } from '../http/errors';
 import { clientAddress } from '../http/security';
 import { toolJwks } from './keys';
 import {
+  ACCOUNT_QUESTION,
   allowFraming,
   autoPostPage,
   errorPage,
@@ -142,6 +143,7 @@ export function ltiRoutes(service: LtiService, options: LtiRoutesOptions) {
           session: `${LTI_PREFIX}/session`,
           next: result.next,
           storage: result.storage,
+          ask: ACCOUNT_QUESTION,
         },
         frame,
       );

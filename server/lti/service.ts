@@ -13,6 +13,7 @@ import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import type { LimitSettings } from '../config';
 import type { Db, Queryable } from '../db';
 import { transaction } from '../db';
+import { oneTimeCodes } from '../db/one-time-codes';
 import {
   ltiContexts,
   ltiGradeLinks,
@@ -209,31 +210,21 @@ export function createLtiService(deps: LtiDeps) {
   const roster = createRoster(db, platforms, tokens);
   const launchUrl = `${publicUrl}${LTI_PREFIX}/launch`;
   const ownOrigin = new URL(publicUrl).origin;
+  const handoffs = oneTimeCodes(ltiHandoffs, now);
 
   async function prune() {
     const at = now();
     await db.delete(ltiLoginStates).where(lt(ltiLoginStates.expiresAt, at));
-    await db.delete(ltiHandoffs).where(lt(ltiHandoffs.expiresAt, at));
   }
 
+  /** A one-time code carrying `payload` (server/db/one-time-codes.ts), taken back by `takeHandoff`. */
   async function handoff(kind: string, payload: Record<string, unknown>, ttlMs: number) {
-    const code = token();
-    await db.insert(ltiHandoffs).values({
-      codeHash: hash(code),
-      kind,
-      payload,
-      expiresAt: new Date(now().getTime() + ttlMs),
-    });
-    return code;
+    return handoffs.issue(db, { kind, payload }, ttlMs);
   }
 
   async function takeHandoff(code: string, kind: string) {
-    const [row] = await db
-      .delete(ltiHandoffs)
-      .where(and(eq(ltiHandoffs.codeHash, hash(code)), eq(ltiHandoffs.kind, kind)))
-      .returning();
-    if (!row || row.expiresAt < now()) return null;
-    return row.payload;
+    const row = await handoffs.take(db, code, eq(ltiHandoffs.kind, kind));
+    return row?.payload ?? null;
   }
 
   /** The user of `(platform, sub)`, made at their first launch with the name the claims give. */

@@ -3,7 +3,9 @@
  * http://127.0.0.1 (two different sites), launches a student into the chat and into the goals board,
  * and an instructor into deep linking. Once in a Chromium that allows third-party cookies, once with
  * `--test-third-party-cookie-phaseout` (cookies blocked in the frame unless partitioned); each
- * through the state cookie and through platform storage (postMessage to the course page).
+ * through the state cookie and through platform storage (postMessage to the course page). And a
+ * launch opened as a page of its own in a browser where another student is signed in: it asks which
+ * account to use, showing both, and replaces nothing until the student chooses.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -171,6 +173,61 @@ describe.each(cases)('a launch into the chat, $name', ({ browser }) => {
     expect(id(me2)).toBe(id(me1));
     await again.page.context().close();
   });
+});
+
+/** The OIDC login and launch in `page` itself, not in a course's frame (a launch into a new tab). */
+async function launchInTab(page: Page, plan: Parameters<FakeLms['plans']['set']>[1]) {
+  const hint = `hint-${++n}`;
+  lms.plans.set(hint, plan);
+  const url = new URL(`${e2e.product.url}/api/v1/lti/login`);
+  url.searchParams.set('iss', lms.issuer);
+  url.searchParams.set('login_hint', hint);
+  url.searchParams.set('target_link_uri', `${e2e.product.url}/assistant`);
+  url.searchParams.set('client_id', lms.clientId);
+  url.searchParams.set('lti_deployment_id', lms.deploymentId);
+  await page.goto(url.toString());
+}
+
+test('a launch in a tab where another student is signed in asks first, showing both accounts', async () => {
+  const page = await newPage(allowed);
+  const me = async () =>
+    (
+      await (
+        await fetch(`${e2e.product.url}/api/v1/auth/me`, {
+          headers: {
+            authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('authToken'))}`,
+          },
+        })
+      ).json()
+    ).user.display_name;
+  const chat = page.getByRole('heading', { name: 'Ready to learn together?' });
+  const ada = { sub: `ada-${n}`, name: 'Ada First', custom: { ayah_view: 'chat' } };
+  const bo = { sub: `bo-${n}`, name: 'Bo Second', custom: { ayah_view: 'chat' } };
+  await launchInTab(page, ada);
+  await chat.waitFor({ timeout: 30_000 });
+  expect(await me()).toBe('Ada First');
+
+  // Bo's launch in Ada's browser: the question, both accounts, and Ada still signed in meanwhile.
+  await launchInTab(page, bo);
+  const question = page.getByRole('region', { name: 'You are already signed in' });
+  await question.waitFor({ timeout: 30_000 });
+  await expect.poll(() => question.textContent()).toContain('Bo Second');
+  expect(await question.textContent()).toContain('Ada First');
+  expect(await me()).toBe('Ada First');
+  expect(await axeViolations(page)).toEqual([]);
+  // Staying is the focused answer: Enter keeps Ada, and the view opens in her account.
+  const stay = page.getByRole('button', { name: 'Stay signed in as Ada First' });
+  await expect.poll(() => stay.evaluate((b) => b === document.activeElement)).toBe(true);
+  await page.keyboard.press('Enter');
+  await chat.waitFor({ timeout: 30_000 });
+  expect(await me()).toBe('Ada First');
+
+  // Asked again, switching signs Bo in.
+  await launchInTab(page, bo);
+  await page.getByRole('button', { name: 'Switch to Bo Second' }).click();
+  await chat.waitFor({ timeout: 30_000 });
+  await expect.poll(me).toBe('Bo Second');
+  await page.context().close();
 });
 
 test('a launch into goals shows the board, and reaching 100 % puts a score in the gradebook', async () => {

@@ -5,7 +5,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { expect, it } from 'vitest';
 
-import { REFRESH_GRACE_MS } from '../../../server/auth/service';
+import { REFRESH_GRACE_MS } from '../../../server/auth/sessions';
 import { JWT_AUDIENCE, JWT_ISSUER, signAccessToken } from '../../../server/auth/tokens';
 import { authSessions, pointsLedger, refreshTokens, users } from '../../../server/db/schema';
 import { describeServer, uniqueEmail, useServer } from '../harness';

@@ -23,16 +23,24 @@ const h = useServer({
   env: () => ({ AYAH_TEACHERS_READ_CHATS: '1' }),
 });
 
+/** The classes domain's service over the test server's database, and the deps it was built from. */
+function classService() {
+  const deps = {
+    db: h.database.db,
+    config: h.config,
+    mailer: null!,
+    logger: h.logger,
+    now: h.now,
+  };
+  return {
+    deps,
+    classes: createClassService(deps, createGoalsService(deps, createPointsLedger())),
+  };
+}
+
 describeServer('alert mails when the mail server is down', () => {
   it('records the failure on the alert and retries from the table after a restart', async () => {
-    const deps = {
-      db: h.database.db,
-      config: h.config,
-      mailer: null!,
-      logger: h.logger,
-      now: h.now,
-    };
-    const classes = createClassService(deps, createGoalsService(deps, createPointsLedger()));
+    const { deps, classes } = classService();
     const teacher = await h.user('Ms Rivera');
     const student = await h.user('Sam');
     for (const [user, role] of [
@@ -96,14 +104,7 @@ describeServer('alert mails when the mail server is down', () => {
   });
 
   it("with AYAH_TEACHERS_READ_CHATS=1 a teacher reads their own students' chats, no one else's", async () => {
-    const deps = {
-      db: h.database.db,
-      config: h.config,
-      mailer: null!,
-      logger: h.logger,
-      now: h.now,
-    };
-    const classes = createClassService(deps, createGoalsService(deps, createPointsLedger()));
+    const { classes } = classService();
     const join = (userId: string, externalKey: string, role: 'learner' | 'instructor') =>
       classes.joinClass({ userId, source: 'lti', externalKey, name: externalKey, role });
     const teacher = await h.user('Ms Rivera');

@@ -1,0 +1,146 @@
+/**
+ * The tokens that mail links carry (verify an address, reset a password): issued with a lifetime,
+ * stored only as SHA-256, used once. Also how recently one went out (the mail cooldown), which is
+ * read from the same rows.
+ */
+import { and, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
+
+import type { Queryable } from '../db';
+import type { OneTimePurpose } from '../db/schema';
+import { oneTimeTokens, users } from '../db/schema';
+import type { Deps } from '../deps';
+import { hashToken, randomToken } from './tokens';
+
+export function createOneTimeTokens({ db, config, now }: Pick<Deps, 'db' | 'config' | 'now'>) {
+  const settings = config.auth;
+
+  async function issueOneTimeToken(
+    q: Queryable,
+    userId: string,
+    purpose: OneTimePurpose,
+    ttlMs: number,
+  ): Promise<string> {
+    const token = randomToken();
+    const at = now();
+    await q.insert(oneTimeTokens).values({
+      userId,
+      purpose,
+      tokenHash: hashToken(token),
+      createdAt: at,
+      expiresAt: new Date(at.getTime() + ttlMs),
+    });
+    return token;
+  }
+
+  /** The user a one-time token belongs to, if the token exists (used or not). */
+  async function ownerOf(q: Queryable, token: string, purpose: OneTimePurpose) {
+    const [row] = await q
+      .select({ userId: oneTimeTokens.userId })
+      .from(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.tokenHash, hashToken(token)), eq(oneTimeTokens.purpose, purpose)))
+      .limit(1);
+    return row?.userId ?? null;
+  }
+
+  /** True when the verification token was used (or retired) and its account is verified. */
+  async function usedByVerifiedAccount(token: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: oneTimeTokens.id })
+      .from(oneTimeTokens)
+      .innerJoin(users, eq(users.id, oneTimeTokens.userId))
+      .where(
+        and(
+          eq(oneTimeTokens.tokenHash, hashToken(token)),
+          eq(oneTimeTokens.purpose, 'verify_email'),
+          isNotNull(oneTimeTokens.usedAt),
+          isNotNull(users.emailVerifiedAt),
+        ),
+      )
+      .limit(1);
+    return !!row;
+  }
+
+  /** True when a token of the purpose is unused and unexpired (looked at, not used). */
+  async function isLive(token: string, purpose: OneTimePurpose): Promise<boolean> {
+    const [live] = await db
+      .select({ id: oneTimeTokens.id })
+      .from(oneTimeTokens)
+      .where(
+        and(
+          eq(oneTimeTokens.tokenHash, hashToken(token)),
+          eq(oneTimeTokens.purpose, purpose),
+          isNull(oneTimeTokens.usedAt),
+          gt(oneTimeTokens.expiresAt, now()),
+        ),
+      )
+      .limit(1);
+    return !!live;
+  }
+
+  /** Uses a one-time token atomically: of any number of concurrent uses, exactly one gets the user id. */
+  async function consumeOneTimeToken(
+    q: Queryable,
+    token: string,
+    purpose: OneTimePurpose,
+  ): Promise<string | null> {
+    const at = now();
+    const [row] = await q
+      .update(oneTimeTokens)
+      .set({ usedAt: at })
+      .where(
+        and(
+          eq(oneTimeTokens.tokenHash, hashToken(token)),
+          eq(oneTimeTokens.purpose, purpose),
+          isNull(oneTimeTokens.usedAt),
+          gt(oneTimeTokens.expiresAt, at),
+        ),
+      )
+      .returning({ userId: oneTimeTokens.userId });
+    return row?.userId ?? null;
+  }
+
+  /** Marks every unused token of the purpose used (older links stop working). */
+  async function retireOneTimeTokens(q: Queryable, userId: string, purpose: OneTimePurpose) {
+    await q
+      .update(oneTimeTokens)
+      .set({ usedAt: now() })
+      .where(
+        and(
+          eq(oneTimeTokens.userId, userId),
+          eq(oneTimeTokens.purpose, purpose),
+          isNull(oneTimeTokens.usedAt),
+        ),
+      );
+  }
+
+  /** True when a mail of this purpose went to the user within the cooldown (no mail bombing). */
+  async function mailedRecently(userId: string, purpose: OneTimePurpose): Promise<boolean> {
+    return (await cooldownLeftMs(userId, purpose)) > 0;
+  }
+
+  /** How long until another mail of this purpose may go to the user (0: now). */
+  async function cooldownLeftMs(userId: string, purpose: OneTimePurpose): Promise<number> {
+    if (settings.mailCooldownMs <= 0) return 0;
+    const [last] = await db
+      .select({ createdAt: oneTimeTokens.createdAt })
+      .from(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose)))
+      .orderBy(desc(oneTimeTokens.createdAt))
+      .limit(1);
+    if (!last) return 0;
+    return Math.max(0, settings.mailCooldownMs - (now().getTime() - last.createdAt.getTime()));
+  }
+
+  return {
+    issueOneTimeToken,
+    ownerOf,
+    usedByVerifiedAccount,
+    isLive,
+    consumeOneTimeToken,
+    retireOneTimeTokens,
+    mailedRecently,
+    cooldownLeftMs,
+  };
+}
+
+export type OneTimeTokens = ReturnType<typeof createOneTimeTokens>;
