@@ -72,7 +72,7 @@ export function fmt(value, width, digits = 0) {
 }
 
 /** A static file server for the built page, on a free port of 127.0.0.1. */
-function serve(root) {
+export function serve(root) {
   const types = {
     '.html': 'text/html',
     '.js': 'text/javascript',
@@ -80,6 +80,9 @@ function serve(root) {
     '.woff2': 'font/woff2',
     '.woff': 'font/woff',
     '.ttf': 'font/ttf',
+    '.json': 'application/json',
+    '.svg': 'image/svg+xml',
+    '.png': 'image/png',
   };
   const server = createServer((request, response) => {
     const file = path.join(

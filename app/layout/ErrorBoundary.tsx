@@ -1,4 +1,4 @@
-import { AyahRoot, Button } from 'ayah-coach';
+import { AyahRoot, Button, pageTitleClass } from 'ayah-coach';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 type State = { error: Error | null };
@@ -26,7 +26,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
         {/* The page's one main landmark; the alert inside it is what a screen reader says at once. */}
         <main className="ay:flex ay:max-w-md ay:flex-col ay:items-center ay:gap-4">
           <div role="alert" className="ay:flex ay:flex-col ay:items-center ay:gap-4">
-            <h1 className="ay:text-2xl ay:font-semibold">Something went wrong</h1>
+            <h1 className={pageTitleClass}>Something went wrong</h1>
             <p className="ay:break-words ay:text-muted-foreground">{error.message}</p>
           </div>
           <Button onClick={() => window.location.reload()}>Reload Page</Button>

@@ -7,6 +7,7 @@ import {
   DialogTitle,
   lazyComponent,
   MountOnOpen,
+  pageTitleClass,
   VisuallyHidden,
 } from 'ayah-coach';
 import { useAuth } from 'ayah-coach/auth';
@@ -112,7 +113,7 @@ export function SidebarLayout({ title, sidebar: actions, children }: SidebarLayo
               <MenuIcon className="ay:size-5" />
             </Button>
           )}
-          <h1 className="ay:truncate ay:text-base ay:font-semibold">{title}</h1>
+          <h1 className={`${pageTitleClass} ay:truncate`}>{title}</h1>
         </PageHeader>
         {typeof children === 'function' ? children(wide) : children}
       </div>

@@ -1,3 +1,4 @@
+import { pageTitleClass } from 'ayah-coach';
 import { useAuth } from 'ayah-coach/auth';
 import { Chat } from 'ayah-coach/chat';
 import { useState } from 'react';
@@ -30,7 +31,7 @@ export default function Page() {
       }}
     >
       {/* On a wide screen the design shows no title: the page's h1 is for screen readers. */}
-      {wide && <h1 className="ay:sr-only">Chat with Ayah</h1>}
+      {wide && <h1 className={`${pageTitleClass} ay:sr-only`}>Chat with Ayah</h1>}
       <Chat
         adapter={api.chat}
         user={user}

@@ -1,3 +1,4 @@
+import { pageTitleClass } from 'ayah-coach';
 import { useAuth } from 'ayah-coach/auth';
 import { GoalsBoard } from 'ayah-coach/goals';
 
@@ -14,7 +15,7 @@ export default function Page() {
       {(wide) => (
         <div className="ay:min-h-0 ay:flex-1 ay:overflow-y-auto">
           {/* On a wide screen the board's own heading shows; the page's h1 is for screen readers. */}
-          {wide && <h1 className="ay:sr-only">Goals</h1>}
+          {wide && <h1 className={`${pageTitleClass} ay:sr-only`}>Goals</h1>}
           <GoalsBoard
             adapter={api.goals}
             user={user}

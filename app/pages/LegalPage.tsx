@@ -1,4 +1,4 @@
-import { Button, LoadingStatus } from 'ayah-coach';
+import { Button, LoadingStatus, pageTitleClass } from 'ayah-coach';
 import type { LegalPage, LegalPageName } from 'ayah-coach/auth';
 import { Markdown } from 'ayah-coach/markdown';
 import { useEffect, useState } from 'react';
@@ -33,7 +33,7 @@ export default function Page() {
         {loaded === null && <LoadingStatus showLabel label="Loading…" />}
         {loaded && 'error' in loaded && (
           <>
-            <h1 className="ay:text-2xl ay:font-bold">
+            <h1 className={pageTitleClass}>
               {name === 'terms' ? 'Terms of use' : 'Privacy notice'}
             </h1>
             <p role="alert">This page could not be loaded. Please try again later.</p>
@@ -41,7 +41,7 @@ export default function Page() {
         )}
         {loaded && 'page' in loaded && (
           <>
-            <h1 className="ay:text-2xl ay:font-bold">{loaded.page.title}</h1>
+            <h1 className={pageTitleClass}>{loaded.page.title}</h1>
             <Markdown content={loaded.page.markdown} />
           </>
         )}

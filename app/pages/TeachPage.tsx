@@ -1,3 +1,4 @@
+import { pageTitleClass } from 'ayah-coach';
 import { ClassDashboard, SafetyAlerts } from 'ayah-coach/teacher';
 import { useCallback } from 'react';
 import { useLocation, useSearch } from 'wouter';
@@ -24,7 +25,7 @@ export default function Page() {
     <SidebarLayout title="Teach">
       {(wide) => (
         <div className="ay:flex ay:min-h-0 ay:flex-1 ay:flex-col ay:gap-8 ay:overflow-y-auto ay:p-4">
-          {wide && <h1 className="ay:text-2xl ay:font-semibold">Teach</h1>}
+          {wide && <h1 className={pageTitleClass}>Teach</h1>}
           <SafetyAlerts adapter={api.teacher} alertId={alertId} onUnreadChange={setTeachUnread} />
           <ClassDashboard adapter={api.teacher} classId={classId} onClassChange={pickClass} />
         </div>

@@ -1,3 +1,5 @@
+import { pageTitleClass } from 'ayah-coach';
+
 import { SidebarLayout } from '../layout/SidebarLayout';
 
 /** /wellness, /nutrition, /exercise: title only (spec section 2; DECISIONS.md), the mobile title on phones. */
@@ -7,7 +9,7 @@ export function ToolPage({ title }: { title: string }) {
       {(wide) =>
         wide && (
           <div className="ay:flex ay:flex-1 ay:flex-col ay:p-4">
-            <h1 className="ay:text-2xl ay:font-semibold">{title}</h1>
+            <h1 className={pageTitleClass}>{title}</h1>
           </div>
         )
       }

@@ -10,6 +10,7 @@ import { type Subject, SUBJECT_LABELS } from 'ayah-coach/rules';
 import type { Worked } from './maths';
 import {
   checkAnswer,
+  checkComparison,
   findComparison,
   findMaths,
   matchingStep,
@@ -64,6 +65,8 @@ interface Progress {
   shown: number;
   /** Whether the coach has shown the answer (not just agreed with the student's). */
   revealed: boolean;
+  /** The student's message that asked it ("Is 7/8 bigger than 5/6?"). */
+  asked: string;
 }
 
 /** The problem this conversation is working on, from the stored turns, and how far it has got. */
@@ -88,7 +91,7 @@ function progress(history: Turn[]): Progress | null {
         if (later.content.includes('**Answer:**') && !later.content.startsWith(RIGHT))
           revealed = true;
       }
-    return { worked, shown, revealed };
+    return { worked, shown, revealed, asked: turn.content };
   }
   return null;
 }
@@ -195,6 +198,29 @@ function checked(state: Progress, answer: string): string | null {
   ].join('\n');
 }
 
+/** The student's answer to the comparison under way ("yes", "7/8 is bigger"), checked. */
+function comparisonChecked(state: Progress, answer: string): string | null {
+  const { worked } = state;
+  const right = checkComparison(worked, state.asked, answer);
+  if (right === null) return null;
+  if (right && state.revealed)
+    return `${COPIED} Try one like it, such as ${another(worked)}, and I'll start you off with a hint.`;
+  if (right) return `${RIGHT} — well done! 🎉\n\n${answerText(worked)}`;
+  const { common, tops, latex } = worked.compared!;
+  const [big, small] = tops[0] >= tops[1] ? [0, 1] : [1, 0];
+  return [
+    tops[0] === tops[1]
+      ? `Not quite — good try, though. They are equal: over the common denominator $${common}$ both are $\\frac{${tops[0]}}{${common}}$.`
+      : `Not quite — good try, though. $${latex[big]}$ is bigger than $${latex[small]}$. Over the common denominator $${common}$, the pieces are the same size, and $${tops[big]}$ of them is more than $${tops[small]}$:`,
+    '',
+    `$$${worked.compared!.commonLatex}$$`,
+    '',
+    `**Answer:** $${worked.answerLatex}$`,
+    '',
+    `Try another one yourself: ${another(worked)}`,
+  ].join('\n');
+}
+
 /** A student's own line of working, checked against the equation under way. */
 function lineChecked(state: Progress, line: string): string | null {
   const { worked, shown } = state;
@@ -294,6 +320,10 @@ export function coachAnswer(student: StudentContext, question: string, history: 
 
   if (state && !firstTurn) {
     if (ALL.test(question)) return nextSteps(state, true);
+    if (state.worked.kind === 'comparison') {
+      const verdict = comparisonChecked(state, question);
+      if (verdict) return verdict;
+    }
     const problem = findMaths(question);
     // A bare number ("8") is an answer too.
     if (ANSWER_ONLY.test(question) && (problem || /\d/.test(question))) {

@@ -36,6 +36,19 @@ export interface Worked {
   /** Equations: the variable and its solutions. */
   variable?: string;
   solutions?: number[];
+  /** Comparisons: the two sides as written, over their common denominator. */
+  compared?: Compared;
+}
+
+export interface Compared {
+  /** Each side as written ("7/8", "0.7") and in LaTeX. */
+  sides: [string, string];
+  latex: [string, string];
+  /** The common denominator and each side's top over it. */
+  common: number;
+  tops: [number, number];
+  /** The line that writes both over the common denominator. */
+  commonLatex: string;
 }
 
 const VARIABLES = 'xyn';
@@ -401,7 +414,55 @@ function expressionSteps(raw: MathstepsStep[]): MathStep[] {
   return steps.map(({ changeType: _type, ...step }) => step);
 }
 
+const DECIMAL_SUM = /^\s*\d*\.?\d+(?:\s*[-+]\s*\d*\.?\d+)+\s*$/;
+
+/**
+ * A sum of decimals worked like one of fractions: first the same number of decimal places (the
+ * common denominator: 0.5 + 0.25 → 0.50 + 0.25), then the digits added in hundredths (50 + 25 = 75).
+ */
+function decimalSum(problem: string): Worked | null {
+  if (!DECIMAL_SUM.test(problem) || !problem.includes('.')) return null;
+  const numbers = problem.match(/\d*\.?\d+/g)!;
+  const signs = problem.match(/[-+]/g) ?? [];
+  const places = Math.max(...numbers.map((n) => n.split('.')[1]?.length ?? 0));
+  if (places > 6) return null;
+  const padded = numbers.map((n) => {
+    const [whole, fraction = ''] = n.split('.');
+    return `${whole || '0'}.${fraction.padEnd(places, '0')}`;
+  });
+  const written = (parts: string[]) =>
+    parts.map((n, i) => (i === 0 ? n : `${signs[i - 1]} ${n}`)).join(' ');
+  const counts = padded.map((n) => Number(n.replace('.', '')));
+  const total = counts.reduce((sum, n, i) =>
+    i === 0 ? n : signs[i - 1] === '-' ? sum - n : sum + n,
+  );
+  const final = String(Number((total / 10 ** places).toFixed(places)));
+  if (equivalent(problem, final) !== true) return null;
+  const unit = PLACES[10 ** places] ?? `parts of $${10 ** places}$`;
+  const steps: MathStep[] = [];
+  if (padded.some((n, i) => n !== numbers[i]))
+    steps.push({
+      reason: `Give every number the same number of decimal places, so the points line up`,
+      latex: written(padded).replace(/\s/g, ''),
+      ascii: written(padded),
+    });
+  steps.push({
+    reason: `Count in ${unit}: $${written(counts.map(String))} = ${total}$ ${unit}`,
+    latex: final,
+    ascii: final,
+  });
+  return {
+    kind: 'expression',
+    problem,
+    problemLatex: written(numbers).replace(/\s/g, ''),
+    steps,
+    answerLatex: final,
+  };
+}
+
 function simplifyProblem(problem: string): Worked | null {
+  const decimal = decimalSum(problem);
+  if (decimal) return decimal;
   let raw: MathstepsStep[] = [];
   try {
     raw = mathsteps.simplifyExpression(problem);
@@ -431,16 +492,25 @@ function simplifyProblem(problem: string): Worked | null {
 
 const COMPARE =
   /\b(bigger|larger|greater|more|smaller|less|lower|higher)\b|\bwhich is\b|\bcompare\b/i;
-const FRACTION_OR_WHOLE = /(\d+)\s*\/\s*(\d+)|\b\d+\b(?![./]\d)/g;
+const FRACTION_DECIMAL_OR_WHOLE = /(\d+)\s*\/\s*(\d+)|\d*\.\d+|\b\d+\b(?![./]\d)/g;
 
-/** "Is 7/8 bigger than 5/6?" → "7/8 vs 5/6": two fractions (or whole numbers) to compare. */
+/** The fractions, decimals and whole numbers in a text, as written ("7/8", "0.7", "2"). */
+export function numbersIn(text: string): string[] {
+  return [...normalise(text).matchAll(FRACTION_DECIMAL_OR_WHOLE)].map((m) =>
+    m[2] === undefined ? m[0] : `${m[1]}/${m[2]}`,
+  );
+}
+
+/**
+ * "Is 7/8 bigger than 5/6?" → "7/8 vs 5/6": two numbers to compare, at least one a fraction or a
+ * decimal ("Is 0.7 bigger than 2/3?" → "0.7 vs 2/3").
+ */
 export function findComparison(text: string): string | null {
   const plain = normalise(text);
   if (!COMPARE.test(plain) || plain.includes('=')) return null;
-  const found = [...plain.matchAll(FRACTION_OR_WHOLE)];
-  if (found.length !== 2 || !found.some((m) => m[2] !== undefined)) return null;
-  const [a, b] = found.map((m) => (m[2] === undefined ? m[0] : `${m[1]}/${m[2]}`));
-  return `${a} vs ${b}`;
+  const found = numbersIn(plain);
+  if (found.length !== 2 || found.every((n) => /^\d+$/.test(n))) return null;
+  return `${found[0]} vs ${found[1]}`;
 }
 
 function gcd(a: number, b: number): number {
@@ -451,29 +521,74 @@ function fractionTex(top: number, bottom: number): string {
   return bottom === 1 ? String(top) : `\\frac{${top}}{${bottom}}`;
 }
 
-/** A comparison worked with a common denominator: 7/8 = 21/24 and 5/6 = 20/24, so 7/8 is bigger. */
+interface Side {
+  top: number;
+  bottom: number;
+  /** As written, in LaTeX ("\\frac{7}{8}", "0.7"). */
+  tex: string;
+  /** A decimal, written as a fraction in tenths, hundredths… before it is compared. */
+  decimal: boolean;
+}
+
+function side(text: string): Side | null {
+  const fraction = /^(\d+)\/(\d+)$/.exec(text);
+  if (fraction) {
+    const [top, bottom] = [Number(fraction[1]), Number(fraction[2])];
+    return { top, bottom, tex: fractionTex(top, bottom), decimal: false };
+  }
+  const decimal = /^(\d*)\.(\d{1,6})$/.exec(text);
+  if (decimal) {
+    const bottom = 10 ** decimal[2]!.length;
+    const top = Number(decimal[1] || '0') * bottom + Number(decimal[2]);
+    return { top, bottom, tex: text.startsWith('.') ? `0${text}` : text, decimal: true };
+  }
+  if (/^\d+$/.test(text)) return { top: Number(text), bottom: 1, tex: text, decimal: false };
+  return null;
+}
+
+const PLACES: Record<number, string> = { 10: 'tenths', 100: 'hundredths', 1000: 'thousandths' };
+
+/**
+ * A comparison worked with a common denominator: 7/8 = 21/24 and 5/6 = 20/24, so 7/8 is bigger. A
+ * decimal is first written as a fraction (0.7 = 7/10), then compared the same way.
+ */
 function compareProblem(problem: string): Worked | null {
-  const parts = problem.split(' vs ').map((side) => side.split('/').map(Number));
-  if (parts.length !== 2) return null;
-  const [[n1, d1 = 1], [n2, d2 = 1]] = parts as [number[], number[]];
+  const parsed = problem.split(' vs ').map(side);
+  if (parsed.length !== 2 || parsed.some((p) => p === null)) return null;
+  const [p, q] = parsed as [Side, Side];
+  const [n1, d1, n2, d2] = [p.top, p.bottom, q.top, q.bottom];
   if (![n1, d1, n2, d2].every((v) => Number.isSafeInteger(v)) || d1 === 0 || d2 === 0) return null;
-  if (Math.max(d1!, d2!) > 10000) return null;
-  const common = (d1! * d2!) / gcd(d1!, d2!);
-  const t1 = n1! * (common / d1!);
-  const t2 = n2! * (common / d2!);
-  const a = fractionTex(n1!, d1!);
-  const b = fractionTex(n2!, d2!);
+  if (Math.max(d1, d2) > 1_000_000) return null;
+  const common = (d1 * d2) / gcd(d1, d2);
+  const t1 = n1 * (common / d1);
+  const t2 = n2 * (common / d2);
+  const a = p.tex;
+  const b = q.tex;
+  // What is compared over the common denominator: decimals as their fractions.
+  const fa = fractionTex(n1, d1);
+  const fb = fractionTex(n2, d2);
   const sign = t1 > t2 ? '>' : t1 < t2 ? '<' : '=';
   const steps: MathStep[] = [];
+  const decimals = [p, q].filter((s) => s.decimal);
+  if (decimals.length > 0)
+    steps.push({
+      reason: `Write ${decimals.length === 1 ? 'the decimal as a fraction' : 'the decimals as fractions'}: ${decimals
+        .map((s) => `$${s.tex}$ is $${s.top}$ ${PLACES[s.bottom] ?? `parts of $${s.bottom}$`}`)
+        .join(' and ')}`,
+      latex: decimals
+        .map((s) => `${s.tex} = ${fractionTex(s.top, s.bottom)}`)
+        .join(' \\quad\\text{and}\\quad '),
+    });
+  const commonLatex = `${fa} = \\frac{${t1}}{${common}} \\quad\\text{and}\\quad ${fb} = \\frac{${t2}}{${common}}`;
   if (d1 === d2)
     steps.push({
       reason: `Both fractions already have the same denominator, $${common}$`,
-      latex: `${a} \\quad\\text{and}\\quad ${b}`,
+      latex: `${fa} \\quad\\text{and}\\quad ${fb}`,
     });
   else
     steps.push({
       reason: `Write both fractions over a common denominator: $${common}$ is the smallest number that $${d1}$ and $${d2}$ both go into`,
-      latex: `${a} = \\frac{${t1}}{${common}} \\quad\\text{and}\\quad ${b} = \\frac{${t2}}{${common}}`,
+      latex: commonLatex,
     });
   steps.push({
     reason: `Now the pieces are the same size, so compare the tops: $${t1} ${sign} ${t2}$`,
@@ -483,6 +598,7 @@ function compareProblem(problem: string): Worked | null {
     sign === '='
       ? `they are equal`
       : `$${sign === '>' ? a : b}$ is bigger than $${sign === '>' ? b : a}$`;
+  const [s1, s2] = problem.split(' vs ') as [string, string];
   return {
     kind: 'comparison',
     verdict,
@@ -490,7 +606,54 @@ function compareProblem(problem: string): Worked | null {
     problemLatex: `${a} \\quad\\text{or}\\quad ${b}`,
     steps,
     answerLatex: `${a} ${sign} ${b}`,
+    compared: { sides: [s1, s2], latex: [a, b], common, tops: [t1, t2], commonLatex },
   };
+}
+
+/**
+ * The student's answer to a comparison: "yes"/"no" to "Is a bigger than b?", or the side they name
+ * ("7/8", "7/8 is bigger", "5/6 is smaller", "they are equal"). Right or wrong, or null when the
+ * message is not an answer to it (a new question, other numbers).
+ */
+export function checkComparison(worked: Worked, asked: string, answer: string): boolean | null {
+  const compared = worked.compared;
+  if (worked.kind !== 'comparison' || !compared) return null;
+  const text = normalise(answer).trim();
+  const [t1, t2] = compared.tops;
+  const truth = Math.sign(t1 - t2);
+  const bigger = /\b(bigger|larger|greater|more|higher)\b|>/;
+  const smaller = /\b(smaller|less|lower|fewer)\b|</;
+  // A new question ("Is 3/4 bigger than 5/7?") is not an answer.
+  if (/^(is|are|which|what|compare|how)\b/.test(text) || text.endsWith('?')) return null;
+  // Nor is a sum of them ("7/8 + 5/6").
+  if (/[+*^]|\d\s*-\s*\d/.test(text)) return null;
+  if (/\b(equal|same)\b/.test(text) && numbersIn(text).length === 0) return truth === 0;
+  const yesNo = /^(yes|yeah|yep|yup|y|true|no|nope|nah|n|false)\b/.exec(text);
+  const names = numbersIn(text);
+  if (names.length === 0) {
+    if (!yesNo) return null;
+    const question = normalise(asked);
+    if (!/^\s*(is|are)\b/.test(question.replace(/^[^a-z]*(so|then|ok|okay|hey|hi)\b[\s,]*/, '')))
+      return null;
+    const asksBigger = bigger.test(question) && !smaller.test(question);
+    const asksSmaller = smaller.test(question) && !bigger.test(question);
+    if (!asksBigger && !asksSmaller) return null;
+    const yes = /^(yes|yeah|yep|yup|y|true)$/.test(yesNo[1]!);
+    const holds = asksBigger ? truth > 0 : truth < 0;
+    return yes === holds;
+  }
+  // The side the student names first, and whether they call it the bigger or the smaller one.
+  const value = (n: string) => {
+    const s = side(n);
+    return s ? s.top / s.bottom : NaN;
+  };
+  const sides = compared.sides.map(value);
+  if (names.some((n) => !sides.some((v) => close(v, value(n))))) return null;
+  const named = close(value(names[0]!), sides[0]!) ? 0 : 1;
+  if (names.length === 2 && /\b(equal|same)\b|=/.test(text)) return truth === 0;
+  const callsSmaller = smaller.test(text) && !bigger.test(text);
+  const saysFirst = (named === 0) !== callsSmaller;
+  return truth !== 0 && saysFirst === truth > 0;
 }
 
 /** The worked solution of an equation or expression, checked; null when it cannot be solved here. */

@@ -6,6 +6,7 @@ import { AUTH } from '../lib/limits';
 import { GOAL_MESSAGES, GUEST_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
 import { MountOnOpen } from '../ui/mount-on-open';
+import { pageTitleClass } from '../ui/page-title';
 import { AyahRoot, type Theme } from '../ui/root';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import { showNotice, toast } from '../ui/toast';
@@ -116,7 +117,7 @@ function Board({
       <WizardActorProvider value={wizard}>
         <section aria-labelledby={headingId} className="ay:flex ay:flex-col ay:gap-4">
           <header className="ay:flex ay:flex-wrap ay:items-center ay:justify-between ay:gap-2">
-            <h2 id={headingId} className="ay:text-2xl ay:font-semibold">
+            <h2 id={headingId} className={pageTitleClass}>
               {title}
             </h2>
             <Button size="sm" onClick={() => board.send({ type: 'wizard.open' })}>

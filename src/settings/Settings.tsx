@@ -3,6 +3,7 @@ import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState 
 
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
+import { pageTitleClass } from '../ui/page-title';
 import { AyahRoot, type Theme } from '../ui/root';
 import { accountLogic } from './account.machine';
 import { AccountSection, type DeletionSigner } from './AccountSection';
@@ -116,7 +117,7 @@ export function Settings({
       data-slot="settings"
       className={cn('ay:flex ay:w-full ay:max-w-3xl ay:flex-col ay:gap-4 ay:p-4', className)}
     >
-      {Heading && <Heading className="ay:text-2xl ay:font-semibold">Settings</Heading>}
+      {Heading && <Heading className={pageTitleClass}>Settings</Heading>}
       <div
         role="tablist"
         aria-label="Settings sections"

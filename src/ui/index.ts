@@ -32,6 +32,7 @@ export { Label } from './label';
 export { lazyComponent } from './lazy-component';
 export { AyahLogo, type AyahLogoProps } from './logo';
 export { MountOnOpen, type MountOnOpenProps } from './mount-on-open';
+export { pageTitleClass } from './page-title';
 export { PasswordInput, type PasswordInputProps } from './password-input';
 export {
   PasswordRequirements,

@@ -5,6 +5,7 @@ import { cn } from '../lib/cn';
 import { POINTS } from '../lib/limits';
 import { WALLET_UI_MESSAGES as M } from '../lib/messages';
 import { Button } from '../ui/button';
+import { pageTitleClass } from '../ui/page-title';
 import { AyahRoot, type Theme } from '../ui/root';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import { conversionLogic } from './conversion.machine';
@@ -68,7 +69,7 @@ export function Wallet({ adapter, ref, headingLevel = 'h1', theme, className }: 
       className={cn('ay:flex ay:w-full ay:max-w-3xl ay:flex-col ay:gap-6 ay:p-4', className)}
     >
       <div className="ay:flex ay:flex-wrap ay:items-center ay:justify-between ay:gap-3">
-        <Heading id={headingId} className="ay:text-2xl ay:font-semibold">
+        <Heading id={headingId} className={pageTitleClass}>
           Wallet
         </Heading>
         <Button

@@ -51,6 +51,7 @@ export const Success: Story = {
 /** Google answered with `?error=`: the message, then back to /auth after 3 s. */
 export const ErrorReturned: Story = {
   args: { search: '?error=access_denied' },
+  parameters: { settle: { onPurposeMs: 3000, why: 'the spec’s redirect to /auth after 3 s' } },
   play: async ({ canvasElement, args }) => {
     await findToast('OAuth error: access_denied', 'alert');
     await expect(

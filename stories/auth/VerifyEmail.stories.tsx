@@ -33,7 +33,7 @@ export const WithoutEmail: Story = {
   play: async ({ canvasElement, args }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByRole('heading', { name: 'Invalid Page Access' })).toBeVisible();
-    await userEvent.click(canvas.getByRole('button', { name: 'Go to Registration' }));
+    await userEvent.click(canvas.getByRole('button', { name: 'Go to registration' }));
     await expect(args.onNavigate).toHaveBeenCalledWith('/register');
   },
 };
@@ -63,6 +63,7 @@ export const ResendSending: Story = {
 
 /** The banner shows, then clears after 3 s. */
 export const ResendSuccess: Story = {
+  parameters: { settle: { onPurposeMs: 3000, why: 'the success banner leaving after 3 s' } },
   play: async ({ canvasElement }) => {
     await resend(canvasElement);
     const canvas = within(canvasElement);

@@ -17,15 +17,8 @@ import {
 } from '../../fakes/chat';
 import { clearToasts, expectFrameFilled, Frame, toastsSettled } from '../support';
 
-const longReply = [
-  'Great question! Photosynthesis is how plants make their own food.',
-  '',
-  '1. **Light** is absorbed by chlorophyll in the leaves.',
-  '2. **Water** comes up from the roots.',
-  '3. **Carbon dioxide** comes in from the air.',
-  '',
-  'Put together: $6CO_2 + 6H_2O \\rightarrow C_6H_{12}O_6 + 6O_2$. The plant keeps the sugar and lets the oxygen go.',
-].join('\n');
+const shortReply =
+  'Great question! Photosynthesis is how plants make their own food from light, water and air.';
 
 // A long saved conversation, to have something to scroll.
 const longConversation = Array.from({ length: 8 }, (_, i) => [
@@ -184,7 +177,8 @@ export const FallbackSimulatedStream: Story = {
   args: {
     adapter: fakeChatAdapter({
       sendStream: brokenStream([]),
-      send: async () => ({ response: longReply, sessionId: 's9', threadId: 't9' }),
+      // Short enough to be revealed whole in about 1.5 s (3 characters every 50 ms).
+      send: async () => ({ response: shortReply, sessionId: 's9', threadId: 't9' }),
     }),
   },
   play: async ({ canvasElement }) => {
@@ -193,7 +187,7 @@ export const FallbackSimulatedStream: Story = {
     await expect(await canvas.findByText(/Great question/)).toBeVisible();
     // Still revealing: only part of the reply is shown yet.
     await expect(canvas.getByRole('button', { name: 'Stop reply' })).toBeInTheDocument();
-    await expect(canvas.queryByText(/lets the oxygen go/)).not.toBeInTheDocument();
+    await expect(canvas.queryByText(/water and air/)).not.toBeInTheDocument();
     // More of it appears every 50 ms.
     const shown = () => canvas.getByRole('log').textContent?.length ?? 0;
     const before = shown();
@@ -308,11 +302,10 @@ export const ScrolledUpWhileStreaming: Story = {
     adapter: fakeChatAdapter({
       getSession: async (id) => sessionDetail(id, longConversation),
       sendStream: streamOf(
-        Array.from({ length: 200 }, (_, i) => `word${i} `),
+        // Long enough to grow twice past a screen's end, short enough to end in about 1.2 s.
+        Array.from({ length: 80 }, (_, i) => `word${i} `),
         undefined,
-        {
-          delayMs: 40,
-        },
+        { delayMs: 15 },
       ),
     }),
   },

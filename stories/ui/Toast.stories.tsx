@@ -54,6 +54,7 @@ export const Kinds: Story = {
 };
 
 export const SuccessExpires: Story = {
+  parameters: { settle: { onPurposeMs: 2000, why: 'the spec’s 2000 ms success toast leaving' } },
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: 'Success' }));
     await screen.findByText('Goal saved');

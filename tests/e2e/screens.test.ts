@@ -130,12 +130,33 @@ async function expectOnePageStructure(page: Page, name: string) {
   expect(await page.getByRole('heading', { level: 1 }).count(), `${name}: h1 headings`).toBe(1);
 }
 
+/**
+ * The app's own pages (not the sign-in cards): their h1 is the page's title, drawn in one size and
+ * weight (issue 25 #16), on a desktop as on a phone (where the header's h1 is the title).
+ */
+const APP_PAGES = new Set([
+  'terms',
+  'assistant-empty',
+  'assistant-conversation',
+  'goals',
+  'wallet',
+  'settings',
+  'wellness',
+]);
+
+async function titleStyle(page: Page) {
+  return page
+    .getByRole('heading', { level: 1 })
+    .evaluate((h1) => `${getComputedStyle(h1).fontSize} ${getComputedStyle(h1).fontWeight}`);
+}
+
 const sizes = { desktop: DESKTOP, mobile: MOBILE } as const;
 
 describe.each(['light', 'dark'] as const)('the %s scheme', (colorScheme) => {
   test.each(Object.keys(sizes) as (keyof typeof sizes)[])(
     'every main screen on %s is accessible, and kept as a screenshot',
     async (size) => {
+      const titles: Record<string, string> = {};
       for (const who of ['guest', 'student', 'newcomer'] as const) {
         const page = await newPage(e2e.browser, { viewport: sizes[size], colorScheme });
         const signedIn = tokens[who];
@@ -148,10 +169,15 @@ describe.each(['light', 'dark'] as const)('the %s scheme', (colorScheme) => {
           await page.goto(`${e2e.product.url}${path}`);
           await screen.ready(page);
           await expectOnePageStructure(page, name);
+          if (APP_PAGES.has(screen.name)) titles[screen.name] = await titleStyle(page);
           await expectAccessible(page, name);
         }
         await page.context().close();
       }
+      expect(Object.keys(titles)).toHaveLength(APP_PAGES.size);
+      expect(new Set(Object.values(titles)), JSON.stringify(titles)).toEqual(
+        new Set([Object.values(titles)[0]]),
+      );
     },
     120_000,
   );

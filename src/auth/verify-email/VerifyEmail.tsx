@@ -136,7 +136,7 @@ export function VerifyEmail({
         <p className="ay:text-sm ay:text-muted-foreground">
           This page requires an email address. Please return to the registration page.
         </p>
-        <Button onClick={() => onNavigate?.('/register')}>Go to Registration</Button>
+        <Button onClick={() => onNavigate?.('/register')}>Go to registration</Button>
       </AuthLayout>
     );
   }

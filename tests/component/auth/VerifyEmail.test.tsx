@@ -33,7 +33,7 @@ describe('<VerifyEmail>', () => {
         'This page requires an email address. Please return to the registration page.',
       ),
     ).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Go to Registration' }));
+    await user.click(screen.getByRole('button', { name: 'Go to registration' }));
     expect(onNavigate).toHaveBeenCalledWith('/register');
   });
 

@@ -150,6 +150,31 @@ describeServer('chat with the offline coach', () => {
     expect(await send('next step')).toContain('**Answer:** $\\frac{7}{8} > \\frac{5}{6}$');
   });
 
+  it('checks a typed answer to a comparison, and tutors decimals like fractions', async () => {
+    const api = h.as(await h.user('Noor'));
+    const first = await api.post(`${C}/send`, say('Is 7/8 bigger than 5/6?'));
+    expect(first.status).toBe(200);
+    const { sessionId } = first.body;
+    const send = async (text: string) => {
+      const res = await api.post(`${C}/send`, say(text, sessionId));
+      expect(res.status).toBe(200);
+      return res.body.response as string;
+    };
+    const no = await send('no');
+    expect(no).toMatch(/^Not quite/);
+    expect(no).toContain('$\\frac{7}{8}$ is bigger than $\\frac{5}{6}$');
+    expect(no).toContain('\\frac{7}{8} = \\frac{21}{24}');
+    expect(await send('Is 0.7 bigger than 2/3?')).toContain('$0.7$ is $7$ tenths');
+    expect(await send('0.7 is bigger')).toMatch(/^Yes, that's right — well done!/);
+    expect(await send('What is 0.5 + 0.25?')).toContain('the same number of decimal places');
+    expect(await send('0.50 + 0.25')).toMatch(/^Yes, that's the next step!/);
+    expect(await send('0.75')).toMatch(/^Yes, that's right — well done!/);
+    expect(await send('Solve 2.5x + 1 = 6')).toContain('**Hint:** subtract $1$ from both sides');
+    const step = await send('2.5x = 5');
+    expect(step).toMatch(/^Yes, that's the next step!/);
+    expect(step).toContain('**Step 2 of 3**');
+  });
+
   it('titles sessions from the first message, at most 60 characters', async () => {
     const api = h.as(await h.user());
     const long = 'Could you please explain how the water cycle works, step by step, with examples?';

@@ -323,3 +323,109 @@ describe('the offline coach', () => {
     expect(reply).not.toMatch(CONFIG_WORDS);
   });
 });
+
+// Issue 25 item 4, its last pieces: typed answers to a comparison, and decimals.
+describe('the offline coach on comparisons and decimals', () => {
+  function after(...turns: string[]): Turn[] {
+    const history: Turn[] = [];
+    for (const turn of turns)
+      history.push(
+        { role: 'user', content: turn },
+        { role: 'assistant', content: coachAnswer(student, turn, history) },
+      );
+    return history;
+  }
+
+  it.each(['yes', 'Yes!', '7/8', '7/8 is bigger', '5/6 is smaller', '7/8 > 5/6'])(
+    'takes %j as the right answer to "Is 7/8 bigger than 5/6?"',
+    (typed) => {
+      const reply = coachAnswer(student, typed, after('Is 7/8 bigger than 5/6?'));
+      expect(reply).toMatch(/^Yes, that's right — well done!/);
+      expect(reply).toContain('**Answer:** $\\frac{7}{8} > \\frac{5}{6}$');
+      expectRenders(reply);
+    },
+  );
+
+  it.each(['no', '5/6', '5/6 is bigger', '7/8 is smaller', 'they are equal'])(
+    'takes %j as a wrong answer, and says which is bigger over the common denominator',
+    (typed) => {
+      const reply = coachAnswer(student, typed, after('Is 7/8 bigger than 5/6?'));
+      expect(reply).toMatch(/^Not quite/);
+      expect(reply).toContain('$\\frac{7}{8}$ is bigger than $\\frac{5}{6}$');
+      expect(reply).toContain('common denominator $24$');
+      expect(reply).toContain('\\frac{7}{8} = \\frac{21}{24}');
+      expect(reply).toContain('\\frac{5}{6} = \\frac{20}{24}');
+      expect(reply).not.toContain('well done');
+      expectRenders(reply);
+    },
+  );
+
+  it('reads yes and no against the question asked, and names for "which is bigger"', () => {
+    expect(coachAnswer(student, 'yes', after('Is 7/8 smaller than 5/6?'))).toMatch(/^Not quite/);
+    expect(coachAnswer(student, 'no', after('Is 7/8 smaller than 5/6?'))).toMatch(/^Yes, that's/);
+    const which = after('Which is bigger, 2/3 or 3/4?');
+    expect(coachAnswer(student, '3/4', which)).toMatch(/^Yes, that's right/);
+    expect(coachAnswer(student, '2/3', which)).toMatch(/^Not quite/);
+  });
+
+  it('still takes next step and new questions during a comparison, and calls copying copying', () => {
+    const history = after('Is 7/8 bigger than 5/6?');
+    expect(coachAnswer(student, 'next step', history)).toContain('**Step 1 of 2**');
+    expect(coachAnswer(student, 'Is 3/4 bigger than 5/7?', history)).toContain(
+      '\\frac{3}{4} \\quad\\text{or}\\quad \\frac{5}{7}',
+    );
+    expect(coachAnswer(student, '7/8 + 5/6', history)).toContain('common denominator');
+    expect(coachAnswer(student, '7/8 + 5/6', history)).not.toMatch(/^(Yes|Not quite)/);
+    const shown = after('Is 7/8 bigger than 5/6?', 'show me all the steps');
+    expect(coachAnswer(student, '7/8', shown)).toMatch(/^That's the answer I showed you/);
+  });
+
+  it('works out 0.5 + 0.25 like 1/2 + 1/4: places lined up, then added', () => {
+    const { replies, answer } = dialogue('What is 0.5 + 0.25?');
+    expect(replies[0]).toContain(
+      '**Hint:** give every number the same number of decimal places, so the points line up.',
+    );
+    expect(replies[1]).toContain('**Step 1 of 2**');
+    expect(replies[1]).toContain('$$0.50+0.25$$');
+    expect(replies[1]).not.toContain('0.75');
+    expect(replies[2]).toContain(
+      '**Step 2 of 2**: Count in hundredths: $50 + 25 = 75$ hundredths.',
+    );
+    expect(answer).toBe('0.75');
+    const history = after('What is 0.5 + 0.25?');
+    expect(coachAnswer(student, '0.50 + 0.25', history)).toMatch(/^Yes, that's the next step!/);
+    expect(coachAnswer(student, '0.75', history)).toMatch(/^Yes, that's right — well done!/);
+    expect(coachAnswer(student, '0.3', history)).toMatch(/^Not quite/);
+    expect(dialogue('What is 1.2 - 0.45?').answer).toBe('0.75');
+  });
+
+  it('solves 2.5x + 1 = 6 in 3 steps and checks a decimal step like a whole one', () => {
+    const { replies, answer } = dialogue('Solve 2.5x + 1 = 6');
+    expect(replies.join('\n').match(/\*\*Step \d+ of \d+\*\*: [^\n]*/g)).toEqual([
+      '**Step 1 of 3**: Subtract $1$ from both sides.',
+      '**Step 2 of 3**: Work out each side.',
+      '**Step 3 of 3**: Divide both sides by $2.5$.',
+    ]);
+    expect(answer).toBe('x = 2');
+    const history = after('Solve 2.5x + 1 = 6');
+    const right = coachAnswer(student, '2.5x = 5', history);
+    expect(right).toMatch(/^Yes, that's the next step!/);
+    expect(right).toContain('**Step 2 of 3**');
+    const wrong = coachAnswer(student, '2.5x = 7', history);
+    expect(wrong).toContain('We subtract $1$ from both sides, and $6-1$ is $5$, not $7$.');
+    expect(coachAnswer(student, 'x = 2', history)).toMatch(/^Yes, that's right/);
+  });
+
+  it('compares 0.7 with 2/3 by writing the decimal as a fraction first', () => {
+    const { replies, answer } = dialogue('Is 0.7 bigger than 2/3?');
+    expect(replies[0]).toContain('**Hint:** write the decimal as a fraction: $0.7$ is $7$ tenths.');
+    expect(replies[1]).toContain('$$0.7 = \\frac{7}{10}$$');
+    expect(replies[2]).toContain('\\frac{7}{10} = \\frac{21}{30}');
+    expect(replies[2]).toContain('\\frac{2}{3} = \\frac{20}{30}');
+    expect(answer).toBe('0.7 > \\frac{2}{3}');
+    for (const reply of replies) expectRenders(reply);
+    expect(coachAnswer(student, 'yes', after('Is 0.7 bigger than 2/3?'))).toMatch(/^Yes, that's/);
+    const no = coachAnswer(student, '2/3', after('Is 0.7 bigger than 2/3?'));
+    expect(no).toContain('$0.7$ is bigger than $\\frac{2}{3}$');
+  });
+});
