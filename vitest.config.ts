@@ -5,7 +5,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 import { packageAliases } from './aliases.ts';
 import { chromiumLaunchOptions } from './tests/chromium.ts';
@@ -54,6 +54,33 @@ const optimizeDeps = {
 const browserGroup = { sequence: { groupOrder: 0 }, maxWorkers: 2 };
 const nodeGroup = { sequence: { groupOrder: 1 }, maxWorkers: 2 };
 
+// The server files share their worker's module graph (`isolate: false`): the server's modules, drizzle,
+// zod and PGlite's are imported once a worker, not once a file (of 8 server files on 2 workers, 49 s
+// of CPU became 34 s). Each file still boots its own server on its own database (tests/server/
+// harness.ts); a file that changes process-wide state (process.env, say) puts it back when done.
+const serverFiles = { isolate: false };
+
+// Server files that run in one of the two database passes only: what they check does not depend on
+// the database, or is about one of the two. (Those about one database also skip themselves in the
+// other pass, describe.skipIf; left out here, that pass does not even load them.)
+const onceOnPglite = [
+  // No database at all: configuration parsing, the maths worker pool.
+  'tests/server/auth/auth-config.test.ts',
+  'tests/server/process/config.test.ts',
+  'tests/server/chat/maths-pool.test.ts',
+  // The server's OpenAPI document and its static files: the same whatever the database.
+  'tests/server/http/openapi.test.ts',
+  'tests/server/auth/auth-openapi.test.ts',
+  'tests/server/http/static-compressed.test.ts',
+  'tests/server/http/static-sourcemaps.test.ts',
+  // About the embedded database itself (its data dir, lock, backups) or a machine without PostgreSQL.
+  'tests/server/db/db-backup.test.ts',
+  'tests/server/db/pg-skip.test.ts',
+  'tests/server/process/npm-start.test.ts',
+  'tests/server/process/server-process.test.ts',
+];
+const postgresOnly = ['tests/server/db/two-servers-pg.test.ts'];
+
 export default defineConfig({
   // Tests, like the app and the stories, may import the package by its public entries.
   resolve: { alias: packageAliases },
@@ -75,7 +102,9 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           ...nodeGroup,
+          ...serverFiles,
           include: ['tests/server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...postgresOnly],
           globalSetup: ['tests/server/pglite-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -89,7 +118,9 @@ export default defineConfig({
           name: 'server-pg',
           environment: 'node',
           ...nodeGroup,
+          ...serverFiles,
           include: ['tests/server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...onceOnPglite],
           globalSetup: ['tests/server/pg-global-setup.ts'],
           env: { AYAH_TEST_DB: 'postgres' },
           testTimeout: 30_000,

@@ -39,8 +39,8 @@ export function AppTree({ api, sessionAdapter, auth, storage }: AppTreeProps) {
  * has become their chat): the input held on the prerendered screen is done again on it.
  */
 function EarlyInput() {
-  const { state } = useAuth();
-  const settled = !state.matches('start') && !state.matches('loading');
+  const { isLoading } = useAuth();
+  const settled = !isLoading;
   useEffect(() => {
     if (settled) void replayEarlyInput();
   }, [settled]);

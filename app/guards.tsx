@@ -17,12 +17,11 @@ export function RequireSignedIn({
   /** The page renders while the session loads, without a user (the prerendered signed-in shell). */
   preview?: boolean;
 }) {
-  const { state, user } = useAuth();
+  const { isLoading, user } = useAuth();
   const [location] = useLocation();
   const onboarding = location === '/onboarding';
   // Every signed-in page but onboarding has the phone header (SidebarLayout).
-  if (state.matches('start') || state.matches('loading'))
-    return preview ? children : <PageSkeleton header={!onboarding} />;
+  if (isLoading) return preview ? children : <PageSkeleton header={!onboarding} />;
   if (!user) return <Redirect to="/auth" replace />;
   if (!user.onboarding_completed && !onboarding) return <Redirect to="/onboarding" replace />;
   if (user.onboarding_completed && onboarding) return <Redirect to="/assistant" replace />;
@@ -35,11 +34,10 @@ export function RequireSignedIn({
  * toast comes after the session has the user).
  */
 export function PublicOnly({ children }: { children: ReactNode }) {
-  const { state, user } = useAuth();
+  const { isLoading, user } = useAuth();
   const [arrival, setArrival] = useState<'signedIn' | 'guest' | null>(null);
-  const loading = state.matches('start') || state.matches('loading');
   // Recorded once, during render (React's pattern for state derived from an earlier render).
-  if (arrival === null && !loading) setArrival(user ? 'signedIn' : 'guest');
+  if (arrival === null && !isLoading) setArrival(user ? 'signedIn' : 'guest');
   // Only the first load shows the skeleton: signing in here loads the user too, and the screen
   // must stay mounted through it to finish.
   if (arrival === null) return <PageSkeleton />;

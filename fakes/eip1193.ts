@@ -6,7 +6,7 @@
  */
 import { getBytes, isHexString, Wallet } from 'ethers';
 
-import type { Eip1193Provider, Eip1193Request } from '../src/auth/wallet-provider';
+import type { Eip1193Provider, Eip1193Request } from '../src/auth/wallet-sign-in/wallet-provider';
 
 /** Fixed keys, so addresses are stable across runs (test keys: never hold anything). */
 export const ALICE_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';

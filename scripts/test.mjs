@@ -6,7 +6,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 
 // The OpenAPI document comes first (the type check and the linters read what it writes); then two lanes
-// side by side, one a core: a lane's steps run in order, each printing its output once it ends.
+// side by side, one a core: a lane's steps run in order, each printing its output once it ends. The
+// lanes are balanced by what they took on a clean clone (CI, 2 cores): typecheck 68 s, dependencies
+// 5 s, unused 6 s and format 19 s in one; lint 46 s, build 24 s and package 27 s in the other.
 const contract = [
   // The server's OpenAPI document and the types generated from it, which the type check holds the
   // client's wire types against (tests/contract/wire.ts); then Redocly's recommended rules on it.
@@ -21,10 +23,10 @@ const lanes = [
     ['dependencies', 'npm', ['run', '--silent', 'lint:deps']],
     // No unused file, export or dependency (knip.jsonc writes down each exception and its reason).
     ['unused', 'npx', ['knip']],
+    ['format', 'npx', ['prettier', '--check', '--log-level=warn', '.']],
   ],
   [
     ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
-    ['format', 'npx', ['prettier', '--check', '--log-level=warn', '.']],
     // The package is built once, here: publint and attw check it as a portal's installer would, and
     // the package tests (tests/built-package.ts) reuse dist/ while it is newer than its sources.
     ['build', 'npx', ['tsup', '--silent']],

@@ -5,6 +5,7 @@ export type * from './api';
 export { withAwardRefresh } from './award-refresh';
 export { createHttpApi, type HttpApiOptions } from './http';
 export { ApiError, isAbortError } from './lib/http-errors';
+export type { Notice } from './lib/notices';
 
 // UI primitives and the scope every Ayah component renders in.
 export * from './ui';

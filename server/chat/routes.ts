@@ -10,7 +10,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
 import type { MiddlewareHandler } from 'hono';
-import { streamSSE } from 'hono/streaming';
 
 import type { Deps } from '../deps';
 import type { AuthEnv } from '../http/auth';
@@ -18,6 +17,7 @@ import { AppError } from '../http/errors';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import { pageOf, pageQuery } from '../http/paging';
+import { eventStream } from '../http/sse';
 import { BUSY_STATUS, createStreamGate, type StreamTicket } from '../http/stream-gate';
 import { hasNoNul, NUL_MESSAGE } from '../http/text';
 import { requestTimeZone, TimeZoneHeaders } from '../http/timezone';
@@ -241,46 +241,50 @@ export function chatRoutes(
         release();
         throw error;
       }
-      return streamSSE(c, async (stream) => {
-        stream.onAbort(cancel);
-        try {
-          if (place.waiting) {
-            await stream.writeSSE({ event: 'status', data: JSON.stringify(BUSY_STATUS) });
-            await place.ready(upstream.signal);
+      return eventStream(
+        c,
+        async (events) => {
+          try {
+            if (place.waiting) {
+              events.send('status', JSON.stringify(BUSY_STATUS));
+              await place.ready(upstream.signal);
+            }
+            const response = await collect(
+              turn,
+              async (piece) => events.send('chunk', JSON.stringify(piece)),
+              async (status) => events.send('status', JSON.stringify(status)),
+            );
+            events.send(
+              'done',
+              JSON.stringify({ response, sessionId: turn.sessionId, threadId: turn.threadId }),
+            );
+          } catch (error) {
+            if (
+              upstream.signal.aborted &&
+              !(error instanceof TutorError && error.kind === 'timeout')
+            ) {
+              logger.info(`[chat] client left; reply for session ${turn.sessionId} cancelled`);
+              return;
+            }
+            let detail: string;
+            if (error instanceof AppError && typeof error.detail === 'string')
+              detail = error.detail;
+            else if (error instanceof TutorError) {
+              logger.warn(`[chat] reply failed (${error.kind}):`, error.cause ?? error);
+              detail = failureDetail(error).detail;
+            } else {
+              logger.error('[chat] reply failed:', error);
+              detail = TUTOR_MESSAGES.upstream;
+            }
+            events.send('error', JSON.stringify({ detail }));
+          } finally {
+            place.release();
+            requestSignal.removeEventListener('abort', cancel);
+            release();
           }
-          const response = await collect(
-            turn,
-            (piece) => stream.writeSSE({ event: 'chunk', data: JSON.stringify(piece) }),
-            (status) => stream.writeSSE({ event: 'status', data: JSON.stringify(status) }),
-          );
-          await stream.writeSSE({
-            event: 'done',
-            data: JSON.stringify({ response, sessionId: turn.sessionId, threadId: turn.threadId }),
-          });
-        } catch (error) {
-          if (
-            upstream.signal.aborted &&
-            !(error instanceof TutorError && error.kind === 'timeout')
-          ) {
-            logger.info(`[chat] client left; reply for session ${turn.sessionId} cancelled`);
-            return;
-          }
-          let detail: string;
-          if (error instanceof AppError && typeof error.detail === 'string') detail = error.detail;
-          else if (error instanceof TutorError) {
-            logger.warn(`[chat] reply failed (${error.kind}):`, error.cause ?? error);
-            detail = failureDetail(error).detail;
-          } else {
-            logger.error('[chat] reply failed:', error);
-            detail = TUTOR_MESSAGES.upstream;
-          }
-          await stream.writeSSE({ event: 'error', data: JSON.stringify({ detail }) });
-        } finally {
-          place.release();
-          requestSignal.removeEventListener('abort', cancel);
-          release();
-        }
-      });
+        },
+        cancel,
+      );
     },
   );
 

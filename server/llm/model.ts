@@ -1,12 +1,16 @@
 /**
- * The tutor's model over any OpenAI-compatible endpoint, through the Vercel AI SDK. The SDK ends a
- * failed stream quietly and reports the failure only to `onError` (or as an `error` part): every way a
- * reply can end early is turned into a `TutorError` here, so the chat route has one thing to catch.
+ * The tutor's model over any OpenAI-compatible endpoint. The reply streams through a lean client of
+ * the wire protocol (completions.ts: the AI SDK's per-chunk validation and stream hops were a third of
+ * the app's CPU a stream under a class's load, issue 26), with the maths tools run here between
+ * rounds; embeddings go through the Vercel AI SDK. Every way a reply can end early is turned into a
+ * `TutorError` here, so the chat route has one thing to catch.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, embed, stepCountIs, streamText } from 'ai';
+import { APICallError, asSchema, embed } from 'ai';
 
 import type { LlmSettings } from '../config';
+import type { CompletionRequest, WireMessage, WireTool, WireToolCall } from './completions';
+import { streamCompletion } from './completions';
 import { mathTools } from './tools';
 
 /** At most this many tool rounds in one reply; the round after them must answer in text. */
@@ -53,6 +57,62 @@ export interface LlmClient {
   embeddingModel: string | null;
 }
 
+type MathToolName = keyof typeof mathTools;
+/** A tool's input schema, with the JSON Schema and the check the AI SDK made for it. */
+const schemaOf = (name: MathToolName) =>
+  asSchema(mathTools[name].inputSchema as Parameters<typeof asSchema>[0]);
+
+/** The tools as the wire offers them: their JSON Schemas, made once. */
+let offered: WireTool[] | null = null;
+function wireTools(): WireTool[] {
+  offered ??= (Object.keys(mathTools) as MathToolName[]).map((name) => ({
+    type: 'function' as const,
+    function: {
+      name,
+      ...(mathTools[name].description ? { description: mathTools[name].description } : {}),
+      parameters: schemaOf(name).jsonSchema,
+    },
+  }));
+  return offered;
+}
+
+/**
+ * Runs one tool call: its arguments parsed and checked against the tool's schema, then the tool. The
+ * answer is what the model reads (JSON of the result, or the error text when the call cannot run), and
+ * the arguments as the follow-up request repeats them (JSON, as the AI SDK repeats them).
+ */
+async function runTool(call: WireToolCall): Promise<{ content: string; arguments: string }> {
+  const { name, arguments: raw } = call.function;
+  let parsed: unknown;
+  try {
+    parsed = raw.trim() === '' ? {} : JSON.parse(raw);
+  } catch {
+    return {
+      content: `Invalid input for tool ${name}: the arguments are not valid JSON.`,
+      arguments: JSON.stringify(raw),
+    };
+  }
+  const args = JSON.stringify(parsed);
+  if (!Object.hasOwn(mathTools, name))
+    return {
+      content: `Error: no such tool ${JSON.stringify(name)}; the tools are ${Object.keys(mathTools).join(', ')}.`,
+      arguments: args,
+    };
+  const tool = mathTools[name as MathToolName];
+  const checked = await schemaOf(name as MathToolName).validate!(parsed);
+  if (!checked.success)
+    return {
+      content: `Invalid input for tool ${name}: ${checked.error.message}`,
+      arguments: args,
+    };
+  try {
+    const result = await (tool.execute as (input: unknown) => Promise<unknown>)(checked.value);
+    return { content: JSON.stringify(result), arguments: args };
+  } catch (error) {
+    return { content: `Error: tool ${name} failed: ${(error as Error).message}`, arguments: args };
+  }
+}
+
 export function createLlmClient(settings: LlmSettings): LlmClient {
   if (!settings.baseUrl || !settings.model)
     return { stream: null, embed: null, embeddingModel: null };
@@ -61,7 +121,6 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
     baseURL: settings.baseUrl,
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
   });
-  const model = provider.chatModel(settings.model);
   /** Set once this endpoint has refused tool calling: later replies go without tools. */
   let toolsRefused = false;
 
@@ -111,48 +170,63 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
     };
     let failure: unknown = undefined;
     try {
-      const result = streamText({
-        model,
-        system: input.system,
-        messages: input.messages,
-        abortSignal: controller.signal,
-        maxRetries: 0,
-        ...(withTools
-          ? {
-              tools: mathTools,
-              stopWhen: stepCountIs(MAX_TOOL_ROUNDS + 1),
-              // The last round answers in text: no more tool calls.
-              prepareStep: ({ stepNumber }: { stepNumber: number }) =>
-                stepNumber >= MAX_TOOL_ROUNDS ? { toolChoice: 'none' as const } : {},
-            }
-          : {}),
-        onError: ({ error }) => {
-          failure ??= error;
-        },
-      });
+      const messages: WireMessage[] = [
+        { role: 'system', content: input.system },
+        ...input.messages.map((m) => ({ role: m.role, content: m.content })),
+      ];
       let checking = false;
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') {
+      for (let round = 0; ; round++) {
+        let text = '';
+        let finish: { toolCalls: WireToolCall[] } | null = null;
+        const request: CompletionRequest = {
+          model: settings.model!,
+          messages,
+          ...(withTools
+            ? {
+                tools: wireTools(),
+                // The last round answers in text: no more tool calls.
+                ...(round >= MAX_TOOL_ROUNDS ? { tool_choice: 'none' as const } : {}),
+              }
+            : {}),
+        };
+        for await (const part of streamCompletion(
+          settings.baseUrl!,
+          settings.apiKey,
+          request,
+          controller.signal,
+        )) {
           rearm();
-          checking = false;
-          if (part.text) yield part.text;
-        } else if (
-          part.type === 'tool-input-start' ||
-          part.type === 'tool-call' ||
-          part.type === 'tool-result' ||
-          part.type === 'tool-error'
-        ) {
-          rearm();
-          if (!checking) {
-            checking = true;
-            yield { status: CHECKING_STATUS };
-          }
-        } else if (part.type === 'error') {
-          failure ??= part.error;
-          break;
-        } else if (part.type === 'abort') {
-          break;
+          if (part.type === 'text') {
+            checking = false;
+            text += part.text;
+            yield part.text;
+          } else if (part.type === 'tool-start') {
+            if (!checking) {
+              checking = true;
+              yield { status: CHECKING_STATUS };
+            }
+          } else finish = part;
         }
+        const calls = finish?.toolCalls ?? [];
+        if (!withTools || calls.length === 0 || round >= MAX_TOOL_ROUNDS) break;
+        if (!checking) {
+          checking = true;
+          yield { status: CHECKING_STATUS };
+        }
+        // The calls run side by side; each answers (an error the model reads when it cannot run).
+        const results = await Promise.all(calls.map((call) => runTool(call)));
+        rearm();
+        messages.push({
+          role: 'assistant',
+          content: text,
+          tool_calls: calls.map((call, i) => ({
+            ...call,
+            function: { ...call.function, arguments: results[i]!.arguments },
+          })),
+        });
+        calls.forEach((call, i) =>
+          messages.push({ role: 'tool', tool_call_id: call.id, content: results[i]!.content }),
+        );
       }
     } catch (error) {
       failure ??= error;

@@ -98,13 +98,26 @@ export function createTutor(
   const { config, logger, now } = deps;
   const { chat, goals, memory, llm, alerts } = services;
 
-  async function context(user: User, question: string, input: TurnInput): Promise<StudentContext> {
-    const [current, memories] = await Promise.all([
-      goals.list(user.id, 'current', input.timeZone),
+  /**
+   * The student's goals and what they studied, for the prompt. Read beside the send's transaction
+   * (`taken` is it), so the two waits overlap (issue 26): a refused send (rate limit, someone else's
+   * session) has read them for nothing, and that is all, except that with an embedding model recall
+   * calls the endpoint, so then it waits until the send is taken.
+   */
+  async function context(
+    user: User,
+    question: string,
+    input: TurnInput,
+    taken: Promise<unknown>,
+  ): Promise<StudentContext> {
+    const recall = () =>
       memory.recall(user.id, question).catch((error: unknown) => {
         logger.warn(`[chat] learning memory unavailable: ${(error as Error).message}`);
         return [];
-      }),
+      });
+    const [current, memories] = await Promise.all([
+      goals.list(user.id, 'current', input.timeZone),
+      llm.embed ? taken.then(recall, () => []) : recall(),
     ]);
     return {
       name: user.displayName,
@@ -148,11 +161,9 @@ export function createTutor(
   return {
     async begin(user: User, input: TurnInput, signal: AbortSignal): Promise<TutorTurn> {
       const question = input.messages.at(-1)!.content.trim();
-      const { session, messageId, created, at } = await chat.begin(
-        user.id,
-        input.sessionId,
-        question,
-      );
+      const taken = chat.begin(user.id, input.sessionId, question);
+      const student = context(user, question, input, taken);
+      const [{ session, messageId, created, at }] = await Promise.all([taken, student]);
       const ids = { sessionId: session.id, threadId: session.threadId };
 
       const verdict = await checkSafety(question, 'student', config.llm, logger, signal);
@@ -190,8 +201,8 @@ export function createTutor(
         };
       }
 
-      const [student, history] = await Promise.all([
-        context(user, question, input),
+      const [studentContext, history] = await Promise.all([
+        student,
         created
           ? clientTurns(input, signal)
           : chat.turnsBefore(session.id, messageId, at, HISTORY_TURNS),
@@ -199,12 +210,12 @@ export function createTutor(
       const reply = llm.stream
         ? llm.stream(
             {
-              system: systemPrompt(student),
+              system: systemPrompt(studentContext),
               messages: [...history, { role: 'user', content: question }],
             },
             signal,
           )
-        : fromText(await coach(student, question, history));
+        : fromText(await coach(studentContext, question, history));
 
       return {
         ...ids,

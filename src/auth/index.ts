@@ -1,6 +1,24 @@
 // The auth feature: sign-in, sign-up, Google and wallet sign-in, verification, password reset,
 // onboarding, and the session the rest of the app reads.
 export type { AuthProviders, LegalPage, LegalPageName, ResendResponse } from './auth.adapter';
+export type { AuthNotice } from './notices';
+export {
+  oauthCallbackLogic,
+  oauthCallbackMachine,
+  readOAuthParams,
+} from './oauth-callback/oauth-callback.machine';
+export { OAUTH_PARAMS, type OAuthParams } from './oauth-callback/oauth-callback.setup';
+export {
+  OAuthCallback,
+  type OAuthCallbackProps,
+  removeOAuthParams,
+} from './oauth-callback/OAuthCallback';
+export { Onboarding, type OnboardingProps, type OnboardingResult } from './onboarding/Onboarding';
+export { onboardingLogic, onboardingMachine } from './onboarding/onboarding.machine';
+export { type OnboardingEvent } from './onboarding/onboarding.setup';
+export { resetPasswordLogic, resetPasswordMachine } from './reset-password/reset-password.machine';
+export { type ResetPasswordEvent } from './reset-password/reset-password.setup';
+export { ResetPassword, type ResetPasswordProps } from './reset-password/ResetPassword';
 export {
   type AuthHandle,
   AuthProvider,
@@ -8,56 +26,22 @@ export {
   type AuthState,
   MissingAuthProviderError,
   useAuth,
-} from './AuthProvider';
-export { AUTH_TAGLINE, AuthScreen, type AuthScreenProps } from './AuthScreen';
-export type { AuthNotice } from './notices';
-export {
-  OAUTH_PARAMS,
-  oauthCallbackLogic,
-  oauthCallbackMachine,
-  type OAuthParams,
-  readOAuthParams,
-} from './oauth-callback.machine';
-export { OAuthCallback, type OAuthCallbackProps, removeOAuthParams } from './OAuthCallback';
-export { Onboarding, type OnboardingProps, type OnboardingResult } from './Onboarding';
-export { type OnboardingEvent, onboardingLogic, onboardingMachine } from './onboarding.machine';
-export {
-  type ResetPasswordEvent,
-  resetPasswordLogic,
-  resetPasswordMachine,
-} from './reset-password.machine';
-export { ResetPassword, type ResetPasswordProps } from './ResetPassword';
+} from './session/AuthProvider';
 export {
   browserStorage,
   isNewUser,
   memoryStorage,
-  type SessionContext,
-  type SessionEvent,
   sessionLogic,
   sessionMachine,
-  type TokenStorage,
-} from './session.machine';
-export { signInErrorMessage } from './sign-in.errors';
-export {
-  type AuthMode,
-  type SignInEvent,
-  type SignInFields,
-  signInLogic,
-  signInMachine,
-} from './sign-in.machine';
-export {
-  type VerifyEmailEvent,
-  verifyEmailLogic,
-  verifyEmailMachine,
-} from './verify-email.machine';
-export { VerifyEmail, type VerifyEmailProps } from './VerifyEmail';
-export {
-  type WalletAuthContext,
-  type WalletAuthDeps,
-  type WalletAuthEvent,
-  walletAuthLogic,
-  walletAuthMachine,
-} from './wallet-auth.machine';
+} from './session/session.machine';
+export { type SessionContext, type SessionEvent, type TokenStorage } from './session/session.setup';
+export { AUTH_TAGLINE, AuthScreen, type AuthScreenProps } from './sign-in/AuthScreen';
+export { type AuthMode, signInErrorMessage } from './sign-in/sign-in.errors';
+export { signInLogic, signInMachine } from './sign-in/sign-in.machine';
+export { type SignInEvent, type SignInFields } from './sign-in/sign-in.setup';
+export { verifyEmailLogic, verifyEmailMachine } from './verify-email/verify-email.machine';
+export { type VerifyEmailEvent } from './verify-email/verify-email.setup';
+export { VerifyEmail, type VerifyEmailProps } from './verify-email/VerifyEmail';
 export {
   type Eip1193Provider,
   type Eip1193Request,
@@ -65,6 +49,15 @@ export {
   isUserRejection,
   WalletMissingError,
   type WalletSource,
-} from './wallet-provider';
+} from './wallet-sign-in/wallet-provider';
+export {
+  type WalletAuthDeps,
+  walletAuthLogic,
+  walletAuthMachine,
+} from './wallet-sign-in/wallet-sign-in.machine';
+export {
+  type WalletAuthContext,
+  type WalletAuthEvent,
+} from './wallet-sign-in/wallet-sign-in.setup';
 // The feature's own wordings (not the spec's), kept with every other message in `src/lib/`.
 export { AUTH_MESSAGES } from '../lib/messages';

@@ -1,12 +1,11 @@
-import { ApiError } from '../lib/http-errors';
+import type { Notice } from '../lib/notices';
 
 /**
  * What the auth machines ask their component to do, as emitted events: the machines stay free of
  * React, toasts and routers, and a test reads the same events with `actor.on(...)`.
  */
 export type AuthNotice =
-  | { type: 'toast.success'; message: string }
-  | { type: 'toast.error'; message: string }
+  | Notice
   /** A loading toast that stays `duration` ms (or until dismissed by `id`). */
   | { type: 'toast.loading'; id: string; message: string; duration: number }
   /** Dismisses the toast `id`, or every toast without one. */
@@ -15,17 +14,6 @@ export type AuthNotice =
   | { type: 'route.navigate'; path: string }
   /** A full-page redirect to another site (Google sign-in). */
   | { type: 'page.redirect'; url: string };
-
-/**
- * The server's own words for a failed call when it gave any (a `detail` text, or the joined
- * validation items of a 422), else `fallback`. Used where the spec says "default or server message".
- */
-export function serverMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof ApiError)) return fallback;
-  if (typeof error.detail === 'string' && error.detail.trim() !== '') return error.detail.trim();
-  if (error.status === 422 || error.status === 404) return error.message;
-  return fallback;
-}
 
 /**
  * `promise`, unless `signal` aborts first: then a promise that never settles. An invoked actor's

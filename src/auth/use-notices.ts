@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { Subscription } from 'xstate';
 
-import { toast } from '../ui/toast';
+import { showNotice, toast } from '../ui/toast';
 import type { AuthNotice } from './notices';
 
 /** An actor whose emitted events are `AuthNotice`s. */
@@ -34,11 +34,8 @@ export function useNotices(actorRef: NoticeSource, handlers: NoticeHandlers): vo
 
 function carryOut(notice: AuthNotice, handlers: NoticeHandlers): void {
   switch (notice.type) {
-    case 'toast.success':
-      toast.success(notice.message);
-      return;
-    case 'toast.error':
-      toast.error(notice.message);
+    case 'notify':
+      showNotice(notice);
       return;
     case 'toast.loading':
       toast.loading(notice.message, { id: notice.id, duration: notice.duration });

@@ -14,8 +14,8 @@ import { MoreHorizontalIcon, PencilIcon, TrashIcon } from '../ui/icons';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import type { ChatSession } from './chat.adapter';
 import { ArchiveIcon } from './chat-icons';
+import { preloadSessionDialogs } from './sidebar.dialogs';
 import { useSessionsActor } from './sidebar-context';
-import { preloadSessionDialogs } from './sidebar-dialogs';
 
 export interface ChatSessionListProps {
   /** The conversation shown, marked current. */

@@ -6,13 +6,13 @@ import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
 import { Button } from '../ui/button';
 import { MountOnOpen } from '../ui/mount-on-open';
 import { AyahRoot, type Theme } from '../ui/root';
-import { toast } from '../ui/toast';
+import { showNotice, toast } from '../ui/toast';
 import type { ChatAdapter } from './chat.adapter';
 import { ChatSessionList } from './ChatSessionList';
 import { sessionsLogic } from './sessions.machine';
 import { isDeleting, isIdle, isRenaming } from './sessions.selectors';
+import { DeleteChatDialog, RenameChatDialog, SearchChatsDialog } from './sidebar.dialogs';
 import { SessionsActorProvider, type SessionsActorRef } from './sidebar-context';
-import { DeleteChatDialog, RenameChatDialog, SearchChatsDialog } from './sidebar-dialogs';
 import { SidebarNav } from './SidebarNav';
 
 export interface ChatSidebarProps {
@@ -177,8 +177,7 @@ function useSidebarEffects(
     window.addEventListener(REFRESH_CHAT_HISTORY_EVENT, refresh);
     const subscriptions = [
       actor.on('notify', ({ tone, message, undo }) => {
-        if (tone === 'error') return toast.error(message);
-        if (!undo) return toast.success(message);
+        if (tone === 'error' || !undo) return showNotice({ tone, message });
         // An archive can be undone for as long as its toast shows.
         return toast.success(
           (t) => (

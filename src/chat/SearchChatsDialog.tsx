@@ -6,7 +6,7 @@ import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogTitle } from '../ui/dialog';
 import { AyahRoot, type Theme } from '../ui/root';
 import { Spinner } from '../ui/spinner';
-import { toast } from '../ui/toast';
+import { showNotice } from '../ui/toast';
 import type { ChatAdapter, ChatSearchHit, ChatSession } from './chat.adapter';
 import { MessageIcon, SearchIcon } from './chat-icons';
 import { searchLogic } from './search.machine';
@@ -75,9 +75,7 @@ function SearchPanel({
 
   useEffect(() => {
     const subscriptions = [
-      actor.on('notify', ({ tone, message }) =>
-        tone === 'error' ? toast.error(message) : toast.success(message),
-      ),
+      actor.on('notify', showNotice),
       // The sidebar's list gains the chat back.
       actor.on('session.unarchived', () =>
         window.dispatchEvent(new Event(REFRESH_CHAT_HISTORY_EVENT)),

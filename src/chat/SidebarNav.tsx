@@ -6,7 +6,7 @@ import { followLink } from '../ui/follow-link';
 import { AyahLogo } from '../ui/logo';
 import { VisuallyHidden } from '../ui/visually-hidden';
 import { NewChatIcon, PanelLeftIcon, SearchIcon, TargetIcon } from './chat-icons';
-import { preloadSearch } from './sidebar-dialogs';
+import { preloadSearch } from './sidebar.dialogs';
 
 export interface SidebarNavProps {
   collapsed: boolean;

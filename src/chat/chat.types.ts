@@ -1,3 +1,4 @@
+import type { Notice } from '../lib/notices';
 import type { ChatSendRequest } from './chat.adapter';
 import type { ChatEntry } from './chat.thread';
 
@@ -43,7 +44,7 @@ export type ChatEvent =
 
 /** What the chat asks of the page around it: toasts, the URL, the chat list, announcements. */
 export type ChatEmitted =
-  | { type: 'notify'; tone: 'success' | 'error'; message: string }
+  | Notice
   /** The `sessionId` URL parameter should now be this, or be removed (null). */
   | { type: 'session.changed'; sessionId: string | null }
   /** A session got its first reply: chat lists reload (the 'refresh-chat-history' window event). */

@@ -15,14 +15,10 @@ export {
   chatMachine,
 } from './chat.machine';
 export type { ChatEntry, ChatEntryStatus } from './chat.thread';
-export { type SearchContext, type SearchEvent, searchLogic, searchMachine } from './search.machine';
-export {
-  type SessionsContext,
-  type SessionsEmitted,
-  type SessionsEvent,
-  sessionsLogic,
-  sessionsMachine,
-} from './sessions.machine';
+export { searchLogic, searchMachine } from './search.machine';
+export { type SearchContext, type SearchEvent } from './search.setup';
+export { sessionsLogic, sessionsMachine } from './sessions.machine';
+export { type SessionsContext, type SessionsEmitted, type SessionsEvent } from './sessions.setup';
 
 // What the chat remembers in the browser, and the event that reloads the chat lists.
 export { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';

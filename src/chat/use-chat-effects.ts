@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 
 import { sessionTitle } from '../lib/chat';
 import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
-import { toast } from '../ui/toast';
+import { showNotice } from '../ui/toast';
 import type { ChatActorRef } from './chat-context';
 
 type Options = {
@@ -30,9 +30,7 @@ export function useChatEffects(
 
   useEffect(() => {
     const subscriptions = [
-      actor.on('notify', ({ tone, message }) =>
-        tone === 'error' ? toast.error(message) : toast.success(message),
-      ),
+      actor.on('notify', showNotice),
       actor.on('session.changed', (event) => {
         if (event.sessionId !== latest.current.sessionId) {
           latest.current.onSessionChange?.(event.sessionId);

@@ -9,7 +9,7 @@ import { MountOnOpen } from '../ui/mount-on-open';
 import { pageTitleClass } from '../ui/page-title';
 import { AyahRoot, type Theme } from '../ui/root';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
-import { toast } from '../ui/toast';
+import { showNotice, toast } from '../ui/toast';
 import { whenIdle } from '../ui/when-idle';
 import { goalsLogic } from './board.machine';
 import { listStatus, noDialogOpen } from './board.selectors';
@@ -230,9 +230,7 @@ function GuestNotice({ onSignIn }: { onSignIn: (() => void) | undefined }) {
 function useGoalsEffects(board: BoardActorRef, wizard: WizardActorRef) {
   useEffect(() => {
     const subscriptions = [
-      board.on('notify', ({ tone, message }) =>
-        tone === 'error' ? toast.error(message) : toast.success(message),
-      ),
+      board.on('notify', showNotice),
       wizard.on('goal.created', ({ goal, message }) => {
         toast.success(message);
         board.send({ type: 'goal.created', goal });

@@ -10,7 +10,7 @@ import { Input } from '../ui/input';
 import { SubjectIcon } from '../ui/subject-icons';
 import { useWizardActor } from './goals-context';
 import { suggestionsFor } from './suggestions';
-import { wizardTargetError } from './wizard.machine';
+import { wizardTargetError } from './wizard.setup';
 
 const choice = cn(
   'ay:flex ay:w-full ay:items-start ay:gap-3 ay:rounded-lg ay:border ay:border-border ay:bg-background',

@@ -1,8 +1,10 @@
 import { assign, emit, raise, setup } from 'xstate';
 
 import { canEditGoal, isValidTarget, progressEntryError } from '../lib/goals';
+import { isStatus, serverMessage } from '../lib/http-errors';
 import { GOALS } from '../lib/limits';
 import { GOAL_MESSAGES } from '../lib/messages';
+import type { Notice } from '../lib/notices';
 import { stubActor } from '../lib/stub-actor';
 import type { MessageResponse, Paged } from '../wire';
 import type {
@@ -14,7 +16,6 @@ import type {
   GoalResponse,
   LogProgressRequest,
 } from './goals.adapter';
-import { isStatus, refusalMessage } from './goals.setup';
 
 const HOW = 'create the machine with goalsLogic(adapter)';
 
@@ -71,7 +72,7 @@ export type BoardEvent =
   /** Raised after every change: the stats, Recent Activity and celebrations are fetched again. */
   | { type: 'board.changed' };
 
-export type BoardEmitted = { type: 'notify'; tone: 'success' | 'error'; message: string };
+export type BoardEmitted = Notice;
 
 const EMPTY_HISTORY: GoalHistory = { entries: [], page: 1, total: 0, hasMore: false };
 const keyOf = (c: Celebration) => `${c.goal_id}:${c.milestone}`;
@@ -197,7 +198,7 @@ export const boardSetup = setup({
       tone: 'error' as const,
       // The 50 % lock in the server's words (a 400); anything else is 'Failed to update goal'.
       message: isStatus(error, 400)
-        ? refusalMessage(error, GOAL_MESSAGES.updateFailed)
+        ? serverMessage(error, GOAL_MESSAGES.updateFailed)
         : GOAL_MESSAGES.updateFailed,
     })),
     notifyDeleted: emit({ type: 'notify', tone: 'success', message: GOAL_MESSAGES.deleted }),
@@ -210,7 +211,7 @@ export const boardSetup = setup({
     notifyLogFailed: emit((_, { error }: { error: unknown }) => ({
       type: 'notify' as const,
       tone: 'error' as const,
-      message: refusalMessage(error, GOAL_MESSAGES.progressFailed),
+      message: serverMessage(error, GOAL_MESSAGES.progressFailed),
     })),
   },
   delays: {

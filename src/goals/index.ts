@@ -12,11 +12,10 @@ export {
 } from './board.machine';
 export type * from './goals.adapter';
 export { type GoalSuggestion, suggestionsFor } from './suggestions';
+export { wizardLogic, wizardMachine } from './wizard.machine';
 export {
   type WizardContext,
   type WizardEmitted,
   type WizardEvent,
-  wizardLogic,
-  wizardMachine,
   wizardTargetError,
-} from './wizard.machine';
+} from './wizard.setup';

@@ -1,115 +1,15 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { fromPromise } from 'xstate';
 
-import { defaultTarget, goalTargetError } from '../lib/goals';
-import { GOAL_MESSAGES, goalCreated } from '../lib/messages';
-import { stubActor } from '../lib/stub-actor';
-import type {
-  CreateGoalRequest,
-  Goal,
-  GoalResponse,
-  GoalsAdapter,
-  GoalType,
-  Subject,
-} from './goals.adapter';
-import { serverMessage } from './goals.setup';
-
-export type WizardContext = {
-  subject: Subject | null;
-  goalType: GoalType | null;
-  /** The target as typed: checked on Next, so a half-typed number is never rewritten. */
-  target: string;
-  /** The custom-goal toggle: the full subject list instead of the suggestion cards. */
-  custom: boolean;
-  /** The server's refusal of the last create (e.g. the 3-subject limit), shown on the review step. */
-  error: string | null;
-};
-
-export type WizardEvent =
-  /** A suggestion card: picks its subject and jumps to step 2. */
-  | { type: 'wizard.suggest'; subject: Subject }
-  | { type: 'wizard.custom' }
-  /** A subject from the full list (custom goal); Next goes on. */
-  | { type: 'subject.select'; subject: Subject }
-  /** Choosing a goal type jumps to step 3 with that type's default target. */
-  | { type: 'type.select'; goalType: GoalType }
-  | { type: 'target.change'; value: string }
-  /** A quick pick (10/15/20/25, 30/45/60/90, 3/5/7/10). */
-  | { type: 'target.pick'; value: number }
-  | { type: 'wizard.next' }
-  | { type: 'wizard.back' }
-  | { type: 'wizard.create' }
-  | { type: 'wizard.cancel' };
-
-export type WizardEmitted =
-  { type: 'goal.created'; goal: Goal; message: string } | { type: 'wizard.cancelled' };
-
-const fresh = (): WizardContext => ({
-  subject: null,
-  goalType: null,
-  target: '',
-  custom: false,
-  error: null,
-});
-
-/** The typed target's problem, or null when it is a whole number from 1 to 999. */
-export function wizardTargetError(context: Pick<WizardContext, 'target'>): string | null {
-  const text = context.target.trim();
-  return goalTargetError(text === '' ? Number.NaN : Number(text), 'create');
-}
+import { serverMessage } from '../lib/http-errors';
+import { GOAL_MESSAGES } from '../lib/messages';
+import type { GoalsAdapter } from './goals.adapter';
+import { fresh, wizardSetup } from './wizard.setup';
 
 /**
  * The create wizard (spec section 4): steps 1 Subject, 2 Goal type, 3 Target, 4 Review/create. Each
  * step is a state; Cancel from any step but `creating` starts over, and so does a created goal.
  */
-export const wizardMachine = setup({
-  types: {
-    context: {} as WizardContext,
-    events: {} as WizardEvent,
-    emitted: {} as WizardEmitted,
-    tags: {} as 'busy' | 'error',
-  },
-  actors: {
-    createGoal: stubActor<GoalResponse, CreateGoalRequest>(
-      'createGoal',
-      'create the machine with wizardLogic(adapter)',
-    ),
-  },
-  guards: {
-    hasSubject: ({ context }) => context.subject !== null,
-    isValidTarget: ({ context }) => wizardTargetError(context) === null,
-  },
-  actions: {
-    reset: assign(fresh),
-    setSubject: assign({
-      subject: ({ context, event }) =>
-        event.type === 'wizard.suggest' || event.type === 'subject.select'
-          ? event.subject
-          : context.subject,
-    }),
-    toggleCustom: assign({ custom: ({ context }) => !context.custom }),
-    /** Entering step 3 by choosing a type sets that type's default target: 10, 30 or 3. */
-    setType: assign(({ context, event }) =>
-      event.type === 'type.select'
-        ? { goalType: event.goalType, target: String(defaultTarget(event.goalType)) }
-        : context,
-    ),
-    setTarget: assign({
-      target: ({ context, event }) => {
-        if (event.type === 'target.change') return event.value;
-        if (event.type === 'target.pick') return String(event.value);
-        return context.target;
-      },
-    }),
-    clearError: assign({ error: null }),
-    setError: assign({ error: (_, message: string) => message }),
-    announceCreated: emit((_, goal: Goal) => ({
-      type: 'goal.created' as const,
-      goal,
-      message: goalCreated(goal.subject, goal.goal_type, goal.target_value),
-    })),
-    announceCancelled: emit({ type: 'wizard.cancelled' }),
-  },
-}).createMachine({
+export const wizardMachine = wizardSetup.createMachine({
   id: 'wizard',
   context: fresh,
   initial: 'subject',

@@ -41,6 +41,31 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's own text for a failed call: its `detail` when that is a non-empty string, else ''. */
+export function serverDetail(error: unknown): string {
+  return error instanceof ApiError && typeof error.detail === 'string' ? error.detail.trim() : '';
+}
+
+/**
+ * The one rule for "the server's words, or the spec's": the server's `detail` text when it gave one
+ * (any status: 'Invalid signature' on a 401, the 3-subject limit on a 400), else for a 404 or 422 the
+ * HTTP layer's message (FastAPI's items joined, or the catalogue's text), else `fallback` — a 5xx
+ * without words, a call that got no answer, or any error that is not an ApiError.
+ */
+export function serverMessage(error: unknown, fallback: string): string {
+  const detail = serverDetail(error);
+  if (detail) return detail;
+  if (error instanceof ApiError && (error.status === 422 || error.status === 404)) {
+    return error.message;
+  }
+  return fallback;
+}
+
+/** Whether a call failed with this HTTP status. */
+export function isStatus(error: unknown, status: number): boolean {
+  return error instanceof ApiError && error.status === status;
+}
+
 /** True for the rejection of an aborted call (a `DOMException` or `Error` named `AbortError`). */
 export function isAbortError(error: unknown): boolean {
   return (

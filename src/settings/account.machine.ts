@@ -1,51 +1,14 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise } from 'xstate';
 
-import { ApiError } from '../lib/http-errors';
 import { SETTINGS_MESSAGES } from '../lib/messages';
-import { stubActor } from '../lib/stub-actor';
-import type { MessageResponse } from '../wire';
-import type { AccountExport, DeleteAccountRequest, SettingsAdapter } from './settings.adapter';
-import type { SettingsNotice } from './settings.notices';
-
-const HOW = 'create the machine with accountLogic(adapter)';
-
-export type AccountContext = { error: string | null };
-
-export type AccountEvent =
-  | { type: 'export.start' }
-  | { type: 'delete.start' }
-  | { type: 'delete.confirm'; body: DeleteAccountRequest }
-  | { type: 'delete.cancel' };
-
-export type AccountEmitted =
-  | SettingsNotice
-  /** The export arrived: the component saves it as a file. */
-  | { type: 'export.ready'; data: AccountExport }
-  /** The account is gone: the host signs out. */
-  | { type: 'account.deleted' };
-
-function refusal(error: unknown): string {
-  if (error instanceof ApiError && typeof error.detail === 'string' && error.detail.trim())
-    return error.detail.trim();
-  return SETTINGS_MESSAGES.deleteAccountFailed;
-}
+import { accountSetup, refusal } from './account.setup';
+import type { SettingsAdapter } from './settings.adapter';
 
 /**
  * Beyond the spec, for children's accounts: "Export my data" (one JSON file) and "Delete my
  * account" after a confirmation (the email typed, a display name, or a wallet signature).
  */
-export const accountMachine = setup({
-  types: {
-    context: {} as AccountContext,
-    events: {} as AccountEvent,
-    emitted: {} as AccountEmitted,
-    tags: {} as 'busy',
-  },
-  actors: {
-    exportData: stubActor<AccountExport, void>('exportData', HOW),
-    deleteAccount: stubActor<MessageResponse, DeleteAccountRequest>('deleteAccount', HOW),
-  },
-}).createMachine({
+export const accountMachine = accountSetup.createMachine({
   id: 'account',
   context: { error: null },
   initial: 'idle',

@@ -1,105 +1,15 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
 
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
-import { stubActor } from '../lib/stub-actor';
-import type { MessageResponse, PageQuery } from '../wire';
-import type { ChatSession, ChatSessionPage } from './settings.adapter';
+import { archiveSetup, byId, confirmed, notify } from './archive.setup';
 import type { SettingsAdapter } from './settings.adapter';
-import type { SettingsNotice } from './settings.notices';
-
-const HOW = 'create the machine with archiveLogic(adapter)';
-
-export type ArchiveContext = {
-  sessions: ChatSession[];
-  /** The page shown, from 1 (50 a page). */
-  page: number;
-  hasMore: boolean;
-  total: number;
-  /** The archived chat being deleted. */
-  target: ChatSession | null;
-};
-
-export type ArchiveEvent =
-  | { type: 'archive.refresh' }
-  | { type: 'archive.next' }
-  | { type: 'archive.previous' }
-  | { type: 'session.unarchive'; sessionId: string }
-  | { type: 'session.delete'; sessionId: string }
-  | { type: 'all.archive' }
-  | { type: 'all.delete' }
-  | { type: 'action.confirm' }
-  | { type: 'action.cancel' };
-
-type Tone = 'success' | 'error';
-const notify = (tone: Tone, message: string) => ({
-  type: 'notify' as const,
-  params: { tone, message },
-});
-
-const byId = (context: ArchiveContext, event: ArchiveEvent) =>
-  'sessionId' in event ? (context.sessions.find((s) => s.id === event.sessionId) ?? null) : null;
-
-/** A confirmed action: `confirming` (the dialog), then `running`; toasts for both outcomes. */
-function confirmed(
-  src: 'deleteArchivedSession' | 'archiveAll' | 'deleteAll',
-  ok: string,
-  fail: string,
-) {
-  return {
-    initial: 'confirming' as const,
-    states: {
-      confirming: {
-        on: { 'action.confirm': 'running', 'action.cancel': '#archive.action.idle' },
-      },
-      running: {
-        tags: ['busy' as const],
-        invoke: {
-          src,
-          input: ({ context }: { context: ArchiveContext }) => ({
-            sessionId: context.target?.id ?? '',
-          }),
-          onDone: {
-            target: '#archive.action.idle',
-            actions: [notify('success', ok), 'changed' as const, 'reload' as const],
-          },
-          onError: { target: '#archive.action.idle', actions: notify('error', fail) },
-        },
-      },
-    },
-  };
-}
 
 /**
  * Data Controls (spec section 2, "Settings"): the archived chats, 50 a page, with unarchive and
  * delete; archive all and delete all, each after a confirmation. Two regions: the list and the action.
  */
-export const archiveMachine = setup({
-  types: {
-    context: {} as ArchiveContext,
-    events: {} as ArchiveEvent,
-    emitted: {} as SettingsNotice,
-    tags: {} as 'loading' | 'busy',
-  },
-  actors: {
-    listArchived: stubActor<ChatSessionPage, PageQuery>('listArchived', HOW),
-    unarchiveSession: stubActor<ChatSession, { sessionId: string }>('unarchiveSession', HOW),
-    deleteArchivedSession: stubActor<MessageResponse, { sessionId: string }>(
-      'deleteArchivedSession',
-      HOW,
-    ),
-    archiveAll: stubActor<MessageResponse, { sessionId: string }>('archiveAll', HOW),
-    deleteAll: stubActor<MessageResponse, { sessionId: string }>('deleteAll', HOW),
-  },
-  actions: {
-    notify: emit((_, params: { tone: Tone; message: string }) => ({
-      type: 'notify' as const,
-      ...params,
-    })),
-    changed: emit({ type: 'chats.changed' }),
-    reload: ({ self }) => self.send({ type: 'archive.refresh' }),
-  },
-}).createMachine({
+export const archiveMachine = archiveSetup.createMachine({
   id: 'archive',
   type: 'parallel',
   context: { sessions: [], page: 1, hasMore: false, total: 0, target: null },

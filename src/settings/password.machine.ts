@@ -1,47 +1,12 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise } from 'xstate';
 
-import { ApiError } from '../lib/http-errors';
-import { PROFILE_MESSAGES, SETTINGS_MESSAGES } from '../lib/messages';
-import { stubActor } from '../lib/stub-actor';
-import { type ChangePasswordFields, validateChangePassword } from '../lib/validation';
-import type { MessageResponse } from '../wire';
-import type { ChangePasswordRequest, SettingsAdapter } from './settings.adapter';
-import type { SettingsNotice } from './settings.notices';
-
-export type PasswordContext = {
-  /** Why the last attempt was refused: a rule of section 5 or a server error of section 8. */
-  error: string | null;
-};
-
-export type PasswordEvent = { type: 'password.submit' } & ChangePasswordFields;
-
-/** A refused change in the words of spec section 8. */
-export function passwordServerError(error: unknown): string {
-  if (!(error instanceof ApiError)) return PROFILE_MESSAGES.authFailed;
-  if (error.status === 400)
-    return typeof error.detail === 'string' && error.detail.trim()
-      ? error.detail.trim()
-      : PROFILE_MESSAGES.currentPasswordIncorrect;
-  if (error.status === 422) return PROFILE_MESSAGES.weakNewPassword;
-  if (error.status === 401 || error.status === 403) return PROFILE_MESSAGES.authFailed;
-  return error.message;
-}
+import { SETTINGS_MESSAGES } from '../lib/messages';
+import { validateChangePassword } from '../lib/validation';
+import { passwordServerError, passwordSetup } from './password.setup';
+import type { SettingsAdapter } from './settings.adapter';
 
 /** The Security section's password change: `idle` → `submitting` → `idle` (fields cleared on success). */
-export const passwordMachine = setup({
-  types: {
-    context: {} as PasswordContext,
-    events: {} as PasswordEvent,
-    emitted: {} as SettingsNotice | { type: 'password.changed' },
-    tags: {} as 'busy',
-  },
-  actors: {
-    changePassword: stubActor<MessageResponse, ChangePasswordRequest>(
-      'changePassword',
-      'create the machine with passwordLogic(adapter)',
-    ),
-  },
-}).createMachine({
+export const passwordMachine = passwordSetup.createMachine({
   id: 'password',
   context: { error: null },
   initial: 'idle',

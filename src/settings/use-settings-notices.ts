@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef } from 'react';
 import type { Subscription } from 'xstate';
 
 import { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';
-import { toast } from '../ui/toast';
+import { showNotice } from '../ui/toast';
 import type { User } from './settings.adapter';
 import type { SettingsNotice } from './settings.notices';
 
@@ -26,10 +26,7 @@ export function useSettingsNotices(actor: Source, onUserChange?: (user: User) =>
   useLayoutEffect(() => {
     const subscription = actor.on('*', (emitted) => {
       const notice = emitted as SettingsNotice;
-      if (notice.type === 'notify')
-        return void (notice.tone === 'error'
-          ? toast.error(notice.message)
-          : toast.success(notice.message));
+      if (notice.type === 'notify') return void showNotice(notice);
       if (notice.type === 'user.updated') return latest.current?.(notice.user);
       if (notice.type === 'chats.changed')
         window.dispatchEvent(new Event(REFRESH_CHAT_HISTORY_EVENT));

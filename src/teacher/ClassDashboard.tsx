@@ -16,6 +16,7 @@ import {
   visibleStudents,
 } from './dashboard.selectors';
 import type { SortKey, StudentFilter } from './dashboard.setup';
+import { LoadFailed } from './LoadFailed';
 import type { TeacherAdapter } from './teacher.adapter';
 
 export interface ClassDashboardProps {
@@ -150,12 +151,9 @@ export function ClassDashboard({
         <p>You do not teach a class in Ayah yet. Open Ayah from your course to add it.</p>
       )}
       {hasFailed(state) && (
-        <div role="alert" className="ay:flex ay:items-center ay:gap-3">
-          <p>The class could not be loaded.</p>
-          <Button variant="outline" onClick={() => actor.send({ type: 'dashboard.retry' })}>
-            Try again
-          </Button>
-        </div>
+        <LoadFailed onRetry={() => actor.send({ type: 'dashboard.retry' })}>
+          The class could not be loaded.
+        </LoadFailed>
       )}
       {isReady(state) && data && data.students.length === 0 && (
         <p>No students yet: they appear here once they open Ayah from the course.</p>

@@ -19,6 +19,7 @@ import {
   openDetail,
   unreadCount,
 } from './alerts.selectors';
+import { LoadFailed } from './LoadFailed';
 import type { AlertDetail } from './teacher.adapter';
 import type { TeacherAdapter } from './teacher.adapter';
 
@@ -92,12 +93,9 @@ export function SafetyAlerts({
       </h2>
       {isLoadingList(state) && <LoadingStatus label="Loading alerts…" />}
       {hasFailed(state) && (
-        <div role="alert" className="ay:flex ay:items-center ay:gap-3">
-          <p>The alerts could not be loaded.</p>
-          <Button variant="outline" onClick={() => actor.send({ type: 'alerts.retry' })}>
-            Try again
-          </Button>
-        </div>
+        <LoadFailed onRetry={() => actor.send({ type: 'alerts.retry' })}>
+          The alerts could not be loaded.
+        </LoadFailed>
       )}
       {!isLoadingList(state) && !hasFailed(state) && state.context.alerts.length === 0 && (
         <p>No safety alerts. Ayah raises one when a student in your class may need help.</p>

@@ -7,11 +7,17 @@ import {
 } from 'react-hot-toast';
 
 import { TOAST } from '../lib/limits';
+import type { Notice } from '../lib/notices';
 import { CheckIcon, XIcon } from './icons';
 import { PortalScope } from './root';
 import { Spinner } from './spinner';
 
 export { toast };
+
+/** Shows a machine's notice (the success or error toast it asks for): the one toast bridge. */
+export function showNotice({ tone, message }: Pick<Notice, 'tone' | 'message'>): string {
+  return tone === 'error' ? toast.error(message) : toast.success(message);
+}
 
 // react-hot-toast stamps `role="status"` on each toast when it is created, and that beats any
 // `ariaProps` in the Toaster's options, so errors are given their alert role as they render.

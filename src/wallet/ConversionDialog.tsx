@@ -13,8 +13,9 @@ import {
 } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
-import { amountError, type conversionMachine, tokensToReceive } from './conversion.machine';
+import { type conversionMachine } from './conversion.machine';
 import { isOpen, resultStatus } from './conversion.selectors';
+import { amountError, tokensToReceive } from './conversion.setup';
 
 export type ConversionActorRef = ActorRefFrom<typeof conversionMachine>;
 

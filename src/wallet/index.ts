@@ -1,19 +1,19 @@
 // The points wallet (`ayah-coach/wallet`): balances, activity, the conversion to AYAH, guests' points.
 export { REFRESH_WALLET_EVENT } from '../lib/messages';
 export { refreshWallets } from '../lib/wallet-events';
+export { conversionLogic, conversionMachine } from './conversion.machine';
 export {
   type ConversionContext,
   type ConversionEvent,
-  conversionLogic,
-  conversionMachine,
   DEFAULT_CONVERSION_INFO,
   FOLLOW,
   followDelay,
-} from './conversion.machine';
+} from './conversion.setup';
 export { type ConversionActorRef, ConversionDialog } from './ConversionDialog';
 export { GUEST_POINTS_KEY, type GuestWallet, guestWallet } from './guest-wallet';
 export { Wallet, type WalletHandle, type WalletProps } from './Wallet';
 export type * from './wallet.adapter';
-export { type WalletContext, type WalletEvent, walletLogic, walletMachine } from './wallet.machine';
+export { walletLogic, walletMachine } from './wallet.machine';
+export { type WalletContext, type WalletEvent } from './wallet.setup';
 export { WalletBalances, type WalletBalancesProps } from './WalletBalances';
 export { WalletDialog, type WalletDialogProps } from './WalletDialog';

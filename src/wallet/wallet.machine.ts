@@ -1,52 +1,14 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise } from 'xstate';
 
-import { stubActor } from '../lib/stub-actor';
-import type { Paged, PageQuery } from '../wire';
-import type { Balance, WalletActivity, WalletAdapter } from './wallet.adapter';
-
-const HOW = 'create the machine with walletLogic(adapter)';
-
-/** Activity rows a page. */
-export const ACTIVITY_PAGE_SIZE = 10;
-
-export type WalletContext = {
-  balance: Balance | null;
-  activity: WalletActivity[];
-  /** The activity page shown, from 1. */
-  page: number;
-  hasMore: boolean;
-  total: number;
-};
-
-export type WalletEvent =
-  { type: 'wallet.refresh' } | { type: 'activity.next' } | { type: 'activity.previous' };
-
-type ActivityPage = Paged<'data', WalletActivity>;
+import type { WalletAdapter } from './wallet.adapter';
+import { ACTIVITY_PAGE_SIZE, walletSetup } from './wallet.setup';
 
 /**
  * The wallet page (spec section 2, "Wallet page"): the balances and a page of recent activity.
  * `loading` reads the balance then the activity; `ready` pages through it; `failed` offers a retry.
  * 'wallet.refresh' (after a conversion or an award) reloads both, keeping what is shown meanwhile.
  */
-export const walletMachine = setup({
-  types: {
-    context: {} as WalletContext,
-    events: {} as WalletEvent,
-    tags: {} as 'loading' | 'busy',
-  },
-  actors: {
-    balance: stubActor<Balance, void>('balance', HOW),
-    activity: stubActor<ActivityPage, PageQuery>('activity', HOW),
-  },
-  actions: {
-    showPage: assign((_, output: ActivityPage) => ({
-      activity: output.data,
-      page: output.page,
-      hasMore: output.hasMore,
-      total: output.total,
-    })),
-  },
-}).createMachine({
+export const walletMachine = walletSetup.createMachine({
   id: 'wallet',
   context: { balance: null, activity: [], page: 1, hasMore: false, total: 0 },
   initial: 'loading',

@@ -40,6 +40,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Admin URL of the test PostgreSQL; empty when the PostgreSQL pass is skipped. */
     ayahPgUrl: string;
+    /** A migrated database in it (pg-global-setup.ts), to create each file's from. */
+    ayahPgTemplate: string;
     /** A migrated PGlite database's dump (pglite-global-setup.ts), to start each file's from. */
     ayahPgliteImage: string;
   }
@@ -235,7 +237,7 @@ export class Harness {
         ...(image && { image: new Blob([readFileSync(image)]) }),
       });
     }
-    const { url, drop } = await freshPgDatabase();
+    const { url, drop } = await freshPgDatabase(inject('ayahPgTemplate'));
     this.dropDatabase = drop;
     return openDatabase({ url, poolSize: 10 });
   }
@@ -419,8 +421,13 @@ export class Harness {
   }
 }
 
-/** A new, empty database in the test PostgreSQL, and how to drop it. */
-export async function freshPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new database in the test PostgreSQL, and how to drop it: empty, or a copy of `template` (the
+ * migrated one pg-global-setup.ts made).
+ */
+export async function freshPgDatabase(
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `ayah_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: pgAdminUrl });
@@ -431,7 +438,7 @@ export async function freshPgDatabase(): Promise<{ url: string; drop: () => Prom
       await client.end();
     }
   };
-  await admin(`CREATE DATABASE ${name}`);
+  await admin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(pgAdminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
@@ -446,6 +453,10 @@ export function tokenOf(mail: Mail): string {
 
 /** One server for the whole file: started before its tests, closed after them. */
 export function useServer(options: HarnessOptions = {}): Harness {
+  // Server files share a worker's modules (isolate: false), and vitest never hands one project's
+  // worker to another: should that change, a PostgreSQL file would quietly run on PGlite.
+  if ((process.env.AYAH_TEST_DB === 'postgres') !== onPostgres)
+    throw new Error('tests/server/harness.ts was loaded for the other server project');
   const harness = new Harness(options);
   beforeAll(async () => {
     if (onPostgres && !pgAdminUrl) return;

@@ -12,7 +12,10 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+
+import { openDatabase } from '../../server/db';
 
 function findBinDir(): string | null {
   const base = '/usr/lib/postgresql';
@@ -73,11 +76,12 @@ export default async function setup(project: TestProject) {
   if (process.env.DATABASE_URL) {
     console.log('PostgreSQL pass: using DATABASE_URL (one database per test file).');
     project.provide('ayahPgUrl', process.env.DATABASE_URL);
-    return;
+    return migratedTemplate(project, process.env.DATABASE_URL);
   }
   const skip = (why: string) => {
     console.warn(`\n${skippedPass(why)}\n`);
     project.provide('ayahPgUrl', '');
+    project.provide('ayahPgTemplate', '');
   };
   // AYAH_TEST_NO_PG=1 plays a machine without PostgreSQL (tests/server/pg-skip.test.ts uses it).
   if (process.env.AYAH_TEST_NO_PG === '1')
@@ -146,14 +150,62 @@ export default async function setup(project: TestProject) {
   console.log(
     `PostgreSQL ${version} for the server-pg pass on 127.0.0.1:${port} (${Date.now() - started} ms)`,
   );
-  project.provide('ayahPgUrl', `postgres://postgres@127.0.0.1:${port}/postgres`);
-
-  return () => {
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  project.provide('ayahPgUrl', adminUrl);
+  const stop = () => {
     try {
       run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
     } catch (error) {
       console.warn('Stopping the test PostgreSQL failed:', error);
     }
     rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await migratedTemplate(project, adminUrl);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return stop;
+}
+
+/** Runs `statement` on the server's admin database. */
+async function admin(adminUrl: string, statement: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * One database migrated here, once, that each test file's database is created from
+ * (`CREATE DATABASE … TEMPLATE`, `ayahPgTemplate`): a copy instead of every migration again in each
+ * of the pass's files. Made afresh each run from the checked-in migrations; the harness still runs
+ * `migrate()` on its copy (a no-op when nothing is new). Nothing stays connected to it, as a template
+ * requires. Answers how to drop it.
+ */
+async function migratedTemplate(project: TestProject, adminUrl: string) {
+  const name = `ayah_template_${process.pid}_${Date.now()}`;
+  await admin(adminUrl, `CREATE DATABASE ${name}`);
+  const drop = () => admin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  try {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ url: url.toString(), poolSize: 1 });
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  project.provide('ayahPgTemplate', name);
+  return async () => {
+    await drop().catch((error) => console.warn('Dropping the template database failed:', error));
   };
 }

@@ -8,8 +8,8 @@ import {
   AuthProvider,
   MissingAuthProviderError,
   useAuth,
-} from '../../../src/auth/AuthProvider';
-import { memoryStorage } from '../../../src/auth/session.machine';
+} from '../../../src/auth/session/AuthProvider';
+import { memoryStorage } from '../../../src/auth/session/session.machine';
 import { findToast } from '../../support/toasts';
 import { fakeJwt } from '../../unit/auth/support';
 import { clearToasts, renderWithToasts } from '../render';

@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { apiError, type FakeAuthAdapter, fakeAuthAdapter, rejects } from '../../../fakes/auth';
-import { AuthScreen, type AuthScreenProps } from '../../../src/auth/AuthScreen';
-import { TAGLINE_TYPED_KEY } from '../../../src/auth/Tagline';
+import { AuthScreen, type AuthScreenProps } from '../../../src/auth/sign-in/AuthScreen';
+import { TAGLINE_TYPED_KEY } from '../../../src/auth/tagline/Tagline';
 import { toast } from '../../../src/ui/toast';
 import { findToast } from '../../support/toasts';
 import { clearToasts, renderWithToasts } from '../render';

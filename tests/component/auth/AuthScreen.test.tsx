@@ -11,7 +11,7 @@ import {
   TOKEN,
 } from '../../../fakes/auth';
 import { fakeEip1193 } from '../../../fakes/eip1193';
-import { AuthScreen, type AuthScreenProps } from '../../../src/auth/AuthScreen';
+import { AuthScreen, type AuthScreenProps } from '../../../src/auth/sign-in/AuthScreen';
 import { findToast } from '../../support/toasts';
 import { clearToasts, renderWithToasts } from '../render';
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { authResponse } from '../../../fakes/auth';
-import { OAuthCallback } from '../../../src/auth/OAuthCallback';
+import { OAuthCallback } from '../../../src/auth/oauth-callback/OAuthCallback';
 import { beginRedirectSignIn } from '../../../src/lib/sign-in-state';
 import { findToast } from '../../support/toasts';
 import { clearToasts, renderWithToasts } from '../render';

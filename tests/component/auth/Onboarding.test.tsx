@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { apiError, fakeAuthAdapter, rejects, user as student } from '../../../fakes/auth';
-import { Onboarding } from '../../../src/auth/Onboarding';
+import { Onboarding } from '../../../src/auth/onboarding/Onboarding';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { findToast } from '../../support/toasts';
 import { clearToasts, renderWithToasts } from '../render';

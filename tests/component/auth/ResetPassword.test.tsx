@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { apiError, deferred, fakeAuthAdapter, rejects } from '../../../fakes/auth';
-import { ResetPassword } from '../../../src/auth/ResetPassword';
+import { ResetPassword } from '../../../src/auth/reset-password/ResetPassword';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { findToast } from '../../support/toasts';
 import { clearToasts, renderWithToasts } from '../render';

@@ -12,7 +12,7 @@ import {
   TOKEN,
 } from '../../../fakes/auth';
 import type { VerifyEmailRequest } from '../../../src/auth/auth.adapter';
-import { VerifyEmail } from '../../../src/auth/VerifyEmail';
+import { VerifyEmail } from '../../../src/auth/verify-email/VerifyEmail';
 import { findToast } from '../../support/toasts';
 import { clearToasts, renderWithToasts } from '../render';
 

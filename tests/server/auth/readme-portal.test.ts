@@ -112,13 +112,21 @@ it.skipIf(onPostgres)(
 describeServer("the README's signer and server settings", () => {
   it('sign an assertion the server exchanges, for a page whose origin may call it', async () => {
     writeFileSync(path.join(scratch, 'ayah-assertion.mjs'), block('ayah-assertion.mjs'));
+    // The server files share a worker's process (isolate: false): the key goes once it is used.
+    const before = process.env.PORTAL_PRIVATE_KEY;
     process.env.PORTAL_PRIVATE_KEY = keys.privateKey
       .export({ type: 'pkcs8', format: 'pem' })
       .toString();
-    const { signAssertion } = (await import(path.join(scratch, 'ayah-assertion.mjs'))) as {
-      signAssertion: (student: { id: string; name: string; email?: string }) => Promise<string>;
-    };
-    const assertion = await signAssertion({ id: 'readme-student-1', name: 'Riley Reader' });
+    let assertion: string;
+    try {
+      const { signAssertion } = (await import(path.join(scratch, 'ayah-assertion.mjs'))) as {
+        signAssertion: (student: { id: string; name: string; email?: string }) => Promise<string>;
+      };
+      assertion = await signAssertion({ id: 'readme-student-1', name: 'Riley Reader' });
+    } finally {
+      if (before === undefined) delete process.env.PORTAL_PRIVATE_KEY;
+      else process.env.PORTAL_PRIVATE_KEY = before;
+    }
 
     const exchange = await h.post('/api/v1/auth/token-exchange', {
       subject_token: assertion,

@@ -680,15 +680,18 @@ describeServer('LTI grades outbox', () => {
       gradingProgress: 'FullyGraded',
       timestamp: new Date().toISOString(),
     };
+    // Due for the new server only: the live one (this file's) drains the same outbox on its own
+    // timer, and could take the row and post it after the assertion below. The new server's clock is
+    // an hour on, the row due in half an hour.
     await h.sql(
       sql`INSERT INTO lti_score_outbox (grade_link_id, score, attempts, next_attempt_at)
-          VALUES (${link!.id}, ${JSON.stringify(score)}::jsonb, 3, now())`,
+          VALUES (${link!.id}, ${JSON.stringify(score)}::jsonb, 3, now() + interval '30 minutes')`,
     );
     const restarted = createLtiService({
       db: h.database.db,
       config: h.config,
       logger: h.logger,
-      now: h.now,
+      now: () => new Date(h.now().getTime() + 3_600_000),
       sessions: { startSession: () => Promise.reject(new Error('unused')) },
     });
     await restarted.grades.drain();

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { authResponse, deferred } from '../../../fakes/auth';
-import { oauthCallbackLogic, readOAuthParams } from '../../../src/auth/oauth-callback.machine';
+import {
+  oauthCallbackLogic,
+  readOAuthParams,
+} from '../../../src/auth/oauth-callback/oauth-callback.machine';
 import { paths, settle, start, toasts } from './support';
 
 afterEach(() => {

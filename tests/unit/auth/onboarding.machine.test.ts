@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { apiError, deferred, fakeAuthAdapter, rejects, user } from '../../../fakes/auth';
-import { onboardingLogic } from '../../../src/auth/onboarding.machine';
+import { onboardingLogic } from '../../../src/auth/onboarding/onboarding.machine';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { settle, start, toasts } from './support';
 

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 
 import { apiError, deferred, fakeAuthAdapter, rejects } from '../../../fakes/auth';
-import { resetPasswordLogic, resetPasswordMachine } from '../../../src/auth/reset-password.machine';
+import {
+  resetPasswordLogic,
+  resetPasswordMachine,
+} from '../../../src/auth/reset-password/reset-password.machine';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { paths, settle, start, toasts } from './support';
 

@@ -7,7 +7,7 @@ import {
   memoryStorage,
   sessionLogic,
   sessionMachine,
-} from '../../../src/auth/session.machine';
+} from '../../../src/auth/session/session.machine';
 import { settle } from './support';
 
 const KEY = 'authToken';

@@ -3,8 +3,8 @@ import { type AnyActorRef, createActor } from 'xstate';
 
 import { apiError, deferred, fakeAuthAdapter, rejects, user } from '../../../fakes/auth';
 import type { TokenResponse } from '../../../src/auth/auth.adapter';
-import { memoryStorage, sessionLogic } from '../../../src/auth/session.machine';
-import { readClaims, refreshAt, TOKEN_REFRESH } from '../../../src/auth/session.tokens';
+import { memoryStorage, sessionLogic } from '../../../src/auth/session/session.machine';
+import { readClaims, refreshAt, TOKEN_REFRESH } from '../../../src/auth/session/session.tokens';
 import { networkError } from '../../../src/lib/http-errors';
 import { fakeJwt } from './support';
 

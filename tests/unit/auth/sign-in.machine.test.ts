@@ -10,8 +10,8 @@ import {
   rejects,
   TOKEN,
 } from '../../../fakes/auth';
-import { signInErrorMessage } from '../../../src/auth/sign-in.errors';
-import { signInLogic, signInMachine } from '../../../src/auth/sign-in.machine';
+import { signInErrorMessage } from '../../../src/auth/sign-in/sign-in.errors';
+import { signInLogic, signInMachine } from '../../../src/auth/sign-in/sign-in.machine';
 import { ApiError } from '../../../src/lib/http-errors';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { paths, settle, start, toasts } from './support';

@@ -22,9 +22,7 @@ export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 export function toasts(notices: AuthNotice[]) {
   return notices.flatMap((notice) =>
-    notice.type === 'toast.success' || notice.type === 'toast.error'
-      ? [`${notice.type === 'toast.success' ? 'success' : 'error'}: ${notice.message}`]
-      : [],
+    notice.type === 'notify' ? [`${notice.tone}: ${notice.message}`] : [],
   );
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 
-import { taglineMachine, typedText } from '../../../src/auth/tagline.machine';
+import { taglineMachine, typedText } from '../../../src/auth/tagline/tagline.machine';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -10,7 +10,7 @@ import {
   TOKEN,
 } from '../../../fakes/auth';
 import type { AuthResponse } from '../../../src/auth/auth.adapter';
-import { verifyEmailLogic } from '../../../src/auth/verify-email.machine';
+import { verifyEmailLogic } from '../../../src/auth/verify-email/verify-email.machine';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { flush, paths, settle, start, toasts } from './support';
 

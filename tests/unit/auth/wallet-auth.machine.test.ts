@@ -8,7 +8,10 @@ import { waitFor } from 'xstate';
 import { apiError, deferred, fakeAuthAdapter, rejects, TOKEN } from '../../../fakes/auth';
 import { ALICE_KEY, BOB_KEY, fakeEip1193, type WalletMode } from '../../../fakes/eip1193';
 import type { Web3AuthenticateRequest } from '../../../src/auth/auth.adapter';
-import { walletAuthLogic, walletAuthMachine } from '../../../src/auth/wallet-auth.machine';
+import {
+  walletAuthLogic,
+  walletAuthMachine,
+} from '../../../src/auth/wallet-sign-in/wallet-sign-in.machine';
 import { AUTH_MESSAGES } from '../../../src/lib/messages';
 import { settle, start } from './support';
 
@@ -326,7 +329,11 @@ describe('wallet sign-in without its adapter', () => {
 describe('ethers stays out of the first page load', () => {
   it('no file of src/auth imports ethers statically', () => {
     const dir = path.resolve(__dirname, '../../../src/auth');
-    const offenders = readdirSync(dir).filter((file) =>
+    // Every file under src/auth, its sub-folders included.
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      /\.tsx?$/.test(file),
+    );
+    const offenders = files.filter((file) =>
       /^\s*import(?!\s+type)[^;]*from\s+['"]ethers['"]/m.test(
         readFileSync(path.join(dir, file), 'utf8'),
       ),

@@ -3,7 +3,8 @@ import { type AnyActorLogic, createActor, toPromise, waitFor } from 'xstate';
 
 import { apiError, deferred, fakeChatAdapter, page, sampleSessions } from '../../../fakes/chat';
 import type { ChatAdapter, ChatSession, ChatSessionPage } from '../../../src/api';
-import { isValidTitle, sessionsLogic, sessionsMachine } from '../../../src/chat/sessions.machine';
+import { sessionsLogic, sessionsMachine } from '../../../src/chat/sessions.machine';
+import { isValidTitle } from '../../../src/chat/sessions.setup';
 import { CHAT_MESSAGES } from '../../../src/lib/messages';
 import { startRecording } from '../../support/recording';
 

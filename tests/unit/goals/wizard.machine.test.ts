@@ -3,7 +3,8 @@ import { type AnyActorLogic, createActor, toPromise, waitFor } from 'xstate';
 
 import { apiError, deferred, fakeGoalsAdapter, goal } from '../../../fakes/goals';
 import type { GoalResponse, GoalsAdapter } from '../../../src/api';
-import { wizardLogic, wizardMachine, wizardTargetError } from '../../../src/goals/wizard.machine';
+import { wizardLogic, wizardMachine } from '../../../src/goals/wizard.machine';
+import { wizardTargetError } from '../../../src/goals/wizard.setup';
 import { GOALS } from '../../../src/lib/limits';
 import { startRecording } from '../../support/recording';
 

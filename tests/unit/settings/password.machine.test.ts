@@ -2,11 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 
 import { apiError, deferred, fakeSettingsAdapter } from '../../../fakes/settings';
-import {
-  passwordLogic,
-  passwordMachine,
-  passwordServerError,
-} from '../../../src/settings/password.machine';
+import { passwordLogic, passwordMachine } from '../../../src/settings/password.machine';
+import { passwordServerError } from '../../../src/settings/password.setup';
 import type { SettingsNotice } from '../../../src/settings/settings.notices';
 import type { MessageResponse } from '../../../src/wire';
 

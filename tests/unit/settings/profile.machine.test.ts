@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 
 import { apiError, deferred, emailUser, fakeSettingsAdapter } from '../../../fakes/settings';
-import { profileLogic, profileMachine, profileUpdate } from '../../../src/settings/profile.machine';
+import { profileLogic, profileMachine } from '../../../src/settings/profile.machine';
+import { profileUpdate } from '../../../src/settings/profile.setup';
 import type { UserResponse } from '../../../src/settings/settings.adapter';
 import { startRecording } from '../../support/recording';
 

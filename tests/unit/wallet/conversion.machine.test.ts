@@ -3,15 +3,14 @@ import { createActor, waitFor } from 'xstate';
 
 import { deferred, fakeWalletAdapter, transaction } from '../../../fakes/wallet';
 import { ApiError } from '../../../src/lib/http-errors';
+import { conversionLogic, conversionMachine } from '../../../src/wallet/conversion.machine';
 import {
   amountError,
-  conversionLogic,
-  conversionMachine,
   DEFAULT_CONVERSION_INFO,
   FOLLOW,
   followDelay,
   tokensToReceive,
-} from '../../../src/wallet/conversion.machine';
+} from '../../../src/wallet/conversion.setup';
 import type { TransactionResponse } from '../../../src/wallet/wallet.adapter';
 
 afterEach(() => vi.useRealTimers());

@@ -1,0 +1,187 @@
+/**
+ * One streamed chat completion over the OpenAI wire protocol, read straight off a `node:http`
+ * response: `data:` lines parsed once each (JSON.parse), text deltas yielded as they come, tool-call
+ * fragments gathered into whole calls. This is the tutor's hot path: the AI SDK's `streamText` put
+ * every chunk through a zod check and half a dozen web-stream hops (bench:class's profile: with the
+ * SDK's transforms a third of the app's CPU a stream went to reading the model, issue 26), so the
+ * reply stream reads the wire itself. Failures are the SDK's kinds, so callers classify them alike:
+ * a refused request is an `APICallError` (status and body), anything else a plain Error.
+ */
+import http from 'node:http';
+import https from 'node:https';
+
+import { APICallError } from 'ai';
+
+/** A message as the wire carries it. */
+export interface WireMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: WireToolCall[];
+  tool_call_id?: string;
+}
+
+export interface WireToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface WireTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters: unknown };
+}
+
+export interface CompletionRequest {
+  model: string;
+  messages: WireMessage[];
+  tools?: WireTool[];
+  tool_choice?: 'auto' | 'none';
+}
+
+/** What a completion streams: text, the start of a tool call, then its end (with the calls). */
+export type CompletionPart =
+  | { type: 'text'; text: string }
+  | { type: 'tool-start'; name: string }
+  | { type: 'finish'; reason: string | null; toolCalls: WireToolCall[] };
+
+interface ChunkDelta {
+  content?: string | null;
+  tool_calls?: {
+    index?: number;
+    id?: string;
+    function?: { name?: string; arguments?: string };
+  }[];
+}
+
+interface Chunk {
+  choices?: { delta?: ChunkDelta; finish_reason?: string | null }[];
+  error?: { message?: string };
+}
+
+/** Reads a whole (error) response body as text, at most 64 kB of it. */
+async function bodyText(response: http.IncomingMessage): Promise<string> {
+  let text = '';
+  response.setEncoding('utf8');
+  for await (const piece of response) {
+    if (text.length < 65_536) text += piece as string;
+  }
+  return text;
+}
+
+/**
+ * Sends the request; resolves with the response once its head has arrived. A kept-alive connection
+ * the endpoint closed while it sat idle (its keep-alive timeout, or this process too busy to hear the
+ * close in time) fails before anything was read: then, and only then, the request goes once more on a
+ * new connection (Node's documented remedy, `request.reusedSocket`).
+ */
+function post(
+  url: URL,
+  body: string,
+  apiKey: string | null,
+  signal: AbortSignal,
+  retried = false,
+): Promise<http.IncomingMessage> {
+  const headers: http.OutgoingHttpHeaders = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    'content-length': Buffer.byteLength(body),
+  };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  const send = url.protocol === 'https:' ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const request = send(url, { method: 'POST', headers, signal }, (response) => {
+      answered = true;
+      resolve(response);
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      // Once answered, a failure is the response's to report (the reader sees it).
+      if (answered) return;
+      const stale = request.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted;
+      if (stale && !retried) resolve(post(url, body, apiKey, signal, true));
+      else reject(error);
+    });
+    request.end(body);
+  });
+}
+
+/**
+ * Streams one completion of `request` from `baseUrl` (`…/v1`). Leaving the loop early, or `signal`,
+ * ends the request. Rejects with an `APICallError` when the endpoint answers other than 200, and with
+ * an Error when the stream breaks, carries an error, or ends before the model finished.
+ */
+export async function* streamCompletion(
+  baseUrl: string,
+  apiKey: string | null,
+  request: CompletionRequest,
+  signal: AbortSignal,
+): AsyncGenerator<CompletionPart, void, undefined> {
+  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/chat/completions`);
+  const payload = { ...request, stream: true };
+  const response = await post(url, JSON.stringify(payload), apiKey, signal);
+  try {
+    if (response.statusCode !== 200) {
+      const responseBody = await bodyText(response);
+      throw new APICallError({
+        message: `${response.statusCode} ${response.statusMessage ?? ''}: ${responseBody.slice(0, 500)}`,
+        url: url.toString(),
+        requestBodyValues: payload,
+        statusCode: response.statusCode,
+        responseBody,
+      });
+    }
+    response.setEncoding('utf8');
+    const calls: WireToolCall[] = [];
+    let finishReason: string | null = null;
+    let finished = false;
+    let buffer = '';
+    for await (const piece of response) {
+      buffer += piece as string;
+      let end: number;
+      while ((end = buffer.indexOf('\n')) !== -1) {
+        const line = buffer.slice(0, end).trimEnd();
+        buffer = buffer.slice(end + 1);
+        if (!line.startsWith('data:')) continue;
+        const data = line.slice(5).trim();
+        if (data === '[DONE]') {
+          finished = true;
+          continue;
+        }
+        let chunk: Chunk;
+        try {
+          chunk = JSON.parse(data) as Chunk;
+        } catch {
+          throw new Error(`the model sent a chunk that is not JSON: ${data.slice(0, 200)}`);
+        }
+        if (chunk.error) throw new Error(`the model failed: ${chunk.error.message ?? 'error'}`);
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = choice.delta;
+        if (delta?.content) yield { type: 'text', text: delta.content };
+        for (const fragment of delta?.tool_calls ?? []) {
+          const index = fragment.index ?? calls.length;
+          let call = calls[index];
+          if (!call) {
+            call = {
+              id: fragment.id ?? `call_${index}`,
+              type: 'function',
+              function: { name: fragment.function?.name ?? '', arguments: '' },
+            };
+            calls[index] = call;
+            yield { type: 'tool-start', name: call.function.name };
+          } else if (fragment.function?.name) call.function.name += fragment.function.name;
+          if (fragment.function?.arguments) call.function.arguments += fragment.function.arguments;
+        }
+        if (choice.finish_reason) {
+          finishReason = choice.finish_reason;
+          finished = true;
+        }
+      }
+    }
+    if (!finished) throw new Error('the model stream ended before the reply was finished');
+    yield { type: 'finish', reason: finishReason, toolCalls: calls.filter(Boolean) };
+  } finally {
+    // Left early (or failed): the request is ended, not read to its end.
+    if (!response.complete) response.destroy();
+  }
+}

@@ -1,0 +1,37 @@
+import { assertEvent, setup } from 'xstate';
+
+import { passwordError } from '../../lib/password';
+import { stubActor } from '../../lib/stub-actor';
+import type { MessageResponse } from '../../wire';
+import type { ConfirmPasswordResetRequest } from '../auth.adapter';
+import { type AuthNotice } from '../notices';
+
+export type ResetPasswordContext = {
+  token: string | null;
+  /** Why the last attempt was refused: a weak password, a missing link, or the server's words. */
+  error: string | null;
+};
+
+export type ResetPasswordEvent = { type: 'reset.submit'; password: string };
+
+/** Types, actors (stubs until they are provided), guards and actions of `resetPasswordMachine`. */
+export const resetPasswordSetup = setup({
+  types: {
+    context: {} as ResetPasswordContext,
+    events: {} as ResetPasswordEvent,
+    input: {} as { token?: string | null | undefined },
+    emitted: {} as AuthNotice,
+  },
+  actors: {
+    confirmPasswordReset: stubActor<MessageResponse, ConfirmPasswordResetRequest>(
+      'confirmPasswordReset',
+    ),
+  },
+  guards: {
+    noToken: ({ context }) => !context.token,
+    weak: ({ event }) => {
+      assertEvent(event, 'reset.submit');
+      return passwordError(event.password) !== null;
+    },
+  },
+});

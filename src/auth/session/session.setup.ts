@@ -1,0 +1,91 @@
+import { assign, setup } from 'xstate';
+
+import { ApiError } from '../../lib/http-errors';
+import { notProvided, stubActor } from '../../lib/stub-actor';
+import type { TokenResponse, User, UserResponse } from '../auth.adapter';
+import { refreshAt, TOKEN_REFRESH } from './session.tokens';
+
+/** Where the access token is kept between visits: `localStorage` in a browser. */
+export type TokenStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export type SessionContext = {
+  token: string | null;
+  /**
+   * The rotating refresh token (single use: each refresh answers the next one), kept in storage
+   * beside the access token; null when the sign-in brought none. Only it renews the session.
+   */
+  refreshToken: string | null;
+  /** When to refresh the token (ms since the epoch), or null when its lifetime is unknown. */
+  refreshAt: number | null;
+  user: User | null;
+  /** Raised by a TRIAL_EXPIRED error; the host shows a dismissible banner (nothing is blocked). */
+  trialExpired: boolean;
+  /** Why the last sign-in failed to load the user. */
+  error: unknown;
+};
+
+export type SessionEvent =
+  /**
+   * A token from a sign-in (email, Google, wallet, verification link), with its refresh token when
+   * the answer carried one: store them, fetch the user.
+   */
+  | { type: 'auth.login'; token: string; refreshToken?: string | null | undefined }
+  | { type: 'auth.signOut' }
+  /** Any call answered 401: the token is no good any more. */
+  | { type: 'auth.unauthorized' }
+  | { type: 'auth.trialExpired' }
+  | { type: 'trial.dismiss' }
+  /** A call answered with a fresher user (profile saved, onboarding completed). */
+  | { type: 'user.update'; user: User };
+
+/** Types, actors (stubs until they are provided), guards and actions of `sessionMachine`. */
+export const sessionSetup = setup({
+  types: { context: {} as SessionContext, events: {} as SessionEvent },
+  actors: {
+    me: stubActor<UserResponse>('me'),
+    refresh: stubActor<TokenResponse, { refreshToken: string }>('refresh'),
+    logout: stubActor<unknown, { refreshToken: string | null }>('logout'),
+  },
+  actions: {
+    loadToken: () => {
+      throw notProvided('loadToken');
+    },
+    storeToken: (_, _params: { token: string; refreshToken: string | null }) => {
+      throw notProvided('storeToken');
+    },
+    clearToken: () => {
+      throw notProvided('clearToken');
+    },
+    forget: assign({ token: null, refreshToken: null, refreshAt: null, user: null }),
+    // A refresh answer: the new access token, and the next refresh token (kept when none came).
+    adoptRefreshed: assign(({ context }, params: { answer: TokenResponse }) => ({
+      token: params.answer.access_token,
+      refreshToken: params.answer.refresh_token ?? context.refreshToken,
+      refreshAt: refreshAt(params.answer.access_token, Date.now(), {
+        fresh: true,
+        expiresIn: params.answer.expires_in,
+      }),
+    })),
+    // A stored token is judged by its own times; it may already be due.
+    planStoredToken: assign({
+      refreshAt: ({ context }) =>
+        context.token ? refreshAt(context.token, Date.now(), { fresh: false }) : null,
+    }),
+  },
+  guards: {
+    hasToken: ({ context }) => Boolean(context.token || context.refreshToken),
+    untimed: ({ context }) => context.refreshAt === null || !context.refreshToken,
+    canRenew: ({ context }) => Boolean(context.refreshToken),
+    // The stored access token is missing or due, and a refresh token can renew it.
+    renewFirst: ({ context }) =>
+      Boolean(context.refreshToken) &&
+      (!context.token || (context.refreshAt !== null && context.refreshAt <= Date.now())),
+    refused: (_, params: { error: unknown }) =>
+      params.error instanceof ApiError && params.error.status === 401,
+  },
+  delays: {
+    logoutBound: 5000,
+    refreshDue: ({ context }) => Math.max(0, (context.refreshAt ?? 0) - Date.now()),
+    refreshRetry: TOKEN_REFRESH.retryMs,
+  },
+});

@@ -1,0 +1,74 @@
+import { assign, type EventObject, fromCallback, setup } from 'xstate';
+
+import { WALLET } from '../../lib/limits';
+import { wrongWalletAddress } from '../../lib/messages';
+import { notProvided, stubActor } from '../../lib/stub-actor';
+import { sameAddress } from '../../lib/wallet';
+import type { AuthResponse, Web3AuthenticateRequest } from '../auth.adapter';
+import { signInStub } from '../hand-off';
+import { type AuthNotice } from '../notices';
+
+export const METAMASK_TOAST_ID = 'ayah-metamask';
+
+export type WalletAuthContext = {
+  /** The address the session is bound to: the user's registered one, or the one that signed in. */
+  registeredAddress: string | null;
+  /** The wallet's current account. */
+  account: string | null;
+  /** The EIP-4361 message from the server, then its signature, then the token they bought. */
+  message: string | null;
+  signature: string | null;
+  token: string | null;
+  /** The refresh token that came with it, handed to the session beside the access token. */
+  refreshToken: string | null;
+  /** Why the last attempt failed. */
+  error: string | null;
+  /** Why a connected wallet counts as disconnected: it moved to another account. */
+  warning: string | null;
+};
+
+export type WalletAuthEvent =
+  | { type: 'wallet.connect' }
+  | { type: 'wallet.accountsChanged'; accounts: string[] }
+  | { type: 'wallet.chainChanged'; chainId: string };
+
+export type WalletAuthInput = { registeredAddress?: string | null | undefined } | undefined;
+
+/** Types, actors (stubs until they are provided), guards and actions of `walletAuthMachine`. */
+export const walletAuthSetup = setup({
+  types: {
+    context: {} as WalletAuthContext,
+    events: {} as WalletAuthEvent,
+    input: {} as WalletAuthInput,
+    emitted: {} as AuthNotice,
+  },
+  actors: {
+    requestAccounts: stubActor<string | null>('requestAccounts'),
+    readAccounts: stubActor<string | null>('readAccounts'),
+    web3Nonce: stubActor<{ message: string }, { wallet_address: string }>('web3Nonce'),
+    signMessage: stubActor<string, { message: string; account: string }>('signMessage'),
+    web3Authenticate: stubActor<AuthResponse, Web3AuthenticateRequest>('web3Authenticate'),
+    signIn: signInStub,
+    watchWallet: fromCallback<EventObject>(() => {
+      throw notProvided('watchWallet');
+    }),
+  },
+  delays: { connectTimeout: WALLET.connectTimeoutMs, signTimeout: WALLET.signTimeoutMs },
+  guards: {
+    registered: ({ context }) => context.registeredAddress !== null,
+    accountStays: ({ context, event }) =>
+      event.type === 'wallet.accountsChanged' &&
+      sameAddress(event.accounts[0], context.registeredAddress ?? context.account),
+  },
+  actions: {
+    setError: assign((_, params: { message: string }) => ({
+      error: params.message,
+      warning: null,
+    })),
+    warnAccount: assign(({ context, event }) => {
+      const account = event.type === 'wallet.accountsChanged' ? (event.accounts[0] ?? null) : null;
+      const bound = context.registeredAddress ?? context.account ?? '';
+      return { account, warning: account ? wrongWalletAddress(bound) : null };
+    }),
+  },
+});
