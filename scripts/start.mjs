@@ -3,7 +3,7 @@
 // older than its sources, then runs the built server (plain node, no tsx), which serves the app and the
 // API on one port.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
