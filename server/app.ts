@@ -316,5 +316,7 @@ export function createApp(appDeps: AppDeps) {
     return c.html(placeholderPage());
   });
 
-  return app;
+  // Background work the app started itself (the LTI score outbox's retries): whoever runs the app
+  // stops it before closing the database (main.ts on shutdown, the test harness after a file).
+  return Object.assign(app, { stop: () => lti.grades.stop() });
 }

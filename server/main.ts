@@ -136,6 +136,7 @@ async function main() {
       clearInterval(idle);
       clearTimeout(cut);
       try {
+        await app.stop();
         await stopSweep();
         await stopAlertMail();
         await mailer.flush();

@@ -52,6 +52,7 @@ type GradeLink = typeof ltiGradeLinks.$inferSelect;
 export function createGrades({ db, now, logger, platforms, tokens, goals }: Deps) {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let draining: Promise<void> | null = null;
+  let stopped = false;
 
   /** The link's line item: the claim's, else found (or made) under `lineitems` for the link. */
   async function lineItemOf(platform: LtiPlatform, link: GradeLink): Promise<string> {
@@ -170,6 +171,7 @@ export function createGrades({ db, now, logger, platforms, tokens, goals }: Deps
 
   /** Posts what is due, then sets a timer for the next retry of this process. */
   function drain(): Promise<void> {
+    if (stopped) return Promise.resolve();
     draining ??= (async () => {
       try {
         while ((await drainOnce()) === BATCH);
@@ -180,7 +182,7 @@ export function createGrades({ db, now, logger, platforms, tokens, goals }: Deps
           .limit(1);
         if (timer) clearTimeout(timer);
         timer = null;
-        if (next) {
+        if (next && !stopped) {
           timer = setTimeout(() => void drain(), Math.max(50, next.at.getTime() - now().getTime()));
           timer.unref?.();
         }
@@ -195,6 +197,18 @@ export function createGrades({ db, now, logger, platforms, tokens, goals }: Deps
 
   return {
     drain,
+
+    /**
+     * Stops the retries: no timer left set, no drain started after this, the one under way finished.
+     * The app calls it as it shuts down, before the database closes (a retry's timer would otherwise
+     * fire on a closed pool).
+     */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await draining;
+    },
 
     /**
      * After a student's goal progress changed: the week's average to every line item they were
@@ -228,11 +242,6 @@ export function createGrades({ db, now, logger, platforms, tokens, goals }: Deps
           });
       }
       void drain();
-    },
-
-    stop() {
-      if (timer) clearTimeout(timer);
-      timer = null;
     },
   };
 }

@@ -224,6 +224,7 @@ export class Harness {
       // Streams a test left open must not keep the server from closing.
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.stop();
       await mailer.flush();
     };
     return this;

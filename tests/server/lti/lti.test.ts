@@ -700,4 +700,41 @@ describeServer('LTI grades outbox', () => {
       await h.sql(sql`SELECT 1 FROM lti_score_outbox WHERE grade_link_id = ${link!.id}`),
     ).toEqual([]);
   });
+  it('a stopped outbox sets no retry and posts nothing more', async () => {
+    const student = sub();
+    await launchAs({ sub: student, custom: { ayah_view: 'goals' } });
+    const [link] = await h.sql<{ id: string }>(
+      sql`SELECT id FROM lti_grade_links WHERE subject = ${student}`,
+    );
+    const score = {
+      userId: student,
+      scoreGiven: 17,
+      scoreMaximum: 100,
+      activityProgress: 'InProgress',
+      gradingProgress: 'FullyGraded',
+      timestamp: new Date().toISOString(),
+    };
+    // Due in 30 minutes for this file's live server (so it leaves the row alone), and 300 ms from
+    // now on the clock of the service under test: its drain finds nothing due and sets a timer.
+    await h.sql(
+      sql`INSERT INTO lti_score_outbox (grade_link_id, score, attempts, next_attempt_at)
+          VALUES (${link!.id}, ${JSON.stringify(score)}::jsonb, 3, now() + interval '30 minutes')`,
+    );
+    const stopping = createLtiService({
+      db: h.database.db,
+      config: h.config,
+      logger: h.logger,
+      now: () => new Date(Date.now() + 30 * 60_000 - 300),
+      sessions: { startSession: () => Promise.reject(new Error('unused')) },
+    });
+    await stopping.grades.drain();
+    await stopping.grades.stop();
+    // Past the moment the retry was set for: a timer left behind would have posted the score.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await stopping.grades.drain();
+    expect(lms.scores.find((s) => s.body.userId === student)).toBeUndefined();
+    expect(
+      await h.sql(sql`SELECT 1 FROM lti_score_outbox WHERE grade_link_id = ${link!.id}`),
+    ).toHaveLength(1);
+  });
 });
