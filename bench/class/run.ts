@@ -296,7 +296,10 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
 /** An admin URL of a PostgreSQL: DATABASE_URL, or a throwaway cluster; null when there is none. */
 async function postgres(): Promise<{ admin: string; stop: () => void } | null> {
   let admin = '';
-  const project = { provide: (_key: string, value: string) => void (admin = value) };
+  // The setup provides the admin URL, then the name of its migrated template database: keep the URL.
+  const project = {
+    provide: (key: string, value: string) => void (key === 'ayahPgUrl' && (admin = value)),
+  };
   const stop = await startPostgres(project as never);
   if (!admin) return null;
   return { admin, stop: () => (typeof stop === 'function' ? stop() : undefined) };

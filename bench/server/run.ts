@@ -151,7 +151,10 @@ async function routes(label: string, args: string[], unmatched = false) {
 /** An admin URL of a PostgreSQL: DATABASE_URL, or a throwaway cluster (stopped by the answer's stop). */
 async function postgres(): Promise<{ admin: string; stop: () => void }> {
   let admin = '';
-  const project = { provide: (_key: string, value: string) => void (admin = value) };
+  // The setup provides the admin URL, then the name of its migrated template database: keep the URL.
+  const project = {
+    provide: (key: string, value: string) => void (key === 'ayahPgUrl' && (admin = value)),
+  };
   const stop = await startPostgres(project as never);
   if (!admin) throw new Error('no PostgreSQL for the benchmark (install it or set DATABASE_URL)');
   return { admin, stop: () => (typeof stop === 'function' ? stop() : undefined) };
