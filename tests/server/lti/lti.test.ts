@@ -666,7 +666,8 @@ it('publishes two tool keys during a rotation, signs with the first; generates o
 });
 
 describeServer('LTI grades outbox', () => {
-  it('posts a score left waiting by a stopped server when a new one drains', async () => {
+  /** A launched student's grade link and a score for it, as the outbox keeps one. */
+  async function launchedWithScore(scoreGiven: number) {
     const student = sub();
     await launchAs({ sub: student, custom: { ayah_view: 'goals' } });
     const [link] = await h.sql<{ id: string }>(
@@ -674,18 +675,23 @@ describeServer('LTI grades outbox', () => {
     );
     const score = {
       userId: student,
-      scoreGiven: 42,
+      scoreGiven,
       scoreMaximum: 100,
       activityProgress: 'InProgress',
       gradingProgress: 'FullyGraded',
       timestamp: new Date().toISOString(),
     };
+    return { student, link: link!, score };
+  }
+
+  it('posts a score left waiting by a stopped server when a new one drains', async () => {
+    const { student, link, score } = await launchedWithScore(42);
     // Due for the new server only: the live one (this file's) drains the same outbox on its own
     // timer, and could take the row and post it after the assertion below. The new server's clock is
     // an hour on, the row due in half an hour.
     await h.sql(
       sql`INSERT INTO lti_score_outbox (grade_link_id, score, attempts, next_attempt_at)
-          VALUES (${link!.id}, ${JSON.stringify(score)}::jsonb, 3, now() + interval '30 minutes')`,
+          VALUES (${link.id}, ${JSON.stringify(score)}::jsonb, 3, now() + interval '30 minutes')`,
     );
     const restarted = createLtiService({
       db: h.database.db,
@@ -697,28 +703,16 @@ describeServer('LTI grades outbox', () => {
     await restarted.grades.drain();
     expect(lms.scores.find((s) => s.body.userId === student)?.body.scoreGiven).toBe(42);
     expect(
-      await h.sql(sql`SELECT 1 FROM lti_score_outbox WHERE grade_link_id = ${link!.id}`),
+      await h.sql(sql`SELECT 1 FROM lti_score_outbox WHERE grade_link_id = ${link.id}`),
     ).toEqual([]);
   });
   it('a stopped outbox sets no retry and posts nothing more', async () => {
-    const student = sub();
-    await launchAs({ sub: student, custom: { ayah_view: 'goals' } });
-    const [link] = await h.sql<{ id: string }>(
-      sql`SELECT id FROM lti_grade_links WHERE subject = ${student}`,
-    );
-    const score = {
-      userId: student,
-      scoreGiven: 17,
-      scoreMaximum: 100,
-      activityProgress: 'InProgress',
-      gradingProgress: 'FullyGraded',
-      timestamp: new Date().toISOString(),
-    };
+    const { student, link, score } = await launchedWithScore(17);
     // Due in 30 minutes for this file's live server (so it leaves the row alone), and 300 ms from
     // now on the clock of the service under test: its drain finds nothing due and sets a timer.
     await h.sql(
       sql`INSERT INTO lti_score_outbox (grade_link_id, score, attempts, next_attempt_at)
-          VALUES (${link!.id}, ${JSON.stringify(score)}::jsonb, 3, now() + interval '30 minutes')`,
+          VALUES (${link.id}, ${JSON.stringify(score)}::jsonb, 3, now() + interval '30 minutes')`,
     );
     const stopping = createLtiService({
       db: h.database.db,
@@ -734,7 +728,7 @@ describeServer('LTI grades outbox', () => {
     await stopping.grades.drain();
     expect(lms.scores.find((s) => s.body.userId === student)).toBeUndefined();
     expect(
-      await h.sql(sql`SELECT 1 FROM lti_score_outbox WHERE grade_link_id = ${link!.id}`),
+      await h.sql(sql`SELECT 1 FROM lti_score_outbox WHERE grade_link_id = ${link.id}`),
     ).toHaveLength(1);
   });
 });
