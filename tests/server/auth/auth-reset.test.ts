@@ -198,7 +198,11 @@ describeServer('everything at once on one account', () => {
         ]),
       ]);
       expect(replies.filter((r) => r.status >= 500)).toEqual([]);
-      expect(replies.slice(4, 7).filter((r) => r.status === 200)).toHaveLength(1);
+      // At most one reset takes the token. None does only when the password change committed first:
+      // it retires the user's reset tokens (as it always has), so one of the two writes took effect.
+      const resets = replies.slice(4, 7).filter((r) => r.status === 200).length;
+      expect(resets).toBeLessThanOrEqual(1);
+      expect(resets + (replies[7]!.status === 200 ? 1 : 0)).toBeGreaterThanOrEqual(1);
       expect(replies.slice(8).filter((r) => r.status === 200)).toHaveLength(1);
     }
     expect(h.logs.filter((l) => l.level === 'error')).toEqual([]);
