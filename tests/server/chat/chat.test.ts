@@ -20,6 +20,19 @@ const say = (content: string, sessionId?: string) => ({
   ...(sessionId ? { sessionId } : {}),
 });
 
+/** A new student's chat opened with `opening`: answers a `send` that posts the next line and reads the reply. */
+async function conversation(name: string, opening: string) {
+  const api = h.as(await h.user(name));
+  const first = await api.post(`${C}/send`, say(opening));
+  expect(first.status).toBe(200);
+  const { sessionId } = first.body;
+  return async (text: string) => {
+    const res = await api.post(`${C}/send`, say(text, sessionId));
+    expect(res.status).toBe(200);
+    return res.body.response as string;
+  };
+}
+
 describeServer('chat with the offline coach', () => {
   let sam: TestUser;
   beforeAll(async () => {
@@ -119,15 +132,7 @@ describeServer('chat with the offline coach', () => {
   });
 
   it("checks the student's own steps, then calls copying the shown answer copying", async () => {
-    const api = h.as(await h.user('Omar'));
-    const first = await api.post(`${C}/send`, say('Solve 2x + 3 = 11'));
-    expect(first.status).toBe(200);
-    const { sessionId } = first.body;
-    const send = async (text: string) => {
-      const res = await api.post(`${C}/send`, say(text, sessionId));
-      expect(res.status).toBe(200);
-      return res.body.response as string;
-    };
+    const send = await conversation('Omar', 'Solve 2x + 3 = 11');
     const wrong = await send('2x = 14');
     expect(wrong).toMatch(/^Not quite/);
     expect(wrong).toContain('We subtract $3$ from both sides, and $11-3$ is $8$, not $14$.');
@@ -151,15 +156,7 @@ describeServer('chat with the offline coach', () => {
   });
 
   it('checks a typed answer to a comparison, and tutors decimals like fractions', async () => {
-    const api = h.as(await h.user('Noor'));
-    const first = await api.post(`${C}/send`, say('Is 7/8 bigger than 5/6?'));
-    expect(first.status).toBe(200);
-    const { sessionId } = first.body;
-    const send = async (text: string) => {
-      const res = await api.post(`${C}/send`, say(text, sessionId));
-      expect(res.status).toBe(200);
-      return res.body.response as string;
-    };
+    const send = await conversation('Noor', 'Is 7/8 bigger than 5/6?');
     const no = await send('no');
     expect(no).toMatch(/^Not quite/);
     expect(no).toContain('$\\frac{7}{8}$ is bigger than $\\frac{5}{6}$');
