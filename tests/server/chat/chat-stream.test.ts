@@ -70,6 +70,9 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
       { role: 'assistant', content: "Let's think about $x^2$." },
     ]);
 
+    // Sends are traced only with AYAH_TRACE_SENDS=1 (send-trace.test.ts).
+    expect(h.logs.filter((l) => l.text.startsWith('[trace]'))).toEqual([]);
+
     const request = fake.completions().at(-1)!;
     expect(request.authorization).toBe('Bearer sk-test');
     expect(request.body.model).toBe('tutor-test');
