@@ -69,12 +69,12 @@ describeServer('the send trace (AYAH_TRACE_SENDS=1)', () => {
     }
     const inOrder = SEND_PHASES.slice(4).map(at);
     expect(inOrder).toEqual([...inOrder].sort((a, b) => a - b));
-    // The moderation call (before the model) is not taken for the model request.
+    // The moderation call (before the model, so before modelCalled) is not taken for the model
+    // request, which is written after the model was called, its answer the model's delay later.
     expect(fake.requests.some((r) => r.path.endsWith('/moderations'))).toBe(true);
     expect(at('firstUpstreamByte') - at('requestWritten')).toBeGreaterThanOrEqual(
       MODEL_THINKS_MS - 20,
     );
-    expect(at('requestWritten') - at('modelCalled')).toBeLessThan(MODEL_THINKS_MS - 20);
   });
 
   it('traces only the streamed send, and nothing of a refused one', async () => {
