@@ -2,6 +2,12 @@
  * bench:class's phase report (issue 26): the app process runs with AYAH_TRACE_SENDS=1 and keeps the
  * send traces of the burst (server/http/send-trace.ts); the client prints each phase's p50/p95, in ms
  * since the send's headers were read, and how long the phase itself took (since the phase before it ended).
+ *
+ * What it showed (issue 26, 30 students, a machine at load 20+): inside the server, before the fix,
+ * the send's transaction (11 round trips) and the reads beside it were the largest part on
+ * PostgreSQL, queued for pooled connections; on PGlite every statement is a turn of the one thread.
+ * Much of the students' wait lies outside the traced window (before a request's headers are read,
+ * or in delivery), growing with the load: compare the client's ttft with `firstWrite`.
  */
 import type { SendPhase, SendTrace } from '../../server/http/send-trace';
 import { onSendTrace, SEND_PHASES } from '../../server/http/send-trace';
