@@ -2,7 +2,7 @@ import { assign, fromPromise } from 'xstate';
 
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
-import { archiveSetup, byId, confirmed, notify } from './archive.setup';
+import { archiveSetup, confirmed, notify } from './archive.setup';
 import type { SettingsAdapter } from './settings.adapter';
 
 /**
@@ -62,17 +62,17 @@ export const archiveMachine = archiveSetup.createMachine({
       initial: 'idle',
       states: {
         idle: {
-          entry: assign({ target: null }),
+          entry: 'clearTarget',
           on: {
             'session.unarchive': {
-              guard: ({ context, event }) => byId(context, event) !== null,
+              guard: 'isKnownSession',
               target: 'unarchiving',
-              actions: assign({ target: ({ context, event }) => byId(context, event) }),
+              actions: 'setTarget',
             },
             'session.delete': {
-              guard: ({ context, event }) => byId(context, event) !== null,
+              guard: 'isKnownSession',
               target: 'deleting',
-              actions: assign({ target: ({ context, event }) => byId(context, event) }),
+              actions: 'setTarget',
             },
             'all.archive': 'archivingAll',
             'all.delete': 'deletingAll',
