@@ -3,9 +3,10 @@ import type { ReactNode, Ref } from 'react';
 import { cn } from '../lib/cn';
 import { Button, buttonVariants } from '../ui/button';
 import { followLink } from '../ui/follow-link';
+import { TargetIcon } from '../ui/icons';
 import { AyahLogo } from '../ui/logo';
 import { VisuallyHidden } from '../ui/visually-hidden';
-import { NewChatIcon, PanelLeftIcon, SearchIcon, TargetIcon } from './chat-icons';
+import { NewChatIcon, PanelLeftIcon, SearchIcon } from './chat-icons';
 import { preloadSearch } from './sidebar.dialogs';
 
 export interface SidebarNavProps {

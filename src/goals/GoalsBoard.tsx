@@ -5,6 +5,7 @@ import { cn } from '../lib/cn';
 import { AUTH } from '../lib/limits';
 import { GOAL_MESSAGES, GUEST_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
+import { TargetIcon } from '../ui/icons';
 import { MountOnOpen } from '../ui/mount-on-open';
 import { pageTitleClass } from '../ui/page-title';
 import { AyahRoot, type Theme } from '../ui/root';
@@ -24,7 +25,7 @@ import {
   WizardActorProvider,
   type WizardActorRef,
 } from './goals-context';
-import { PlusIcon, TargetIcon } from './goals-icons';
+import { PlusIcon } from './goals-icons';
 import { GoalStats, RecentActivity } from './GoalsSummary';
 import { wizardLogic } from './wizard.machine';
 import { SuggestionCards } from './WizardSteps';
