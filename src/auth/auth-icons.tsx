@@ -1,10 +1,11 @@
 import { createIcon } from '../ui/icons';
 
 // Auth's own glyphs, drawn with the same factory as the shared ones in `src/ui/icons.tsx`. Google's
-// mark is painted: its four colours are classes on its paths, so a host page cannot repaint them.
+// mark is painted, not outlined: its four colours are classes on its paths (a host page cannot repaint
+// them) and its group takes the outline's stroke off.
 export const GoogleIcon = createIcon(
   'GoogleIcon',
-  <>
+  <g className="ay:stroke-none">
     <path
       className="ay:fill-[#4285F4]"
       d="M22.56 12.25c0-.78-.07-1.53-.2-2.25H12v4.26h5.92a5.06 5.06 0 0 1-2.2 3.32v2.77h3.57c2.08-1.92 3.27-4.74 3.27-8.1z"
@@ -21,8 +22,7 @@ export const GoogleIcon = createIcon(
       className="ay:fill-[#EA4335]"
       d="M12 5.38c1.62 0 3.06.56 4.21 1.64l3.15-3.15A10.56 10.56 0 0 0 12 1 11 11 0 0 0 2.18 7.07l3.66 2.84C6.71 7.31 9.14 5.38 12 5.38z"
     />
-  </>,
-  'painted',
+  </g>,
 );
 
 export const WalletIcon = createIcon(

@@ -3,7 +3,7 @@ import { type ReactNode, useId } from 'react';
 
 import { averageProgress } from '../lib/goals';
 import { GOAL_TYPE_UNITS, SUBJECT_LABELS } from '../lib/labels';
-import { TargetIcon } from '../ui/icons';
+import { TargetIcon } from '../ui/shared-icons';
 import { SubjectIcon } from '../ui/subject-icons';
 import { shortDate } from './format';
 import { useBoardActor } from './goals-context';

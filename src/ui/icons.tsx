@@ -4,35 +4,24 @@ import { cn } from '../lib/cn';
 
 export type IconProps = ComponentProps<'svg'>;
 
-const OUTLINE = {
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 2,
-  strokeLinecap: 'round',
-  strokeLinejoin: 'round',
-} as const;
-
 // Icons are decorative: the control that holds one carries the accessible name. Fill and stroke are
 // classes as well as attributes: a host page's `svg { fill: … }` beats an attribute, never our class.
-// `painted` icons (a brand mark) colour their own paths through classes and get no outline stroke.
-export function createIcon(
-  displayName: string,
-  paths: ReactNode,
-  style: 'outline' | 'painted' = 'outline',
-) {
-  const outline = style === 'outline';
+export function createIcon(displayName: string, paths: ReactNode) {
   function Icon({ className, ...props }: IconProps) {
     return (
       <svg
         data-slot="icon"
         xmlns="http://www.w3.org/2000/svg"
         viewBox="0 0 24 24"
-        {...(outline ? OUTLINE : {})}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
         aria-hidden="true"
         focusable="false"
         className={cn(
-          'ay:size-4 ay:shrink-0',
-          outline && 'ay:fill-none ay:stroke-current ay:stroke-2',
+          'ay:size-4 ay:shrink-0 ay:fill-none ay:stroke-current ay:stroke-2',
           className,
         )}
         {...props}
@@ -48,15 +37,6 @@ export function createIcon(
 export const XIcon = createIcon('XIcon', <path d="M18 6 6 18M6 6l12 12" />);
 
 export const CheckIcon = createIcon('CheckIcon', <path d="M20 6 9 17l-5-5" />);
-
-export const TargetIcon = createIcon(
-  'TargetIcon',
-  <>
-    <circle cx="12" cy="12" r="10" />
-    <circle cx="12" cy="12" r="6" />
-    <circle cx="12" cy="12" r="2" />
-  </>,
-);
 
 export const CircleIcon = createIcon('CircleIcon', <circle cx="12" cy="12" r="9" />);
 
