@@ -4,7 +4,6 @@ import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
 import type { Notice } from '../lib/notices';
 import { stubActor } from '../lib/stub-actor';
-import { itemNamed, withoutTarget } from '../lib/targets';
 import type { ChatSession, ChatSessionPage } from './chat.adapter';
 
 export type SessionsContext = {
@@ -40,9 +39,10 @@ export function isValidTitle(title: string): boolean {
   return trimmed.length > 0 && trimmed.length <= CHAT.renameMaxLength;
 }
 
-const idOf = (session: ChatSession) => session.id;
-const sessionNamed = (context: SessionsContext, event: SessionsEvent) =>
-  itemNamed(context.sessions, event, 'sessionId', idOf);
+function sessionNamed(context: SessionsContext, event: SessionsEvent): ChatSession | null {
+  if (!('sessionId' in event)) return null;
+  return context.sessions.find((s) => s.id === event.sessionId) ?? null;
+}
 
 /** Types, actors (stubs until they are provided), guards and actions of `sessionsMachine`. */
 export const sessionsSetup = setup({
@@ -79,7 +79,7 @@ export const sessionsSetup = setup({
         context.sessions.map((s) => (s.id === renamed.id ? { ...s, title: renamed.title } : s)),
     }),
     removeTarget: assign({
-      sessions: ({ context }) => withoutTarget(context.sessions, context.target, idOf),
+      sessions: ({ context }) => context.sessions.filter((s) => s.id !== context.target?.id),
     }),
     announceRemoved: emit(({ context }) => ({
       type: 'session.removed' as const,

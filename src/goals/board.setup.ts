@@ -6,7 +6,6 @@ import { GOALS } from '../lib/limits';
 import { GOAL_MESSAGES } from '../lib/messages';
 import type { Notice } from '../lib/notices';
 import { stubActor } from '../lib/stub-actor';
-import { itemNamed, withoutTarget } from '../lib/targets';
 import type { MessageResponse, Paged } from '../wire';
 import type {
   Celebration,
@@ -89,9 +88,10 @@ function highestByGoal(keys: readonly string[]): Map<string, number> {
   return highest;
 }
 
-const idOf = (goal: Goal) => goal._id;
-const goalNamed = (context: BoardContext, event: BoardEvent) =>
-  itemNamed(context.goals, event, 'goalId', idOf);
+function goalNamed(context: BoardContext, event: BoardEvent): Goal | null {
+  if (!('goalId' in event)) return null;
+  return context.goals.find((goal) => goal._id === event.goalId) ?? null;
+}
 
 export const boardSetup = setup({
   types: {
@@ -177,7 +177,7 @@ export const boardSetup = setup({
       target: (_, goal: Goal) => goal,
     }),
     removeTarget: assign({
-      goals: ({ context }) => withoutTarget(context.goals, context.target, idOf),
+      goals: ({ context }) => context.goals.filter((g) => g._id !== context.target?._id),
     }),
     setHistoryPage: assign({
       history: ({ context, event }) =>

@@ -2,7 +2,7 @@ import { assign, fromPromise } from 'xstate';
 
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
-import { archiveSetup, confirmed, notify } from './archive.setup';
+import { archiveSetup, byId, confirmed, notify } from './archive.setup';
 import type { SettingsAdapter } from './settings.adapter';
 
 /**
@@ -62,17 +62,17 @@ export const archiveMachine = archiveSetup.createMachine({
       initial: 'idle',
       states: {
         idle: {
-          entry: 'clearTarget',
+          entry: assign({ target: null }),
           on: {
             'session.unarchive': {
-              guard: 'isKnownSession',
+              guard: ({ context, event }) => byId(context, event) !== null,
               target: 'unarchiving',
-              actions: 'setTarget',
+              actions: assign({ target: ({ context, event }) => byId(context, event) }),
             },
             'session.delete': {
-              guard: 'isKnownSession',
+              guard: ({ context, event }) => byId(context, event) !== null,
               target: 'deleting',
-              actions: 'setTarget',
+              actions: assign({ target: ({ context, event }) => byId(context, event) }),
             },
             'all.archive': 'archivingAll',
             'all.delete': 'deletingAll',

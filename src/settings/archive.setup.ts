@@ -1,7 +1,6 @@
-import { assign, emit, setup } from 'xstate';
+import { emit, setup } from 'xstate';
 
 import { stubActor } from '../lib/stub-actor';
-import { itemNamed } from '../lib/targets';
 import type { MessageResponse, PageQuery } from '../wire';
 import type { ChatSession, ChatSessionPage } from './settings.adapter';
 import type { SettingsNotice } from './settings.notices';
@@ -35,8 +34,8 @@ export const notify = (tone: Tone, message: string) => ({
   params: { tone, message },
 });
 
-const sessionNamed = (context: ArchiveContext, event: ArchiveEvent) =>
-  itemNamed(context.sessions, event, 'sessionId', (session) => session.id);
+export const byId = (context: ArchiveContext, event: ArchiveEvent) =>
+  'sessionId' in event ? (context.sessions.find((s) => s.id === event.sessionId) ?? null) : null;
 
 /** A confirmed action: `confirming` (the dialog), then `running`; toasts for both outcomes. */
 export function confirmed(
@@ -86,12 +85,7 @@ export const archiveSetup = setup({
     archiveAll: stubActor<MessageResponse, { sessionId: string }>('archiveAll', HOW),
     deleteAll: stubActor<MessageResponse, { sessionId: string }>('deleteAll', HOW),
   },
-  guards: {
-    isKnownSession: ({ context, event }) => sessionNamed(context, event) !== null,
-  },
   actions: {
-    setTarget: assign({ target: ({ context, event }) => sessionNamed(context, event) }),
-    clearTarget: assign({ target: null }),
     notify: emit((_, params: { tone: Tone; message: string }) => ({
       type: 'notify' as const,
       ...params,
