@@ -4,9 +4,8 @@ import { cn } from '../lib/cn';
 import { Button, buttonVariants } from '../ui/button';
 import { followLink } from '../ui/follow-link';
 import { AyahLogo } from '../ui/logo';
-import { TargetIcon } from '../ui/shared-icons';
 import { VisuallyHidden } from '../ui/visually-hidden';
-import { NewChatIcon, PanelLeftIcon, SearchIcon } from './chat-icons';
+import { NewChatIcon, PanelLeftIcon, SearchIcon, TargetIcon } from './chat-icons';
 import { preloadSearch } from './sidebar.dialogs';
 
 export interface SidebarNavProps {

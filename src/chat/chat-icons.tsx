@@ -39,6 +39,15 @@ export const SearchIcon = createIcon(
   </>,
 );
 
+export const TargetIcon = createIcon(
+  'TargetIcon',
+  <>
+    <circle cx="12" cy="12" r="10" />
+    <circle cx="12" cy="12" r="6" />
+    <circle cx="12" cy="12" r="2" />
+  </>,
+);
+
 export const PanelLeftIcon = createIcon(
   'PanelLeftIcon',
   <>

@@ -8,7 +8,6 @@ import { Button } from '../ui/button';
 import { MountOnOpen } from '../ui/mount-on-open';
 import { pageTitleClass } from '../ui/page-title';
 import { AyahRoot, type Theme } from '../ui/root';
-import { TargetIcon } from '../ui/shared-icons';
 import { LoadingStatus, Skeleton } from '../ui/skeleton';
 import { showNotice, toast } from '../ui/toast';
 import { whenIdle } from '../ui/when-idle';
@@ -25,7 +24,7 @@ import {
   WizardActorProvider,
   type WizardActorRef,
 } from './goals-context';
-import { PlusIcon } from './goals-icons';
+import { PlusIcon, TargetIcon } from './goals-icons';
 import { GoalStats, RecentActivity } from './GoalsSummary';
 import { wizardLogic } from './wizard.machine';
 import { SuggestionCards } from './WizardSteps';

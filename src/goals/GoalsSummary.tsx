@@ -3,11 +3,10 @@ import { type ReactNode, useId } from 'react';
 
 import { averageProgress } from '../lib/goals';
 import { GOAL_TYPE_UNITS, SUBJECT_LABELS } from '../lib/labels';
-import { TargetIcon } from '../ui/shared-icons';
 import { SubjectIcon } from '../ui/subject-icons';
 import { shortDate } from './format';
 import { useBoardActor } from './goals-context';
-import { FlameIcon, TrophyIcon } from './goals-icons';
+import { FlameIcon, TargetIcon, TrophyIcon } from './goals-icons';
 
 /** The four stats: Active Goals, Avg Progress, This Week (completed) and Day Streak. */
 export function GoalStats() {
