@@ -2,8 +2,8 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 
 import { CHAT } from '../lib/limits';
+import { FormDialog, FormDialogForm } from '../ui/confirm-dialog';
 import { Field } from '../ui/field';
-import { FormDialog, FormDialogForm } from '../ui/form-dialog';
 import { Input } from '../ui/input';
 import { isRenaming } from './sessions.selectors';
 import { useSessionsActor } from './sidebar-context';

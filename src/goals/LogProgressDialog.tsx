@@ -3,8 +3,8 @@ import { useState } from 'react';
 
 import { progressEntryError } from '../lib/goals';
 import { GOALS, type GoalType } from '../lib/limits';
+import { FormDialog, FormDialogForm } from '../ui/confirm-dialog';
 import { Field } from '../ui/field';
-import { FormDialog, FormDialogForm } from '../ui/form-dialog';
 import { Input } from '../ui/input';
 import { isLogging } from './board.selectors';
 import { goalName } from './format';
