@@ -174,7 +174,7 @@ export function ToasterView({
                   : at.endsWith('right')
                     ? 'ay:justify-end'
                     : 'ay:justify-start',
-                t.visible && 'ay:z-[9999] ay:*:pointer-events-auto',
+                t.visible && 'ay:z-[9999] ay:[&>*]:pointer-events-auto',
               )}
               style={{ transform: `translateY(${top ? offset : -offset}px)` }}
             >
