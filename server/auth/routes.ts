@@ -14,7 +14,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 
 import type { Deps } from '../deps';
 import type { AuthEnv } from '../http/auth';
-import { AppError, validationItems } from '../http/errors';
+import { AppError, unauthorized, validationItems } from '../http/errors';
 import { BEARER, body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
 import { clientAddress } from '../http/security';
 import type { AccountParts } from './account';
@@ -307,7 +307,7 @@ export function authRoutes(
     async (c) => {
       const { refresh_token } = c.req.valid('json');
       if (refresh_token === undefined) {
-        throw new AppError(401, AUTH_MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
+        throw unauthorized(AUTH_MESSAGES.notAuthenticated);
       }
       const result = await sessions.refreshWithToken(refresh_token);
       const { access_token, token_type, expires_in } = signedIn(result);
