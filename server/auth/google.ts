@@ -26,7 +26,7 @@ import type { User } from '../db/schema';
 import { oauthStates, users } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { consume, newAccountKey, TOO_MANY_NEW_ACCOUNTS } from '../http/rate-limit';
+import { limitNewAccounts } from '../http/rate-limit';
 import { bindingOf } from './sign-in-code';
 import { hashToken } from './tokens';
 
@@ -243,10 +243,13 @@ export function createGoogleSignIn(deps: Deps) {
     if (!claims.emailVerified) throw new GoogleSignInError(GOOGLE_MESSAGES.unverifiedEmail);
     const at = now();
     // A browser navigation: the limit's words go back to the app's page, not a JSON 429.
-    if (
-      (await consume(tx, newAccountKey(fromAddress), config.limits.newAccountsPerAddress, at)) > 0
-    )
-      throw new GoogleSignInError(TOO_MANY_NEW_ACCOUNTS);
+    await limitNewAccounts(
+      tx,
+      fromAddress,
+      config.limits.newAccountsPerAddress,
+      at,
+      (detail) => new GoogleSignInError(detail),
+    );
     const [created] = await tx
       .insert(users)
       .values({
