@@ -105,7 +105,7 @@ module.exports = {
         "server/http, server/db, server/llm and server/'s top-level files sit under every domain: they " +
         'import none, and nothing but main.ts imports the composition root (app.ts). config.ts and ' +
         "demo-portal.ts read the settings main.ts starts with, so they may use a domain's settings " +
-        'parser (auth/trusted-issuers.ts).',
+        'parser (auth/portal/trusted-issuers.ts).',
       from: {
         path: `^server/(${SERVER_SHARED}/|[^/]+\\.ts$)`,
         pathNot: '^server/(app|main|config|demo-portal)\\.ts$',

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { Wallet } from 'ethers';
 import { beforeAll, expect, it } from 'vitest';
 
-import { ACCOUNT_MESSAGES } from '../../../server/auth/account';
+import { ACCOUNT_MESSAGES } from '../../../server/auth/account/service';
 import { signAccessToken } from '../../../server/auth/tokens';
 import { authSessions, avatars } from '../../../server/db/schema';
 import type { TestUser } from '../harness';

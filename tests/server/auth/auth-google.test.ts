@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { GOOGLE_MESSAGES } from '../../../server/auth/google';
-import { SIGN_IN_CODE_MESSAGES } from '../../../server/auth/sign-in-code';
+import { GOOGLE_MESSAGES } from '../../../server/auth/google/service';
+import { SIGN_IN_CODE_MESSAGES } from '../../../server/auth/sign-in-code/service';
 import type { FakeUser, Spoil } from '../fake-oidc';
 import { FakeOidcProvider } from '../fake-oidc';
 import { describeServer, STRONG_PASSWORD, uniqueEmail, useServer } from '../harness';

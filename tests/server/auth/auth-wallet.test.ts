@@ -7,7 +7,7 @@ import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { expect, it } from 'vitest';
 
-import { WALLET_MESSAGES } from '../../../server/auth/wallet';
+import { WALLET_MESSAGES } from '../../../server/auth/wallet/service';
 import { describeServer, STRONG_PASSWORD, useServer } from '../harness';
 
 const h = useServer();

@@ -11,7 +11,7 @@ import { count, eq } from 'drizzle-orm';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { JWT_TOKEN_TYPE } from '../../../server/auth/portal';
+import { JWT_TOKEN_TYPE } from '../../../server/auth/portal/service';
 import { ltiUsers, portalIdentities, users } from '../../../server/db/schema';
 import { TOO_MANY_NEW_ACCOUNTS } from '../../../server/http/rate-limit';
 import { FakeLms } from '../fake-lms';

@@ -12,7 +12,7 @@ import path from 'node:path';
 
 import { afterAll, expect, it } from 'vitest';
 
-import { JWT_TOKEN_TYPE } from '../../../server/auth/portal';
+import { JWT_TOKEN_TYPE } from '../../../server/auth/portal/service';
 import { describeServer, onPostgres, useServer } from '../harness';
 
 const root = path.resolve(import.meta.dirname, '../../..');

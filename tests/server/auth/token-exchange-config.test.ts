@@ -7,8 +7,8 @@ import { generateKeyPairSync } from 'node:crypto';
 
 import { expect, it } from 'vitest';
 
-import { JWT_TOKEN_TYPE, PORTAL_MESSAGES } from '../../../server/auth/portal';
-import { parseTrustedIssuers } from '../../../server/auth/trusted-issuers';
+import { JWT_TOKEN_TYPE, PORTAL_MESSAGES } from '../../../server/auth/portal/service';
+import { parseTrustedIssuers } from '../../../server/auth/portal/trusted-issuers';
 import { loadConfig } from '../../../server/config';
 import { describeServer, useServer } from '../harness';
 

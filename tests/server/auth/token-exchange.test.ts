@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { JWT_TOKEN_TYPE, PORTAL_MESSAGES } from '../../../server/auth/portal';
+import { JWT_TOKEN_TYPE, PORTAL_MESSAGES } from '../../../server/auth/portal/service';
 import { AUDIENCE, FakePortal, unsignedJwt } from '../fake-portal';
 import { describeServer, isFastApiError, useServer } from '../harness';
 

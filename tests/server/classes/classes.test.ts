@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 
-import { JWT_TOKEN_TYPE } from '../../../server/auth/portal';
+import { JWT_TOKEN_TYPE } from '../../../server/auth/portal/service';
 import { createClassService } from '../../../server/classes/service';
 import { createGoalsService } from '../../../server/goals/service';
 import { SAFE_ANSWERS } from '../../../server/llm/safety';

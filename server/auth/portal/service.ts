@@ -13,13 +13,13 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { JWTPayload } from 'jose';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 
-import type { Queryable } from '../db';
-import { transaction } from '../db';
-import { portalAssertionIds, portalIdentities, users } from '../db/schema';
-import type { Deps } from '../deps';
-import { unauthorized } from '../http/errors';
-import { limitNewAccounts } from '../http/rate-limit';
-import type { SessionService, SignedIn } from './sessions';
+import type { Queryable } from '../../db';
+import { transaction } from '../../db';
+import { portalAssertionIds, portalIdentities, users } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { unauthorized } from '../../http/errors';
+import { limitNewAccounts } from '../../http/rate-limit';
+import type { SessionService, SignedIn } from '../sessions';
 import type { TrustedIssuer } from './trusted-issuers';
 import { ASSERTION_ALGORITHMS } from './trusted-issuers';
 
