@@ -17,9 +17,9 @@ import {
   sniffImage,
 } from '../../../server/auth/avatars/service';
 import type { SignedInUser } from '../harness';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const UPLOAD = '/api/v1/auth/profile/upload-avatar';
 const MB = 1024 * 1024;
 

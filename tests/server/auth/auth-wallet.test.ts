@@ -8,9 +8,9 @@ import { SiweMessage } from 'siwe';
 import { expect, it } from 'vitest';
 
 import { WALLET_MESSAGES } from '../../../server/auth/wallet/service';
-import { describeServer, STRONG_PASSWORD, useServer } from '../harness';
+import { describeServer, STRONG_PASSWORD, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const WEB3 = '/api/v1/auth/web3';
 
 async function nonceFor(address: string): Promise<string> {

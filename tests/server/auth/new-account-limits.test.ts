@@ -18,7 +18,7 @@ import { FakeLms } from '../fake-lms';
 import type { FakeUser } from '../fake-oidc';
 import { FakeOidcProvider } from '../fake-oidc';
 import { FakePortal } from '../fake-portal';
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
 const LIMIT = 2;
 const portal = new FakePortal('RS256');
@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([portal.close(), google.close(), lms.close()]));
 
-const h = useServer({
+const h = useTestServer({
   trustProxy: true,
   env: () => ({
     AYAH_TRUSTED_ISSUERS: issuers,

@@ -12,7 +12,7 @@ import { mathsReady } from '../../../server/llm/tools';
 import type { CompletionBody, Script, WireMessage } from '../fake-openai';
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, TestUser } from '../harness';
-import { describeServer, parseSse, useServer } from '../harness';
+import { describeServer, parseSse, useTestServer } from '../harness';
 import { expectServerKeptAnswering, SLOW_EQUATION } from '../slow-maths';
 
 const fake = new FakeOpenAI();
@@ -24,7 +24,7 @@ beforeAll(async () => {
   await mathsReady();
 });
 afterAll(() => fake.close());
-const h = useServer(options);
+const h = useTestServer(options);
 
 async function stream(user: TestUser, content: string, sessionId?: string) {
   const response = await fetch(h.url + '/api/v1/chat/send/stream', {
