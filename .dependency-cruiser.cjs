@@ -13,6 +13,8 @@
  *   fakes/          one fake adapter per feature, shared by tests and stories: stories never import tests/
  *   server/<domain>/ auth, chat, goals, points, memory, tutor, legal, health (and lti, classes …): a domain
  *                   imports no other domain; it asks for a narrow port that server/app.ts hands it
+ *                   In a domain, routes.ts sits over schemas.ts and service.ts, and asks its service rather than
+ *                   the database (nothing of server/db/ but types in a routes.ts)
  *   server/http, server/db, server/llm  the shared layers under every domain: they import none
  * and nowhere an import cycle, type-only imports included.
  */
@@ -97,6 +99,27 @@ module.exports = {
         'than app.ts and main.ts (deps, config, mailer, ports: types and settings, no domain logic).',
       from: { path: `^server/(?!${SERVER_SHARED}/)([^/]+)/` },
       to: { path: '^server/([^/]+)/', pathNot: ['^server/$1/', `^server/${SERVER_SHARED}/`] },
+    },
+    {
+      name: 'server-domain-routes-on-top',
+      severity: 'error',
+      comment:
+        "In a server domain (and each of auth's sub-folders) routes.ts, the HTTP side, sits over " +
+        'schemas.ts and service.ts: a service or schemas file never imports a routes file.',
+      from: { path: `^server/(?!${SERVER_SHARED}/).+/(service|schemas)\\.ts$` },
+      to: { path: '(^|/)routes\\.ts$' },
+    },
+    {
+      name: 'server-routes-ask-their-service',
+      severity: 'error',
+      comment:
+        "A server domain's routes.ts reads and writes through its service (service.ts), never the " +
+        'database itself: nothing of server/db/ but types.',
+      from: { path: `^server/(?!${SERVER_SHARED}/).+/routes\\.ts$` },
+      to: {
+        path: '^server/db/',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'server-shared-layers-import-no-domain',
