@@ -135,6 +135,8 @@ export interface Config {
   allowedOrigins: string[];
   /** Take the client address from the last X-Forwarded-For hop (only behind a trusted proxy). */
   trustProxy: boolean;
+  /** AYAH_TRACE_SENDS=1: log where each tutor send's time goes (http/send-trace.ts). */
+  traceSends: boolean;
   /** Largest accepted JSON or form body. */
   maxBodyBytes: number;
   /** Time to receive a request's headers and body (AYAH_REQUEST_TIMEOUT_MS; main.ts sets it). */
@@ -318,6 +320,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.AYAH_MAIL_FROM || 'Ayah <no-reply@ayah.local>',
     allowedOrigins: origins(env.AYAH_ALLOWED_ORIGINS),
     trustProxy: env.AYAH_TRUST_PROXY === '1' || env.AYAH_TRUST_PROXY === 'true',
+    traceSends: env.AYAH_TRACE_SENDS === '1',
     maxBodyBytes: 1024 * 1024,
     requestTimeoutMs: positiveInt('AYAH_REQUEST_TIMEOUT_MS', env.AYAH_REQUEST_TIMEOUT_MS, 30_000),
     connectionsPerAddress: nonNegativeInt(env.AYAH_CONNECTIONS_PER_ADDRESS, 512),

@@ -46,7 +46,7 @@ function isToastAnimation(animation: Animation) {
   const target = (animation.effect as KeyframeEffect | null)?.target;
   return (
     target instanceof Element &&
-    target.closest('[data-rht-toaster]') !== null &&
+    target.closest('[data-slot="toaster"]') !== null &&
     animation.playState === 'running' &&
     (animation.effect?.getTiming().iterations ?? 1) !== Infinity
   );

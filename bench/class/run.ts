@@ -36,6 +36,7 @@ import pg from 'pg';
 
 import startPostgres from '../../tests/server/pg-global-setup';
 import { arg } from '../support';
+import { type PhaseReport, printPhases } from './phases';
 import { REPLY_CHUNKS, serveChild } from './serve';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -288,6 +289,7 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
   console.log(
     `  overhead: ttft p95 +${result.overhead.toFixed(0)} ms, total p95 ×${result.totalRatio.toFixed(3)}; app CPU ${cpuPerStream.toFixed(1)} ms a stream`,
   );
+  printPhases((await Promise.all(apps.map((a) => a.ask('phases')))) as unknown as PhaseReport[]);
   for (const failure of [...new Set(failures)].slice(0, 3))
     console.log(`  failure: ${failure.slice(0, 200)}`);
   return result;

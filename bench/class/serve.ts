@@ -20,6 +20,7 @@ import { createInterface } from 'node:readline';
 import { FakeOpenAI } from '../../tests/server/fake-openai';
 import { insertSignedInUser } from '../../tests/server/seed-user';
 import { startServer } from '../support';
+import { keepPhases } from './phases';
 
 /** The reply every completion streams: 100 chunks of 4 words ("tokens"), 25 ms apart. */
 export const REPLY_CHUNKS = Array.from({ length: 100 }, (_, i) => ` step ${i + 1} of the`);
@@ -52,6 +53,8 @@ async function app() {
     AYAH_JWT_SECRET: SECRET,
     AYAH_LLM_BASE_URL: option('llm')!,
     AYAH_LLM_MODEL: 'bench-tutor',
+    // Where each send's time goes (bench/class/phases.ts).
+    AYAH_TRACE_SENDS: '1',
     ...(process.env.AYAH_MAX_STREAMS ? { AYAH_MAX_STREAMS: process.env.AYAH_MAX_STREAMS } : {}),
     ...(process.env.AYAH_STREAM_QUEUE ? { AYAH_STREAM_QUEUE: process.env.AYAH_STREAM_QUEUE } : {}),
   };
@@ -76,6 +79,7 @@ async function app() {
     }
   }
 
+  const phases = keepPhases();
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   let peak = process.memoryUsage.rss();
@@ -87,7 +91,9 @@ async function app() {
     onLine: (line: string) => {
       // Under `--cpu-prof`: when each burst starts and ends, on the profile's clock (µs), to cut it by.
       if (profiling) console.error(`bench:class mark ${line} ${process.hrtime.bigint() / 1000n}`);
+      if (line === 'phases') return phases.report();
       if (line === 'reset') {
+        phases.reset();
         loop.reset();
         peak = process.memoryUsage.rss();
         cpu = process.cpuUsage();

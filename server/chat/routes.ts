@@ -17,6 +17,7 @@ import { AppError } from '../http/errors';
 import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
 import { pageOf, pageQuery } from '../http/paging';
+import { sendTrace } from '../http/send-trace';
 import { eventStream } from '../http/sse';
 import { BUSY_STATUS, createStreamGate, type StreamTicket } from '../http/stream-gate';
 import { hasNoNul, NUL_MESSAGE } from '../http/text';
@@ -139,6 +140,8 @@ export function chatRoutes(
     queueSize: deps.config.chat.streamQueue,
   });
   const signedIn = { security: BEARER, middleware: auth };
+  // AYAH_TRACE_SENDS=1: where a streamed send's time goes before its first words (http/send-trace.ts).
+  const trace = sendTrace(deps.config.traceSends, logger);
   const replies = createStreamCap(deps.config.chat.concurrentReplies);
 
   /** Reads the whole reply; throws on failure. Nothing is stored unless the reply is complete. */
@@ -206,7 +209,8 @@ export function chatRoutes(
         'string such as "Checking the maths…"; not part of the reply), then `event: done` (data: `{response, sessionId, threadId}`) ' +
         'or `event: error` (data: `{detail}`). When the server is writing as many replies as it can, the reply ' +
         'waits in line and a `status` event says so first; when the line is full too, 503 with Retry-After.',
-      ...signedIn,
+      security: BEARER,
+      middleware: [trace.start, auth, trace.authenticated],
       request: { body: body(SendBody), headers: TimeZoneHeaders },
       responses: {
         200: {

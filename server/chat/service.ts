@@ -11,7 +11,7 @@ import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'driz
 
 import type { Queryable } from '../db';
 import { transaction } from '../db';
-import { boundWaits, lockUser, REPLY_LOCK_WAIT_MS } from '../db/locks';
+import { boundWaits, lockUser, REPLY_LOCK_WAIT_MS, userLock } from '../db/locks';
 import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
@@ -102,6 +102,72 @@ async function indexMessage(q: Queryable, sessionId: string, content: string) {
     insert into ${chatSearchChunks} (session_id, seq, text)
     select ${sessionId}, coalesce((select seq from last), 0) + 1, ${piece}
     where not exists (select 1 from grown)`);
+}
+
+/**
+ * Stores a student's message in ONE statement (issue 26: a send made eleven round trips before the
+ * model was called): the session — a new one titled from the message with its title chunk, or the
+ * caller's `sessionId`, already row-locked (`ownSession`) — gets the message, its activity and count,
+ * and the message's search chunk (as `indexMessage` does); and the student's earlier questions are
+ * counted, up to TEN_MESSAGES (a count that stops there, not one that grows with the history), for
+ * the 10th-message award. The caller holds the user's lock, taken in an earlier statement, so this
+ * statement's snapshot sees every earlier send of the student, and no other write of this session
+ * runs beside it. The sub-statements of one WITH do not see each other's rows, hence "before".
+ */
+async function storeQuestion(
+  q: Queryable,
+  userId: string,
+  sessionId: string | null,
+  text: string,
+  at: Date,
+): Promise<{ id: string; threadId: string; messageId: string; sentBefore: number }> {
+  const when = at.toISOString();
+  const piece = sql`(chr(1) || lower(${text}::text))`;
+  const sentBefore = sql`(select count(*)::int from (
+      select 1 from ${chatMessages} where user_id = ${userId} and role = 'user'
+      limit ${TEN_MESSAGES}) earlier)`;
+  const session =
+    sessionId === null
+      ? sql`s as (
+          insert into ${chatSessions} (user_id, title, created_at, last_message_at, message_count)
+          values (${userId}, ${sessionTitle(text)}, ${when}::timestamptz, ${when}::timestamptz, 1)
+          returning id, thread_id),
+        titled as (
+          insert into ${chatSearchChunks} (session_id, seq, text)
+          select id, 0, lower(${sessionTitle(text)}) from s),
+        indexed as (
+          insert into ${chatSearchChunks} (session_id, seq, text) select id, 1, ${piece} from s)`
+      : sql`s as (
+          update ${chatSessions} set last_message_at = ${when}::timestamptz,
+            message_count = message_count + 1, archived_at = null
+          where id = ${sessionId} returning id, thread_id),
+        last as (
+          select seq, length(text) as n from ${chatSearchChunks}
+          where session_id = ${sessionId} order by seq desc limit 1),
+        grown as (
+          update ${chatSearchChunks} c set text = c.text || ${piece} from last
+          where c.session_id = ${sessionId} and c.seq = last.seq and last.seq > 0
+            and last.n + length(${piece}) <= ${CHUNK_CHARS}
+          returning 1),
+        indexed as (
+          insert into ${chatSearchChunks} (session_id, seq, text)
+          select ${sessionId}, coalesce((select seq from last), 0) + 1, ${piece}
+          where not exists (select 1 from grown))`;
+  const result = await q.execute(sql`
+    with ${session},
+    m as (
+      insert into ${chatMessages} (session_id, user_id, role, content, created_at)
+      select id, ${userId}, 'user', ${text}, ${when}::timestamptz from s
+      returning id)
+    select s.id, s.thread_id, (select id from m) as message_id, ${sentBefore} as sent_before
+    from s`);
+  const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0]!;
+  return {
+    id: String(row.id),
+    threadId: String(row.thread_id),
+    messageId: String(row.message_id),
+    sentBefore: Number(row.sent_before),
+  };
 }
 
 /**
@@ -380,54 +446,24 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       const { rateLimit, rateWindowMs } = config.chat;
       return transaction(db, async (tx) => {
         await boundWaits(tx);
-        await lockUser(tx, userId);
-        // The shared fixed-window limit (http/rate-limit.ts), counted in this transaction: a send
-        // that fails is not counted.
+        // The user's lock, then the shared fixed-window limit (http/rate-limit.ts), in one statement
+        // that takes the lock first; counted in this transaction: a send that fails is not counted.
         await enforce(
           tx,
           `chat-send:${userId}`,
           { limit: rateLimit, windowMs: rateWindowMs },
           at,
           CHAT_MESSAGES.rateLimited,
+          userLock(userId),
         );
 
-        let session: SessionRow;
+        // The rest is one statement (issue 26: every statement before the model is a round trip,
+        // and on PGlite a turn of the one thread): see `storeQuestion`.
         const created = !sessionId || isClientSessionId(sessionId);
-        if (created) {
-          const [row] = await tx
-            .insert(chatSessions)
-            .values({
-              userId,
-              title: sessionTitle(text),
-              createdAt: at,
-              lastMessageAt: at,
-            })
-            .returning();
-          session = row!;
-          await indexTitle(tx, session.id, session.title);
-        } else {
-          session = await ownSession(tx, userId, sessionId!, true);
-        }
-        const [message] = await tx
-          .insert(chatMessages)
-          .values({ sessionId: session.id, userId, role: 'user', content: text, createdAt: at })
-          .returning({ id: chatMessages.id });
-        const [updated] = await tx
-          .update(chatSessions)
-          .set({
-            lastMessageAt: at,
-            messageCount: sql`${chatSessions.messageCount} + 1`,
-            archivedAt: null,
-          })
-          .where(eq(chatSessions.id, session.id))
-          .returning();
-        await indexMessage(tx, session.id, text);
-
-        const [sent] = await tx
-          .select({ n: count() })
-          .from(chatMessages)
-          .where(and(eq(chatMessages.userId, userId), eq(chatMessages.role, 'user')));
-        if ((sent?.n ?? 0) >= TEN_MESSAGES) {
+        if (!created) await ownSession(tx, userId, sessionId!, true);
+        const stored = await storeQuestion(tx, userId, created ? null : sessionId!, text, at);
+        // The 10th message: the award is written once (its key), under the user's lock.
+        if (stored.sentBefore + 1 >= TEN_MESSAGES) {
           await ledger.award(tx, userId, {
             key: TEN_MESSAGES_KEY,
             amount: POINTS.tenMessagesAward,
@@ -436,7 +472,12 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
             at,
           });
         }
-        return { session: updated!, messageId: message!.id, created, at };
+        return {
+          session: { id: stored.id, threadId: stored.threadId },
+          messageId: stored.messageId,
+          created,
+          at,
+        };
       });
     },
 

@@ -3,13 +3,19 @@
  * user's points (an award, a take-back, a conversion) locks the user's row first, so concurrent
  * changes of one user run one after another.
  */
-import { eq, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 
 import type { Queryable, Tx } from '.';
 import { users } from './schema';
 
 export async function lockUser(q: Queryable, userId: string): Promise<void> {
-  await q.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+  await q.execute(userLock(userId));
+}
+
+/** `lockUser`'s query, for a statement that must take the lock first (http/rate-limit.ts `after`). */
+export function userLock(userId: string): SQL {
+  return sql`select ${users.id} from ${users} where ${users.id} = ${userId} for no key update`;
 }
 
 /** How long a request's transaction waits for a row lock before it answers 409 (http/errors.ts). */

@@ -135,6 +135,34 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
     return (rows as Parameters<typeof toHit>[0][]).map(toHit);
   }
 
+  /**
+   * `recall` without an embedding model, in one statement (issue 26: it runs before every reply):
+   * the full-text matches as `search` ranks them, else the two most recent memories.
+   */
+  async function recallByText(userId: string, message: string, limit: number) {
+    const recent = sql`select id, text, metadata, created_at, 0::real as score
+      from learning_memories where user_id = ${userId}`;
+    const tsquery = anyWordQuery(message);
+    const rows = rowsOf(
+      await db.execute(
+        tsquery
+          ? sql`
+          with hits as (
+            select id, text, metadata, created_at, ts_rank_cd(tsv, q.query, 32) as score
+            from learning_memories, (select ${tsquery} as query) q
+            where user_id = ${userId} and tsv @@ q.query
+            order by score desc, created_at desc
+            limit ${limit})
+          select * from hits
+          union all
+          (${recent} and not exists (select 1 from hits) order by created_at desc limit 2)
+          order by score desc, created_at desc`
+          : sql`${recent} order by created_at desc limit 2`,
+      ),
+    );
+    return (rows as Parameters<typeof toHit>[0][]).map(toHit);
+  }
+
   return {
     async store(userId: string, text: string, metadata: Record<string, unknown> = {}) {
       // Bounded per student: writes a minute, and rows in all (an account must not grow without end).
@@ -170,6 +198,7 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
 
     /** For the tutor: memories that match the message, else the most recent ones. */
     async recall(userId: string, message: string, count = 3): Promise<MemoryHit[]> {
+      if (!llm.embed) return recallByText(userId, message, count);
       const hits = await search(userId, message, count);
       if (hits.length > 0) return hits;
       const recent = await db

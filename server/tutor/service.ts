@@ -12,6 +12,7 @@ import { CHAT, TRUSTED_ADULT_NOTICE } from 'ayah-coach/rules';
 
 import type { User } from '../db/schema';
 import type { Deps } from '../deps';
+import { markSend, traceReply } from '../http/send-trace';
 import { runMaths } from '../llm/maths-pool';
 import type { LlmClient, ReplyPiece, Turn } from '../llm/model';
 import type { GoalSummary, MemorySummary, StudentContext } from '../llm/prompt';
@@ -163,10 +164,20 @@ export function createTutor(
       const question = input.messages.at(-1)!.content.trim();
       const taken = chat.begin(user.id, input.sessionId, question);
       const student = context(user, question, input, taken);
+      // AYAH_TRACE_SENDS=1: each phase's end (http/send-trace.ts); nothing otherwise.
+      void taken.then(
+        () => markSend('begin'),
+        () => {},
+      );
+      void student.then(
+        () => markSend('context'),
+        () => {},
+      );
       const [{ session, messageId, created, at }] = await Promise.all([taken, student]);
       const ids = { sessionId: session.id, threadId: session.threadId };
 
       const verdict = await checkSafety(question, 'student', config.llm, logger, signal);
+      markSend('safety');
       if (verdict.flagged && verdict.kind) {
         await chat.recordSafety(user.id, session.id, {
           source: verdict.source,
@@ -207,15 +218,16 @@ export function createTutor(
           ? clientTurns(input, signal)
           : chat.turnsBefore(session.id, messageId, at, HISTORY_TURNS),
       ]);
-      const reply = llm.stream
-        ? llm.stream(
-            {
-              system: systemPrompt(studentContext),
-              messages: [...history, { role: 'user', content: question }],
-            },
-            signal,
-          )
-        : fromText(await coach(studentContext, question, history));
+      const system = llm.stream ? systemPrompt(studentContext) : '';
+      markSend('modelCalled');
+      const reply = traceReply(
+        llm.stream
+          ? llm.stream(
+              { system, messages: [...history, { role: 'user', content: question }] },
+              signal,
+            )
+          : fromText(await coach(studentContext, question, history)),
+      );
 
       return {
         ...ids,

@@ -28,8 +28,11 @@ export interface WalletProps {
   adapter: WalletAdapter;
   /** `refresh()` for the host; the window event 'refresh-wallet' does the same. */
   ref?: Ref<WalletHandle>;
-  /** Heading level of the page title. @default 'h1' */
-  headingLevel?: 'h1' | 'h2';
+  /**
+   * Heading level of the page title; null for none, where the host's own heading titles the page
+   * (the app's phone header). @default 'h1'
+   */
+  headingLevel?: 'h1' | 'h2' | null;
   /** @default the enclosing Ayah root's theme, else 'light' */
   theme?: Theme;
   className?: string;
@@ -65,13 +68,15 @@ export function Wallet({ adapter, ref, headingLevel = 'h1', theme, className }: 
     <AyahRoot
       theme={theme}
       data-slot="wallet"
-      aria-labelledby={headingId}
+      aria-labelledby={Heading ? headingId : undefined}
       className={cn('ay:flex ay:w-full ay:max-w-3xl ay:flex-col ay:gap-6 ay:p-4', className)}
     >
       <div className="ay:flex ay:flex-wrap ay:items-center ay:justify-between ay:gap-3">
-        <Heading id={headingId} className={pageTitleClass}>
-          Wallet
-        </Heading>
+        {Heading && (
+          <Heading id={headingId} className={pageTitleClass}>
+            Wallet
+          </Heading>
+        )}
         <Button
           disabled={balance === null}
           onClick={() =>

@@ -59,7 +59,7 @@ export const TaglineTyping: Story = {
   parameters: { settle: { onPurposeMs: 22 * 80, why: 'the tagline typed at 80 ms a character' } },
   play: async ({ canvasElement }) => {
     const typed = () =>
-      canvasElement.querySelector('[data-slot="tagline"] > [aria-hidden]')?.textContent ?? '';
+      canvasElement.querySelector('[data-slot="tagline-typed"]')?.textContent ?? '';
     await expect(typed().length).toBeLessThan('Your AI learning coach'.length);
     await waitFor(() => expect(typed()).toBe('Your AI learning coach'), { timeout: 4000 });
   },

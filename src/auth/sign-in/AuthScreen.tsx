@@ -123,14 +123,15 @@ export function AuthScreen({
             <GoogleIcon />
             Continue with Google
           </Button>
-          {!providers.google && (
-            <p
-              id={googleReasonId}
-              className="ay:-mt-1 ay:text-center ay:text-xs ay:text-muted-foreground"
-            >
-              {FIRST_RUN_MESSAGES.googleUnavailable}
-            </p>
-          )}
+          {/* The reason's line is kept whether or not it is needed: which ways the server offers is
+              known only after the screen shows, and a line pushed in then would move the card. */}
+          <p
+            id={googleReasonId}
+            aria-hidden={providers.google || undefined}
+            className="ay:-mt-1 ay:min-h-4 ay:text-center ay:text-xs ay:text-muted-foreground"
+          >
+            {!providers.google && FIRST_RUN_MESSAGES.googleUnavailable}
+          </p>
           <WalletSignIn actorRef={walletRef} />
         </section>
       )}

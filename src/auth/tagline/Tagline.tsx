@@ -29,11 +29,22 @@ export function Tagline({ text, reducedMotion }: TaglineProps) {
     if (done && !reduce) rememberTyped();
   }, [done, reduce]);
 
+  // The whole line, unseen, keeps the place the line ends up in; the typed part is written over it
+  // from its start, so no letter already there moves as the next comes (a centred line that grew
+  // would move them all: a layout shift every 80 ms). The caret is the typed part's own edge.
   return (
     <p data-slot="tagline" className="ay:min-h-[1.5em] ay:text-sm ay:text-muted-foreground">
-      <span aria-hidden="true">
-        {typed}
-        {typing && <span className="ay:ml-px ay:inline-block ay:w-px ay:animate-pulse">|</span>}
+      <span aria-hidden="true" className="ay:relative ay:inline-block">
+        <span className="ay:invisible">{text}</span>
+        <span className="ay:absolute ay:inset-0 ay:text-start">
+          <span
+            data-slot="tagline-typed"
+            data-caret={typing || undefined}
+            className={typing ? 'ay:border-r ay:border-current ay:pr-px' : undefined}
+          >
+            {typed}
+          </span>
+        </span>
       </span>
       <VisuallyHidden>{text}</VisuallyHidden>
     </p>

@@ -7,6 +7,7 @@ import { apiError, type FakeAuthAdapter, fakeAuthAdapter, rejects } from '../../
 import { AuthScreen, type AuthScreenProps } from '../../../src/auth/sign-in/AuthScreen';
 import { TAGLINE_TYPED_KEY } from '../../../src/auth/tagline/Tagline';
 import { toast } from '../../../src/ui/toast';
+import { typedTagline } from '../../support/tagline';
 import { findToast } from '../../support/toasts';
 import { clearToasts, renderWithToasts } from '../render';
 
@@ -142,8 +143,7 @@ describe('<AuthScreen> on a first run', () => {
   it('types the tagline once per visit: a second screen shows it whole', () => {
     vi.useFakeTimers();
     try {
-      const typed = (container: HTMLElement) =>
-        container.querySelector('[data-slot="tagline"] [aria-hidden]')?.textContent;
+      const typed = typedTagline;
       const first = screenWith({ reducedMotion: false, tagline: 'Hi' });
       expect(typed(first.container)).toBe('|');
       act(() => vi.advanceTimersByTime(200));

@@ -12,6 +12,7 @@ import {
 } from '../../../fakes/auth';
 import { fakeEip1193 } from '../../../fakes/eip1193';
 import { AuthScreen, type AuthScreenProps } from '../../../src/auth/sign-in/AuthScreen';
+import { typedTagline } from '../../support/tagline';
 import { findToast } from '../../support/toasts';
 import { clearToasts, renderWithToasts } from '../render';
 
@@ -67,8 +68,8 @@ describe('<AuthScreen>', () => {
     vi.useFakeTimers();
     try {
       const { container } = screenWith({ reducedMotion: false, tagline: 'Coach' });
-      const typed = () =>
-        container.querySelector('[data-slot="tagline"] [aria-hidden]')?.textContent;
+      // What shows: the typed part and, while typing, the caret at its end.
+      const typed = () => typedTagline(container);
       expect(typed()).toBe('|');
       act(() => vi.advanceTimersByTime(160));
       expect(typed()).toBe('Co|');

@@ -30,6 +30,14 @@ describe('<Wallet>', () => {
     expect(list).toHaveTextContent('20 AYAH received');
   });
 
+  // Under a host's own "Wallet" heading (the app's phone header), no second one; the rest stays.
+  it('titles itself only when given a heading level', async () => {
+    renderWithToasts(<Wallet adapter={fakeWalletAdapter()} headingLevel={null} />);
+    await balances();
+    expect(screen.queryByRole('heading', { name: 'Wallet' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Convert to AYAH' })).toBeEnabled();
+  });
+
   // Issue 25 item 5: the token is explained where it is shown: what it is, not money, the school's say.
   it('says in one sentence what AYAH tokens are', async () => {
     renderWithToasts(<Wallet adapter={fakeWalletAdapter()} />);

@@ -70,6 +70,9 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
       { role: 'assistant', content: "Let's think about $x^2$." },
     ]);
 
+    // Sends are traced only with AYAH_TRACE_SENDS=1 (send-trace.test.ts).
+    expect(h.logs.filter((l) => l.text.startsWith('[trace]'))).toEqual([]);
+
     const request = fake.completions().at(-1)!;
     expect(request.authorization).toBe('Bearer sk-test');
     expect(request.body.model).toBe('tutor-test');
@@ -88,6 +91,12 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     await stream(user, say('More about squares please', done.sessionId));
     const next = fake.completions().at(-1)!.body.messages as { content: string }[];
     expect(next[0]!.content).toContain('Asked Ayah: Explain squares');
+    // A question matching no memory recalls the two most recent.
+    fake.script({ kind: 'chunks', chunks: ['You are welcome.'] });
+    await stream(user, say('Thanks a lot', done.sessionId));
+    const last = fake.completions().at(-1)!.body.messages as { content: string }[];
+    expect(last[0]!.content).toContain('Asked Ayah: Explain squares');
+    expect(last[0]!.content).toContain('Asked Ayah: More about squares please');
   });
 
   it('turns an upstream 500 into an error event, keeping the question and no reply', async () => {
