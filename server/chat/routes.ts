@@ -68,20 +68,23 @@ export function chatRoutes(
   const trace = sendTrace(deps.config.traceSends, logger);
   const replies = createStreamCap(deps.config.chat.concurrentReplies);
 
-  /** Reads the whole reply; throws on failure. Nothing is stored unless the reply is complete. */
+  /**
+   * Reads the whole reply; throws on failure. Nothing is stored unless the reply is complete. The
+   * callbacks are synchronous: a chunk costs no promise of its own here (issue 26).
+   */
   async function collect(
     turn: TutorTurn,
-    onPiece?: (piece: string) => Promise<void>,
-    onStatus?: (status: string) => Promise<void>,
+    onPiece?: (piece: string) => void,
+    onStatus?: (status: string) => void,
   ) {
     let text = '';
     for await (const piece of turn.reply) {
       if (typeof piece !== 'string') {
-        if (onStatus) await onStatus(piece.status);
+        onStatus?.(piece.status);
         continue;
       }
       text += piece;
-      if (onPiece) await onPiece(piece);
+      onPiece?.(piece);
     }
     if (text.trim() === '') throw new AppError(502, TUTOR_MESSAGES.empty);
     return turn.complete(text);
@@ -179,8 +182,8 @@ export function chatRoutes(
             }
             const response = await collect(
               turn,
-              async (piece) => events.send('chunk', JSON.stringify(piece)),
-              async (status) => events.send('status', JSON.stringify(status)),
+              (piece) => events.send('chunk', JSON.stringify(piece)),
+              (status) => events.send('status', JSON.stringify(status)),
             );
             events.send(
               'done',

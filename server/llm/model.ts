@@ -163,11 +163,9 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
     if (signal.aborted) throw new TutorError('aborted');
     signal.addEventListener('abort', forward, { once: true });
     const total = setTimeout(expire, settings.timeoutMs);
-    let stall = setTimeout(expire, settings.stallMs);
-    const rearm = () => {
-      clearTimeout(stall);
-      stall = setTimeout(expire, settings.stallMs);
-    };
+    const stall = setTimeout(expire, settings.stallMs);
+    // Once a chunk: the same timer starts again (no new timer a chunk).
+    const rearm = () => void stall.refresh();
     let failure: unknown = undefined;
     try {
       const messages: WireMessage[] = [

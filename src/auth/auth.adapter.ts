@@ -18,11 +18,8 @@ export type CompleteOnboardingRequest = {
   interests: Subject[];
 };
 
-/** 201 of POST /register. */
-export type RegisterResponse = {
-  message: string;
-  user: User;
-};
+/** 201 of POST /register: `{message, user}`. */
+export type RegisterResponse = MessageResponse & UserResponse;
 
 /** POST /login. */
 export type LoginRequest = {

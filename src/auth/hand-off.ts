@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
 
 import { stubActor } from '../lib/stub-actor';
-import { unlessAborted } from './notices';
+import { unlessAborted } from './auth.notices';
 
 /** The session's side of a sign-in: what a machine that ends signed in hands its tokens to. */
 export type SignInHost = { signIn(token: string, refreshToken?: string | null): unknown };

@@ -1,7 +1,7 @@
 // The auth feature: sign-in, sign-up, Google and wallet sign-in, verification, password reset,
 // onboarding, and the session the rest of the app reads.
 export type { AuthProviders, LegalPage, LegalPageName, ResendResponse } from './auth.adapter';
-export type { AuthNotice } from './notices';
+export type { AuthNotice } from './auth.notices';
 export {
   oauthCallbackLogic,
   oauthCallbackMachine,

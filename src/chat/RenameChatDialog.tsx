@@ -1,16 +1,8 @@
 import { useSelector } from '@xstate/react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 
 import { CHAT } from '../lib/limits';
-import { Button } from '../ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../ui/dialog';
+import { FormDialog, FormDialogForm } from '../ui/confirm-dialog';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
 import { isRenaming } from './sessions.selectors';
@@ -24,26 +16,19 @@ export function RenameChatDialog({ onClosed }: { onClosed: () => void }) {
   const target = useSelector(actor, (s) => s.context.target);
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next && !saving) actor.send({ type: 'rename.cancel' });
+      title="Rename chat"
+      pending={saving}
+      onCancel={() => actor.send({ type: 'rename.cancel' })}
+      onCloseAutoFocus={(event) => {
+        event.preventDefault();
+        onClosed();
       }}
     >
-      <DialogContent
-        aria-describedby={undefined}
-        onCloseAutoFocus={(event) => {
-          event.preventDefault();
-          onClosed();
-        }}
-        onEscapeKeyDown={(event) => {
-          if (saving) event.preventDefault();
-        }}
-      >
-        {/* Keyed by chat: the field starts from the current name each time. */}
-        {target && <RenameForm key={target.id} title={target.title} saving={saving} />}
-      </DialogContent>
-    </Dialog>
+      {/* Keyed by chat: the field starts from the current name each time. */}
+      {target && <RenameForm key={target.id} title={target.title} saving={saving} />}
+    </FormDialog>
   );
 }
 
@@ -52,16 +37,15 @@ function RenameForm({ title: current, saving }: { title: string; saving: boolean
   const [title, setTitle] = useState(current);
   const canSave = useSelector(actor, (s) => s.can({ type: 'rename.save', title }));
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (canSave) actor.send({ type: 'rename.save', title });
-  }
-
   return (
-    <form onSubmit={submit} className="ay:grid ay:gap-4">
-      <DialogHeader>
-        <DialogTitle>Rename chat</DialogTitle>
-      </DialogHeader>
+    <FormDialogForm
+      submitLabel="Save"
+      pending={saving}
+      invalid={!canSave}
+      onSubmit={() => {
+        if (canSave) actor.send({ type: 'rename.save', title });
+      }}
+    >
       <Field label="Chat name">
         <Input
           value={title}
@@ -71,16 +55,6 @@ function RenameForm({ title: current, saving }: { title: string; saving: boolean
           readOnly={saving}
         />
       </Field>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={saving}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" loading={saving} disabled={!canSave && !saving}>
-          Save
-        </Button>
-      </DialogFooter>
-    </form>
+    </FormDialogForm>
   );
 }

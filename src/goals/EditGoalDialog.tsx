@@ -1,21 +1,13 @@
 import { useSelector } from '@xstate/react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 
 import { goalTargetError } from '../lib/goals';
 import { GOAL_TYPE_UNITS, SUBJECT_LABELS } from '../lib/labels';
 import { GOALS } from '../lib/limits';
 import { VALIDATION_MESSAGES } from '../lib/messages';
 import { Button } from '../ui/button';
-import { ConfirmDialog } from '../ui/confirm-dialog';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../ui/dialog';
+import { ConfirmDialog, FormDialog, FormDialogForm } from '../ui/confirm-dialog';
+import { DialogClose, DialogFooter } from '../ui/dialog';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
 import { isDeleting, isEditing, isEditLocked } from './board.selectors';
@@ -32,32 +24,27 @@ export function EditGoalDialog() {
   const goal = useSelector(board, (s) => s.context.target);
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next && !saving) board.send({ type: 'edit.cancel' });
-      }}
+      title="Edit goal"
+      description={goal ? goalName(goal) : ''}
+      pending={saving}
+      onCancel={() => board.send({ type: 'edit.cancel' })}
     >
-      <DialogContent onEscapeKeyDown={(event) => saving && event.preventDefault()}>
-        <DialogHeader>
-          <DialogTitle>Edit goal</DialogTitle>
-          <DialogDescription>{goal ? goalName(goal) : ''}</DialogDescription>
-        </DialogHeader>
-        {goal && locked && (
-          <>
-            <p role="alert" className="ay:text-sm">
-              {VALIDATION_MESSAGES.goalEditLocked}
-            </p>
-            <DialogFooter>
-              <DialogClose asChild>
-                <Button variant="outline">Close</Button>
-              </DialogClose>
-            </DialogFooter>
-          </>
-        )}
-        {goal && !locked && <EditForm key={goal._id} goal={goal} saving={saving} />}
-      </DialogContent>
-    </Dialog>
+      {goal && locked && (
+        <>
+          <p role="alert" className="ay:text-sm">
+            {VALIDATION_MESSAGES.goalEditLocked}
+          </p>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline">Close</Button>
+            </DialogClose>
+          </DialogFooter>
+        </>
+      )}
+      {goal && !locked && <EditForm key={goal._id} goal={goal} saving={saving} />}
+    </FormDialog>
   );
 }
 
@@ -67,13 +54,15 @@ function EditForm({ goal, saving }: { goal: Goal; saving: boolean }) {
   const target = text.trim() === '' ? Number.NaN : Number(text);
   const error = goalTargetError(target, 'edit');
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!error) board.send({ type: 'edit.save', target });
-  }
-
   return (
-    <form onSubmit={submit} className="ay:grid ay:gap-4">
+    <FormDialogForm
+      submitLabel="Save"
+      pending={saving}
+      invalid={!!error}
+      onSubmit={() => {
+        if (!error) board.send({ type: 'edit.save', target });
+      }}
+    >
       <Field label={`Weekly target (${GOAL_TYPE_UNITS[goal.goal_type]})`} error={error}>
         <Input
           type="number"
@@ -85,17 +74,7 @@ function EditForm({ goal, saving }: { goal: Goal; saving: boolean }) {
           onChange={(event) => setText(event.target.value)}
         />
       </Field>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={saving}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" loading={saving} disabled={!!error && !saving}>
-          Save
-        </Button>
-      </DialogFooter>
-    </form>
+    </FormDialogForm>
   );
 }
 

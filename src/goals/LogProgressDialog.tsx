@@ -1,18 +1,9 @@
 import { useSelector } from '@xstate/react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 
 import { progressEntryError } from '../lib/goals';
 import { GOALS, type GoalType } from '../lib/limits';
-import { Button } from '../ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../ui/dialog';
+import { FormDialog, FormDialogForm } from '../ui/confirm-dialog';
 import { Field } from '../ui/field';
 import { Input } from '../ui/input';
 import { isLogging } from './board.selectors';
@@ -34,20 +25,15 @@ export function LogProgressDialog() {
   const goal = useSelector(board, (s) => s.context.target);
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next && !saving) board.send({ type: 'progress.cancel' });
-      }}
+      title="Log progress"
+      description={goal ? goalName(goal) : ''}
+      pending={saving}
+      onCancel={() => board.send({ type: 'progress.cancel' })}
     >
-      <DialogContent onEscapeKeyDown={(event) => saving && event.preventDefault()}>
-        <DialogHeader>
-          <DialogTitle>Log progress</DialogTitle>
-          <DialogDescription>{goal ? goalName(goal) : ''}</DialogDescription>
-        </DialogHeader>
-        {goal && <ProgressForm key={goal._id} goal={goal} saving={saving} />}
-      </DialogContent>
-    </Dialog>
+      {goal && <ProgressForm key={goal._id} goal={goal} saving={saving} />}
+    </FormDialog>
   );
 }
 
@@ -66,14 +52,13 @@ function ProgressForm({ goal, saving }: { goal: Goal; saving: boolean }) {
   };
   const error = progressEntryError(entry);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     setTouched(true);
     if (!error) board.send({ type: 'progress.save', ...entry });
   }
 
   return (
-    <form onSubmit={submit} className="ay:grid ay:gap-4" noValidate>
+    <FormDialogForm submitLabel="Log progress" pending={saving} noValidate onSubmit={submit}>
       <Field label={VALUE_LABELS[goal.goal_type]} error={touched ? error : undefined} required>
         <Input
           type="number"
@@ -109,16 +94,6 @@ function ProgressForm({ goal, saving }: { goal: Goal; saving: boolean }) {
           />
         </Field>
       )}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={saving}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" loading={saving}>
-          Log progress
-        </Button>
-      </DialogFooter>
-    </form>
+    </FormDialogForm>
   );
 }

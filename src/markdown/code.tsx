@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
-import { CheckIcon } from '../ui/icons';
+import { CheckIcon, createIcon } from '../ui/icons';
 import { useScrollable } from './scroll';
 
 /** How long the 'Copied' confirmation stays, in milliseconds. */
@@ -92,19 +92,10 @@ async function writeClipboard(text: string): Promise<boolean> {
   }
 }
 
-function CopyIcon() {
-  return (
-    <svg
-      data-slot="icon"
-      viewBox="0 0 24 24"
-      aria-hidden="true"
-      focusable="false"
-      className="ay:size-4 ay:shrink-0 ay:fill-none ay:stroke-current ay:stroke-2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
-      <rect x="9" y="9" width="13" height="13" rx="2" />
-      <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
-    </svg>
-  );
-}
+const CopyIcon = createIcon(
+  'CopyIcon',
+  <>
+    <rect x="9" y="9" width="13" height="13" rx="2" />
+    <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
+  </>,
+);

@@ -9,7 +9,7 @@ import type { Account } from '../account-switch';
 import { AccountSwitch } from '../AccountSwitch';
 import type { AuthAdapter } from '../auth.adapter';
 import { AuthLayout, headingClass, NavLink } from '../AuthLayout';
-import { useNotices } from '../use-notices';
+import { useAuthNotices } from '../use-auth-notices';
 import { oauthCallbackLogic, readOAuthParams } from './oauth-callback.machine';
 import {
   hasFailed,
@@ -88,7 +88,7 @@ export function OAuthCallback({
       input: { ...params, current: currentUser, sessionPending },
     },
   );
-  useNotices(actorRef, { onNavigate });
+  useAuthNotices(actorRef, { onNavigate });
   useEffect(() => {
     actorRef.send({ type: 'session.update', current: currentUser, pending: sessionPending });
   }, [actorRef, currentUser, sessionPending]);

@@ -9,8 +9,8 @@ import {
   type SessionUpdateEvent,
 } from '../account-switch';
 import type { AuthResponse } from '../auth.adapter';
+import type { AuthNotice } from '../auth.notices';
 import { signInStub } from '../hand-off';
-import type { AuthNotice } from '../notices';
 
 /**
  * The query parameters of `/oauth-callback`: the server sends a one-time `code` (or `error`); the

@@ -8,7 +8,7 @@ import type { Theme } from '../../ui/root';
 import { SubjectIcon } from '../../ui/subject-icons';
 import type { AuthAdapter, User } from '../auth.adapter';
 import { AuthLayout, headingClass, useFocusOnChange } from '../AuthLayout';
-import { useNotices } from '../use-notices';
+import { useAuthNotices } from '../use-auth-notices';
 import { onboardingLogic } from './onboarding.machine';
 import { currentStep, isDone, isSaving, ONBOARDING_STEPS, stepIndex } from './onboarding.selectors';
 
@@ -43,7 +43,7 @@ const ONBOARDING_PROMISE =
 /** A short first run: what Ayah does, the subjects of interest, and how goals and points work. */
 export function Onboarding({ adapter, onDone, name, theme, className }: OnboardingProps) {
   const actorRef = useActorRef(onboardingLogic(adapter));
-  useNotices(actorRef, {});
+  useAuthNotices(actorRef, {});
   const state = useSelector(actorRef, (snapshot) => snapshot);
   const step = stepIndex(state);
   const shown = currentStep(state);

@@ -3,7 +3,7 @@ import { setup } from 'xstate';
 import { type Subject } from '../../lib/limits';
 import { stubActor } from '../../lib/stub-actor';
 import type { CompleteOnboardingRequest, UserResponse } from '../auth.adapter';
-import { type AuthNotice } from '../notices';
+import { type AuthNotice } from '../auth.notices';
 
 export type OnboardingContext = {
   /** The subjects the student is interested in, in the order of `GOALS.subjects`. */

@@ -10,7 +10,7 @@ import { PasswordStrength } from '../../ui/password-strength';
 import type { Theme } from '../../ui/root';
 import type { AuthAdapter } from '../auth.adapter';
 import { AuthLayout, headingClass } from '../AuthLayout';
-import { useNotices } from '../use-notices';
+import { useAuthNotices } from '../use-auth-notices';
 import { resetPasswordLogic } from './reset-password.machine';
 import { isSaving } from './reset-password.selectors';
 
@@ -33,7 +33,7 @@ export function ResetPassword({
   className,
 }: ResetPasswordProps) {
   const actorRef = useActorRef(resetPasswordLogic(adapter), { input: { token } });
-  useNotices(actorRef, { onNavigate });
+  useAuthNotices(actorRef, { onNavigate });
   const state = useSelector(actorRef, (snapshot) => snapshot);
   const [password, setPassword] = useState('');
   const headingId = useId();

@@ -4,7 +4,7 @@ import { passwordError } from '../../lib/password';
 import { stubActor } from '../../lib/stub-actor';
 import type { MessageResponse } from '../../wire';
 import type { ConfirmPasswordResetRequest } from '../auth.adapter';
-import { type AuthNotice } from '../notices';
+import { type AuthNotice } from '../auth.notices';
 
 export type ResetPasswordContext = {
   token: string | null;

@@ -2,7 +2,7 @@ import { assign, fromPromise } from 'xstate';
 
 import { AUTH } from '../../lib/limits';
 import type { AuthAdapter, User } from '../auth.adapter';
-import { unlessAborted } from '../notices';
+import { unlessAborted } from '../auth.notices';
 import { forgetRenewals, type RenewalLocks, renewShared } from './session.renewal';
 import { sessionSetup, type TokenStorage } from './session.setup';
 import { REFRESH_TOKEN_KEY, refreshAt } from './session.tokens';

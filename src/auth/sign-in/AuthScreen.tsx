@@ -9,7 +9,7 @@ import type { AuthAdapter } from '../auth.adapter';
 import { GoogleIcon, MailIcon } from '../auth-icons';
 import { AuthLayout, headingClass, useFocusOnChange } from '../AuthLayout';
 import { Tagline } from '../tagline/Tagline';
-import { useNotices } from '../use-notices';
+import { useAuthNotices } from '../use-auth-notices';
 import type { WalletSource } from '../wallet-sign-in/wallet-provider';
 import { walletAuthLogic } from '../wallet-sign-in/wallet-sign-in.machine';
 import { WalletSignIn } from '../wallet-sign-in/WalletSignIn';
@@ -74,7 +74,7 @@ export function AuthScreen({
   const walletRef = useActorRef(walletAuthLogic(adapter, { provider: ethereum, ...session }), {
     input: { registeredAddress: null },
   });
-  useNotices(actorRef, {
+  useAuthNotices(actorRef, {
     onNavigate,
     redirect: (url) => {
       try {
@@ -84,7 +84,7 @@ export function AuthScreen({
       }
     },
   });
-  useNotices(walletRef, { onNavigate });
+  useAuthNotices(walletRef, { onNavigate });
 
   const view = useSelector(actorRef, signInView);
   const googleBusy = useSelector(actorRef, isGoogleBusy);

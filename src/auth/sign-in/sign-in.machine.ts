@@ -10,8 +10,8 @@ import {
 } from '../../lib/messages';
 import { validateSignUpFields } from '../../lib/validation';
 import type { AuthAdapter } from '../auth.adapter';
+import { type AuthNotice } from '../auth.notices';
 import { handOff, heldTokens, type SignInHost } from '../hand-off';
-import { type AuthNotice } from '../notices';
 import { signInErrorMessage } from './sign-in.errors';
 import { noUnverified, type SignInContext, type SignInEvent, signInSetup } from './sign-in.setup';
 

@@ -9,8 +9,8 @@ import type {
   RegisterResponse,
   ResendResponse,
 } from '../auth.adapter';
+import { type AuthNotice } from '../auth.notices';
 import { signInStub } from '../hand-off';
-import { type AuthNotice } from '../notices';
 import { type AuthMode } from './sign-in.errors';
 
 /** The email form's fields, sent with `form.submit`. */

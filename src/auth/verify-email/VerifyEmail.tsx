@@ -14,7 +14,7 @@ import { type Account, accountName } from '../account-switch';
 import { AccountSwitch } from '../AccountSwitch';
 import type { AuthAdapter } from '../auth.adapter';
 import { AuthLayout, headingClass, NavLink } from '../AuthLayout';
-import { useNotices } from '../use-notices';
+import { useAuthNotices } from '../use-auth-notices';
 import { verifyEmailLogic } from './verify-email.machine';
 import {
   isAlreadyVerified,
@@ -67,7 +67,7 @@ export function VerifyEmail({
     verifyEmailLogic(adapter, { signIn: (next, refresh) => onSignedIn?.(next, refresh) }),
     { input: { email, token, current: currentUser, sessionPending } },
   );
-  useNotices(actorRef, { onNavigate });
+  useAuthNotices(actorRef, { onNavigate });
   useEffect(() => {
     actorRef.send({ type: 'session.update', current: currentUser, pending: sessionPending });
   }, [actorRef, currentUser, sessionPending]);

@@ -1,5 +1,5 @@
 import type { AuthAdapter, AuthResponse } from '../auth.adapter';
-import { unlessAborted } from '../notices';
+import { unlessAborted } from '../auth.notices';
 
 /**
  * A verification link's token is single-use: of two requests with it, the second is refused (400)

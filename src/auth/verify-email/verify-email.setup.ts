@@ -10,8 +10,8 @@ import {
   type SessionUpdateEvent,
 } from '../account-switch';
 import type { AuthResponse, ResendResponse } from '../auth.adapter';
+import { type AuthNotice } from '../auth.notices';
 import { signInStub } from '../hand-off';
-import { type AuthNotice } from '../notices';
 
 export type VerifyEmailInput = {
   /** The `email` query parameter: the address a link was sent to. */

@@ -5,8 +5,8 @@ import { wrongWalletAddress } from '../../lib/messages';
 import { notProvided, stubActor } from '../../lib/stub-actor';
 import { sameAddress } from '../../lib/wallet';
 import type { AuthResponse, Web3AuthenticateRequest } from '../auth.adapter';
+import { type AuthNotice } from '../auth.notices';
 import { signInStub } from '../hand-off';
-import { type AuthNotice } from '../notices';
 
 export const METAMASK_TOAST_ID = 'ayah-metamask';
 

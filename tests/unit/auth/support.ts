@@ -1,6 +1,6 @@
 import { type ActorOptions, type AnyActorLogic, type AnyActorRef, waitFor } from 'xstate';
 
-import type { AuthNotice } from '../../../src/auth/notices';
+import type { AuthNotice } from '../../../src/auth/auth.notices';
 import { startRecording } from '../../support/recording';
 
 /**

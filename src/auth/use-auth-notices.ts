@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef } from 'react';
 import type { Subscription } from 'xstate';
 
 import { showNotice, toast } from '../ui/toast';
-import type { AuthNotice } from './notices';
+import type { AuthNotice } from './auth.notices';
 
 /** An actor whose emitted events are `AuthNotice`s. */
 export type NoticeSource = {
@@ -21,7 +21,7 @@ export type NoticeHandlers = {
  * router. Subscribed in a layout effect, before `useActorRef` starts the actor in a passive one, so
  * a notice emitted on the first transition is not lost.
  */
-export function useNotices(actorRef: NoticeSource, handlers: NoticeHandlers): void {
+export function useAuthNotices(actorRef: NoticeSource, handlers: NoticeHandlers): void {
   const latest = useRef(handlers);
   useLayoutEffect(() => {
     latest.current = handlers;
