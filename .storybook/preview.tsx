@@ -1,7 +1,7 @@
 import 'ayah-coach/styles.css';
 
 import type { Preview } from '@storybook/react-vite';
-import { AyahRoot, type Theme, Toaster } from 'ayah-coach';
+import { AyahRoot, loadToaster, type Theme, Toaster } from 'ayah-coach';
 
 const preview: Preview = {
   globalTypes: {
@@ -13,12 +13,15 @@ const preview: Preview = {
   initialGlobals: { theme: 'light' },
   // The chat's reply renderer is a chunk the chat loads on demand; a streaming reply shows the
   // typing dots until it has come, and a formula its source until KaTeX has. Stories show the
-  // rendered state from their first frame: both are loaded before any story renders.
+  // rendered state from their first frame: both are loaded before any story renders. So is the toast
+  // area's code (it loads apart from a page's first screen), so a play function's toast is never
+  // waiting for a chunk.
   loaders: [
     async () => {
       const [{ loadReplyRenderer }, { preloadMath }] = await Promise.all([
         import('ayah-coach/chat'),
         import('ayah-coach/markdown'),
+        loadToaster(),
       ]);
       await Promise.all([loadReplyRenderer(), preloadMath()]);
       return {};

@@ -47,6 +47,9 @@ export interface GoogleConfig {
   redirectUri: string;
 }
 
+/** The maths tools' time (the spec's 1 s): a call that has not answered by then answers an error. */
+export const TOOL_TIMEOUT_MS = 1000;
+
 /** The tutor's model endpoint (any OpenAI-compatible API); none configured means the offline coach. */
 export interface LlmSettings {
   /** e.g. `http://localhost:11434/v1` (Ollama) or `https://api.openai.com/v1`. */
@@ -62,6 +65,12 @@ export interface LlmSettings {
   timeoutMs: number;
   /** … and the model may stay silent this long between two pieces of text. */
   stallMs: number;
+  /**
+   * A maths tool call answers within this long of starting to run, else the model is told it took
+   * too long (1 s: TOOL_TIMEOUT_MS). Not an environment setting: tests give the engines more time so
+   * that a busy machine cannot turn a right answer into that fallback.
+   */
+  toolTimeoutMs: number;
 }
 
 export interface ChatSettings {
@@ -217,6 +226,7 @@ export function loadLlmSettings(env: Env): LlmSettings {
     moderationModel: env.AYAH_MODERATION_MODEL?.trim() || null,
     timeoutMs: positiveInt('AYAH_LLM_TIMEOUT_MS', env.AYAH_LLM_TIMEOUT_MS, 120_000),
     stallMs: positiveInt('AYAH_LLM_STALL_MS', env.AYAH_LLM_STALL_MS, 30_000),
+    toolTimeoutMs: TOOL_TIMEOUT_MS,
   };
 }
 

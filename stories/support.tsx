@@ -29,10 +29,12 @@ export async function expectFrameFilled(canvasElement: HTMLElement, slot: string
 /** Clears toasts after each story, so none leaks into the next. */
 export const clearToasts = () => () => toast.remove();
 
-/** Waits for the toast with `text`, then for its enter animation to end (axe reads colours after). */
+/** Waits for the toast with `text` to show, then for its enter animation to end (axe reads colours after). */
 export async function findToast(text: string, role: 'alert' | 'status' = 'status') {
   const found = await screen.findByText(text, { selector: '[role]' }, { timeout: 3000 });
   await expect(found).toHaveAttribute('role', role);
+  // A toast comes in at opacity 0 and fades in once its height is measured.
+  await waitFor(() => expect(found).toBeVisible(), { timeout: 3000 });
   await toastsSettled();
   return found;
 }

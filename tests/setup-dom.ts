@@ -3,6 +3,8 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
+import { loadToaster } from '../src/ui/toast';
+
 // jsdom lacks these: react-hot-toast and the tagline ask matchMedia about reduced motion, and
 // Radix's popper and dialogs reach for the rest.
 globalThis.ResizeObserver ??= class {
@@ -24,5 +26,9 @@ window.matchMedia ??= (query: string) =>
 Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
+
+// The toast area's code loads apart from a page's (src/ui/toast.tsx): loaded here once a file, so a
+// test's first toast never waits within findBy's second for that module on a busy runner.
+await loadToaster();
 
 afterEach(() => cleanup());

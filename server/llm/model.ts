@@ -11,7 +11,7 @@ import { APICallError, asSchema, embed } from 'ai';
 import type { LlmSettings } from '../config';
 import type { CompletionRequest, WireMessage, WireTool, WireToolCall } from './completions';
 import { streamCompletion } from './completions';
-import { mathTools } from './tools';
+import { mathTools, runMathTool } from './tools';
 
 /** At most this many tool rounds in one reply; the round after them must answer in text. */
 export const MAX_TOOL_ROUNDS = 4;
@@ -81,7 +81,10 @@ function wireTools(): WireTool[] {
  * answer is what the model reads (JSON of the result, or the error text when the call cannot run), and
  * the arguments as the follow-up request repeats them (JSON, as the AI SDK repeats them).
  */
-async function runTool(call: WireToolCall): Promise<{ content: string; arguments: string }> {
+async function runTool(
+  call: WireToolCall,
+  timeoutMs: number,
+): Promise<{ content: string; arguments: string }> {
   const { name, arguments: raw } = call.function;
   let parsed: unknown;
   try {
@@ -98,7 +101,6 @@ async function runTool(call: WireToolCall): Promise<{ content: string; arguments
       content: `Error: no such tool ${JSON.stringify(name)}; the tools are ${Object.keys(mathTools).join(', ')}.`,
       arguments: args,
     };
-  const tool = mathTools[name as MathToolName];
   const checked = await schemaOf(name as MathToolName).validate!(parsed);
   if (!checked.success)
     return {
@@ -106,7 +108,7 @@ async function runTool(call: WireToolCall): Promise<{ content: string; arguments
       arguments: args,
     };
   try {
-    const result = await (tool.execute as (input: unknown) => Promise<unknown>)(checked.value);
+    const result = await runMathTool(name as MathToolName, checked.value, timeoutMs);
     return { content: JSON.stringify(result), arguments: args };
   } catch (error) {
     return { content: `Error: tool ${name} failed: ${(error as Error).message}`, arguments: args };
@@ -212,7 +214,9 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
           yield { status: CHECKING_STATUS };
         }
         // The calls run side by side; each answers (an error the model reads when it cannot run).
-        const results = await Promise.all(calls.map((call) => runTool(call)));
+        const results = await Promise.all(
+          calls.map((call) => runTool(call, settings.toolTimeoutMs)),
+        );
         rearm();
         messages.push({
           role: 'assistant',

@@ -1,17 +1,15 @@
 /**
  * The tutor's maths tools, run on the server through the AI SDK's tool calling: `check_math` (is this
  * answer or step right? evaluate, compare expressions, solve) and `solve_steps` (the step engine).
- * They run in a pool of worker threads (maths-pool.ts): each call answers within TOOL_TIMEOUT_MS of
- * starting to run, and one that
- * would run longer is stopped there instead of blocking the server.
+ * They run in a pool of worker threads (maths-pool.ts), `runMathTool`: each call answers within its
+ * budget (the settings' `toolTimeoutMs`, 1 s) of starting to run, and one that would run longer is
+ * stopped there instead of blocking the server.
  */
 import { tool, zodSchema } from 'ai';
 import { z } from 'zod';
 
 import { runMaths, warmUp } from './maths-pool';
-
-/** A tool call that takes longer answers an error to the model instead. */
-export const TOOL_TIMEOUT_MS = 1000;
+import type { Result } from './tool-runs';
 
 /** Starts the maths thread and loads the engines in the background, before the first tool call. */
 export function warmUpMaths(): void {
@@ -42,7 +40,6 @@ export const mathTools = {
           .describe('The claimed result, e.g. "7/8", "5x - 4" or "x = 4"'),
       }),
     ),
-    execute: (input) => runMaths({ name: 'check_math', input }, TOOL_TIMEOUT_MS),
   }),
   solve_steps: tool({
     description:
@@ -52,6 +49,16 @@ export const mathTools = {
         problem: z.string().describe('Plain maths, e.g. "2x + 3 = 11" or "1/2 + 1/3"'),
       }),
     ),
-    execute: (input) => runMaths({ name: 'solve_steps', input }, TOOL_TIMEOUT_MS),
   }),
 };
+
+/** Runs one checked tool call in the maths pool, answering within `timeoutMs` of starting to run. */
+export function runMathTool(
+  name: keyof typeof mathTools,
+  input: unknown,
+  timeoutMs: number,
+): Promise<Result> {
+  return name === 'check_math'
+    ? runMaths({ name, input: input as { expression: string; claimed?: string } }, timeoutMs)
+    : runMaths({ name, input: input as { problem: string } }, timeoutMs);
+}

@@ -62,5 +62,5 @@ export {
   type SubjectIconProps,
 } from './subject-icons';
 export { Textarea } from './textarea';
-export { toast, Toaster } from './toast';
+export { loadToaster, toast, Toaster } from './toast';
 export { VisuallyHidden } from './visually-hidden';

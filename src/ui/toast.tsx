@@ -14,7 +14,16 @@ export function showNotice({ tone, message }: Pick<Notice, 'tone' | 'message'>):
 // The toast area's code (toaster-view.tsx) is not part of a first load: it loads as the page comes
 // up, and a toast posted before it has waits in react-hot-toast's store (the headless part, which is
 // all the rest of Ayah imports) until it shows.
-const [ToasterView] = lazyComponent(() => import('./toaster-view'), 'ToasterView');
+const loadView = () => import('./toaster-view');
+const [ToasterView] = lazyComponent(loadView, 'ToasterView');
+
+/**
+ * Loads the toast area's code now, for a host that wants its first toast without that wait (a test,
+ * a story's play function); otherwise it loads once a `Toaster` renders in the browser.
+ */
+export async function loadToaster(): Promise<void> {
+  await loadView();
+}
 
 /**
  * The toast area, configured to spec section 9: top-right, at most 20 at once, error and plain toasts

@@ -52,22 +52,26 @@ function ToastIcon({ toast: t }: { toast: Toast }) {
 
 const BAR =
   'ay:pointer-events-auto ay:flex ay:items-center ay:gap-2 ay:max-w-[360px] ay:px-3 ay:py-2 ay:bg-background ay:text-foreground ay:text-sm ay:leading-snug ay:shadow-popover ay:rounded-md ay:border ay:border-border ' +
-  'ay:transition-[opacity,transform] ay:duration-300 ay:ease-[cubic-bezier(.21,1.02,.73,1)] ay:motion-reduce:transition-opacity';
+  'ay:transition-[opacity,transform] ay:duration-300 ay:ease-[cubic-bezier(.21,1.02,.73,1)] ay:motion-reduce:transition-opacity ay:motion-reduce:animate-toast-fade-in';
 
 /**
- * One toast: comes in (from above at the top, from below at the bottom) once its height is known,
- * goes out when dismissed; only fades where the reader prefers reduced motion.
+ * One toast: comes in (from above at the top, from below at the bottom) once its height is known
+ * (measured before the first paint), goes out when dismissed; only fades where the reader prefers
+ * reduced motion.
  */
 function ToastBar({ toast: t, position }: { toast: Toast; position: ToastPosition }) {
   const top = position.startsWith('top');
   const shown = t.height !== undefined && t.visible;
   const away = top ? 'ay:motion-safe:-translate-y-3' : 'ay:motion-safe:translate-y-3';
+  const enter = top
+    ? 'ay:motion-safe:animate-toast-in-top'
+    : 'ay:motion-safe:animate-toast-in-bottom';
   return (
     <div
       data-slot="toast"
       className={cn(
         BAR,
-        shown ? 'ay:opacity-100' : `ay:opacity-0 ay:motion-safe:scale-95 ${away}`,
+        shown ? `ay:opacity-100 ${enter}` : `ay:opacity-0 ay:motion-safe:scale-95 ${away}`,
         t.className,
       )}
       style={t.style}

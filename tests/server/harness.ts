@@ -218,6 +218,11 @@ export class Harness {
       staticDir: this.options.staticDir ?? null,
     });
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    // The test's fetch keeps idle sockets about 4 s (Node's server says keep-alive 5 s, undici keeps
+    // a second less, on a coarse timer): on a starved event loop the two ends' timers came due
+    // together and a request went out on a socket the server was closing (ECONNRESET, the fuzz test
+    // at load 25). The server here keeps an idle socket far longer than any client does.
+    (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     this.closeServer = async () => {

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import {
   apiError,
@@ -18,6 +18,11 @@ const confetti = vi.hoisted(() => {
   return { fire, create: vi.fn(() => fire) };
 });
 vi.mock('canvas-confetti', () => ({ default: { create: confetti.create } }));
+
+// The board loads its dialogs' module once it has drawn (GoalDialogs, lazily), as a browser would
+// when idle. Its first import here is a transform of the wizard and Radix's dialog: seconds on a
+// busy runner, past findByRole's 1 s. Loaded before the tests, a dialog opens as soon as it is asked.
+beforeAll(() => import('../../../src/goals/GoalDialogs'));
 
 afterEach(() => {
   clearToasts();

@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db';
 import { users } from '../../../server/db/schema';
 import { onPostgres } from '../harness';
-import { root } from '../server-process';
+import { openMigrated, root } from '../server-process';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-backup-'));
 const pgdata = path.join(dataDir, 'pgdata');
@@ -66,7 +66,7 @@ describe.skipIf(onPostgres)('db:backup and db:restore', () => {
     'round-trips the data, keeping the replaced database aside',
     { timeout: 400_000 },
     async () => {
-      await withDatabase((database) => database.migrate());
+      await (await openMigrated(pgdata)).close();
       await addUser('kept@example.com');
       await addUser('also-kept@example.com');
 
