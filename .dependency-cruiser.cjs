@@ -13,6 +13,8 @@
  *   fakes/          one fake adapter per feature, shared by tests and stories: stories never import tests/
  *   server/<domain>/ auth, chat, goals, points, memory, tutor, legal, health (and lti, classes …): a domain
  *                   imports no other domain; it asks for a narrow port that server/app.ts hands it
+ *                   In a domain, routes.ts sits over schemas.ts and service.ts, and asks its service rather than
+ *                   the database (nothing of server/db/ but types in a routes.ts)
  *   server/http, server/db, server/llm  the shared layers under every domain: they import none
  * and nowhere an import cycle, type-only imports included.
  */
@@ -99,13 +101,34 @@ module.exports = {
       to: { path: '^server/([^/]+)/', pathNot: ['^server/$1/', `^server/${SERVER_SHARED}/`] },
     },
     {
+      name: 'server-domain-routes-on-top',
+      severity: 'error',
+      comment:
+        "In a server domain (and each of auth's sub-folders) routes.ts, the HTTP side, sits over " +
+        'schemas.ts and service.ts: a service or schemas file never imports a routes file.',
+      from: { path: `^server/(?!${SERVER_SHARED}/).+/(service|schemas)\\.ts$` },
+      to: { path: '(^|/)routes\\.ts$' },
+    },
+    {
+      name: 'server-routes-ask-their-service',
+      severity: 'error',
+      comment:
+        "A server domain's routes.ts reads and writes through its service (service.ts), never the " +
+        'database itself: nothing of server/db/ but types.',
+      from: { path: `^server/(?!${SERVER_SHARED}/).+/routes\\.ts$` },
+      to: {
+        path: '^server/db/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'server-shared-layers-import-no-domain',
       severity: 'error',
       comment:
         "server/http, server/db, server/llm and server/'s top-level files sit under every domain: they " +
         'import none, and nothing but main.ts imports the composition root (app.ts). config.ts and ' +
         "demo-portal.ts read the settings main.ts starts with, so they may use a domain's settings " +
-        'parser (auth/trusted-issuers.ts).',
+        'parser (auth/portal/trusted-issuers.ts).',
       from: {
         path: `^server/(${SERVER_SHARED}/|[^/]+\\.ts$)`,
         pathNot: '^server/(app|main|config|demo-portal)\\.ts$',

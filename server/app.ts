@@ -13,12 +13,12 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 
-import { AVATAR_UPLOAD_PATH } from './auth/avatar-routes';
-import { AVATAR_MAX_REQUEST_BYTES, AVATAR_MESSAGES } from './auth/avatars';
+import { AVATAR_UPLOAD_PATH } from './auth/avatars/routes';
+import { AVATAR_MAX_REQUEST_BYTES, AVATAR_MESSAGES } from './auth/avatars/service';
 import { createCredentialService } from './auth/credentials';
 import { createOneTimeTokens } from './auth/one-time-tokens';
-import { signedIn } from './auth/route-helpers';
 import { authRoutes } from './auth/routes';
+import { signedIn } from './auth/schemas';
 import { createProfileService } from './auth/service';
 import { AUTH_CHANGES_CHANNEL, createSessionCache } from './auth/session-cache';
 import { createSessionService } from './auth/sessions';

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { TrustedIssuer } from './auth/trusted-issuers';
-import { parseTrustedIssuers } from './auth/trusted-issuers';
+import type { TrustedIssuer } from './auth/portal/trusted-issuers';
+import { parseTrustedIssuers } from './auth/portal/trusted-issuers';
 import type { LtiConfig } from './lti/config';
 import { loadLtiConfig } from './lti/config';
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { parseTrustedIssuers } from './auth/trusted-issuers';
+import { parseTrustedIssuers } from './auth/portal/trusted-issuers';
 import type { Config } from './config';
 
 interface DemoPortal {

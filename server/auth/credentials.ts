@@ -11,9 +11,9 @@ import type { User } from '../db/schema';
 import { users } from '../db/schema';
 import type { Deps } from '../deps';
 import type { Authenticated } from '../http/auth';
-import { AppError } from '../http/errors';
+import { AppError, unauthorized } from '../http/errors';
 import { resetMail, verificationMail } from './mail';
-import { AUTH_MESSAGES, unauthorized } from './messages';
+import { AUTH_MESSAGES } from './messages';
 import type { OneTimeTokens } from './one-time-tokens';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';
 import type { SessionService, SignedIn } from './sessions';
@@ -151,12 +151,8 @@ export function createCredentialService(
     /** Confirms the address and signs the user in. */
     async verifyEmail(token: string): Promise<SignedIn> {
       const signedIn = await transaction(db, async (tx) => {
-        const owner = await tokens.ownerOf(tx, token, 'verify_email');
-        if (!owner) return null;
-        await lockUser(tx, owner);
-        const userId = await tokens.consumeOneTimeToken(tx, token, 'verify_email');
+        const userId = await tokens.takeOneTimeToken(tx, token, 'verify_email');
         if (!userId) return null;
-        await tokens.retireOneTimeTokens(tx, userId, 'verify_email');
         const [current] = await tx.select().from(users).where(eq(users.id, userId));
         return sessions.startSession(tx, userId, {
           emailVerifiedAt: current?.emailVerifiedAt ?? now(),
@@ -217,12 +213,8 @@ export function createCredentialService(
       if (!live) throw new AppError(400, AUTH_MESSAGES.invalidResetToken);
       const passwordHash = await hashPassword(newPassword);
       const email = await transaction(db, async (tx) => {
-        const owner = await tokens.ownerOf(tx, token, 'password_reset');
-        if (!owner) return null;
-        await lockUser(tx, owner);
-        const userId = await tokens.consumeOneTimeToken(tx, token, 'password_reset');
+        const userId = await tokens.takeOneTimeToken(tx, token, 'password_reset');
         if (!userId) return null;
-        await tokens.retireOneTimeTokens(tx, userId, 'password_reset');
         const [user] = await tx
           .update(users)
           .set({

@@ -24,36 +24,47 @@ ${body}
 </div></body></html>`;
 }
 
-export function verificationMail(to: string, name: string, link: string): Mail {
-  const subject = 'Confirm your email for Ayah';
-  const lines = [
-    `Hi ${name},`,
-    'Welcome to Ayah, your AI learning coach! Ayah helps you set weekly learning goals, track your progress and work through questions step by step.',
-    'Please confirm your email address to finish creating your account. The link works for 24 hours.',
-    'If you did not sign up for Ayah, you can ignore this email; no account will be activated.',
-  ];
+/** A mail of `lines` and one link: its plain text ends with `action: link`, its HTML with a button. */
+function linkMail(
+  to: string,
+  link: string,
+  mail: { subject: string; title: string; lines: string[]; action: string; button: string },
+): Mail {
   return {
     to,
-    subject,
+    subject: mail.subject,
     link,
-    text: `${lines.join('\n\n')}\n\nConfirm your email: ${link}\n\n— Ayah, your AI learning coach\n`,
-    html: layout('Confirm your email', lines, { label: 'Confirm my email', href: link }),
+    text: `${mail.lines.join('\n\n')}\n\n${mail.action}: ${link}\n\n— Ayah, your AI learning coach\n`,
+    html: layout(mail.title, mail.lines, { label: mail.button, href: link }),
   };
 }
 
+export function verificationMail(to: string, name: string, link: string): Mail {
+  return linkMail(to, link, {
+    subject: 'Confirm your email for Ayah',
+    title: 'Confirm your email',
+    lines: [
+      `Hi ${name},`,
+      'Welcome to Ayah, your AI learning coach! Ayah helps you set weekly learning goals, track your progress and work through questions step by step.',
+      'Please confirm your email address to finish creating your account. The link works for 24 hours.',
+      'If you did not sign up for Ayah, you can ignore this email; no account will be activated.',
+    ],
+    action: 'Confirm your email',
+    button: 'Confirm my email',
+  });
+}
+
 export function resetMail(to: string, name: string, link: string): Mail {
-  const subject = 'Reset your Ayah password';
-  const lines = [
-    `Hi ${name},`,
-    'Someone (hopefully you) asked to reset the password of your Ayah account.',
-    'Choose a new password with the link below. It works once, for 1 hour.',
-    'If you did not ask for this, you can ignore this email; your password stays the same.',
-  ];
-  return {
-    to,
-    subject,
-    link,
-    text: `${lines.join('\n\n')}\n\nReset your password: ${link}\n\n— Ayah, your AI learning coach\n`,
-    html: layout('Reset your password', lines, { label: 'Choose a new password', href: link }),
-  };
+  return linkMail(to, link, {
+    subject: 'Reset your Ayah password',
+    title: 'Reset your password',
+    lines: [
+      `Hi ${name},`,
+      'Someone (hopefully you) asked to reset the password of your Ayah account.',
+      'Choose a new password with the link below. It works once, for 1 hour.',
+      'If you did not ask for this, you can ignore this email; your password stays the same.',
+    ],
+    action: 'Reset your password',
+    button: 'Choose a new password',
+  });
 }

@@ -1,5 +1,4 @@
-/** What the auth domain's services answer in words, and the 401 they all refuse with. */
-import { AppError } from '../http/errors';
+/** What the auth domain's services answer in words. */
 import { THROTTLED } from './throttle';
 
 export const AUTH_MESSAGES = {
@@ -28,9 +27,3 @@ export const AUTH_MESSAGES = {
   samePassword: 'New password must be different from current password',
   noPassword: 'Password change is not available for Google or wallet accounts',
 } as const;
-
-const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer' };
-
-export function unauthorized(detail: string): AppError {
-  return new AppError(401, detail, WWW_AUTHENTICATE);
-}

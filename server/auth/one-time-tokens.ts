@@ -6,6 +6,7 @@
 import { and, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 
 import type { Queryable } from '../db';
+import { lockUser } from '../db/locks';
 import type { OneTimePurpose } from '../db/schema';
 import { oneTimeTokens, users } from '../db/schema';
 import type { Deps } from '../deps';
@@ -113,6 +114,25 @@ export function createOneTimeTokens({ db, config, now }: Pick<Deps, 'db' | 'conf
       );
   }
 
+  /**
+   * Uses up a mail link's token under its owner's lock (db/locks.ts: the lock order starts with the
+   * user) and retires the owner's other tokens of the purpose: the owner's id, or null when the token
+   * is unknown, used or expired. Runs in the caller's transaction.
+   */
+  async function takeOneTimeToken(
+    tx: Queryable,
+    token: string,
+    purpose: OneTimePurpose,
+  ): Promise<string | null> {
+    const owner = await ownerOf(tx, token, purpose);
+    if (!owner) return null;
+    await lockUser(tx, owner);
+    const userId = await consumeOneTimeToken(tx, token, purpose);
+    if (!userId) return null;
+    await retireOneTimeTokens(tx, userId, purpose);
+    return userId;
+  }
+
   /** True when a mail of this purpose went to the user within the cooldown (no mail bombing). */
   async function mailedRecently(userId: string, purpose: OneTimePurpose): Promise<boolean> {
     return (await cooldownLeftMs(userId, purpose)) > 0;
@@ -133,10 +153,9 @@ export function createOneTimeTokens({ db, config, now }: Pick<Deps, 'db' | 'conf
 
   return {
     issueOneTimeToken,
-    ownerOf,
     usedByVerifiedAccount,
     isLive,
-    consumeOneTimeToken,
+    takeOneTimeToken,
     retireOneTimeTokens,
     mailedRecently,
     cooldownLeftMs,

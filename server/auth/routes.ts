@@ -14,19 +14,17 @@ import type { Context, MiddlewareHandler } from 'hono';
 
 import type { Deps } from '../deps';
 import type { AuthEnv } from '../http/auth';
-import { AppError, validationItems } from '../http/errors';
+import { AppError, unauthorized, validationItems } from '../http/errors';
 import { BEARER, body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
 import { clientAddress } from '../http/security';
-import type { AccountParts } from './account';
-import { accountRoutes } from './account-routes';
-import { avatarRoutes } from './avatar-routes';
+import { accountRoutes } from './account/routes';
+import type { AccountParts } from './account/service';
+import { avatarRoutes } from './avatars/routes';
 import type { CredentialService } from './credentials';
-import { googleRoutes } from './google-routes';
+import { googleRoutes } from './google/routes';
 import { AUTH_MESSAGES } from './messages';
-import type { ClassJoiner } from './portal';
-import { portalRoutes } from './portal-routes';
-import { providersRoute } from './providers-route';
-import { signedIn } from './route-helpers';
+import { portalRoutes } from './portal/routes';
+import type { ClassJoiner } from './portal/service';
 import {
   AuthResponse,
   ChangePasswordBody,
@@ -36,6 +34,7 @@ import {
   MessageResponse,
   OnboardingBody,
   ProfileBody,
+  ProvidersResponse,
   publicUser,
   RefreshBody,
   RefreshResponse,
@@ -43,13 +42,37 @@ import {
   RegisterResponse,
   ResendResponse,
   ResetConfirmBody,
+  signedIn,
   TokenBody,
   UserResponse,
 } from './schemas';
 import type { ProfileService } from './service';
 import type { SessionService } from './sessions';
-import { createSignInCodes, signInCodeRoutes } from './sign-in-code';
-import { walletRoutes } from './wallet-routes';
+import { signInCodeRoutes } from './sign-in-code/routes';
+import { createSignInCodes } from './sign-in-code/service';
+import { walletRoutes } from './wallet/routes';
+
+/** `GET /providers`: which sign-in ways this server offers, so the app never links to a 503. */
+function providersRoute(deps: Deps) {
+  const app = createRouter<AuthEnv>();
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/providers',
+      summary: 'The sign-in ways this server offers',
+      responses: {
+        200: json(ProvidersResponse, 'Email and wallet always; Google when configured'),
+      },
+    }),
+    (c) =>
+      c.json(
+        { email: true as const, google: deps.config.google !== null, wallet: true as const },
+        200,
+      ),
+  );
+
+  return app;
+}
 
 /** Said on the routes that cost a hash or a mail. */
 const LIMITED =
@@ -307,7 +330,7 @@ export function authRoutes(
     async (c) => {
       const { refresh_token } = c.req.valid('json');
       if (refresh_token === undefined) {
-        throw new AppError(401, AUTH_MESSAGES.notAuthenticated, { 'WWW-Authenticate': 'Bearer' });
+        throw unauthorized(AUTH_MESSAGES.notAuthenticated);
       }
       const result = await sessions.refreshWithToken(refresh_token);
       const { access_token, token_type, expires_in } = signedIn(result);
@@ -345,7 +368,7 @@ export function authRoutes(
   );
 
   app.route('/', avatarRoutes(deps, apiPrefix, auth));
-  // Redirect sign-ins hand over a one-time code, never a token (sign-in-code.ts).
+  // Redirect sign-ins hand over a one-time code, never a token (sign-in-code/).
   const codes = createSignInCodes(deps, (q, userId) => sessions.startSession(q, userId));
   app.route('/', signInCodeRoutes(codes));
   app.route('/', googleRoutes(deps, codes));

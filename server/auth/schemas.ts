@@ -8,6 +8,8 @@ import { GOALS, type Subject } from 'ayah-coach/rules';
 import type { User } from '../db/schema';
 import { hasNoNul, NUL_MESSAGE } from '../http/text';
 import { newPasswordProblem, PASSWORD_MAX_LENGTH } from './passwords';
+import { JWT_TOKEN_TYPE } from './portal/service';
+import type { SignedIn } from './sessions';
 
 export const Email = z
   .string()
@@ -225,6 +227,17 @@ export const RefreshResponse = z
   })
   .openapi('RefreshResponse');
 
+/** A sign-in answer: API.md's `{access_token, token_type, user}` with the refresh token beside it. */
+export function signedIn(result: SignedIn) {
+  return {
+    access_token: result.accessToken,
+    token_type: 'bearer' as const,
+    expires_in: result.expiresIn,
+    refresh_token: result.refreshToken,
+    user: publicUser(result.user),
+  };
+}
+
 export const AuthResponse = z
   .object({
     ...tokenFields,
@@ -236,7 +249,7 @@ export const AuthResponse = z
   })
   .openapi('AuthResponse');
 
-/** `DELETE /account` (account-routes.ts). */
+/** `DELETE /account` (account/). */
 export const DeleteAccountBody = z
   .strictObject({
     confirm: z.string().min(1).max(320).openapi({
@@ -257,7 +270,7 @@ export const DeleteAccountBody = z
   })
   .openapi('DeleteAccountRequest');
 
-/** `GET /export`: the whole account (account-routes.ts). */
+/** `GET /export`: the whole account (account/). */
 export const AccountExport = z
   .object({
     exported_at: z.string(),
@@ -291,3 +304,39 @@ export const AccountExport = z
   .openapi('AccountExport');
 
 export type DeleteAccountInput = z.infer<typeof DeleteAccountBody>;
+
+/** `GET /providers`. */
+export const ProvidersResponse = z
+  .object({
+    email: z.boolean(),
+    google: z.boolean().openapi({ description: 'False when Google sign-in is not configured' }),
+    wallet: z.boolean(),
+  })
+  .openapi('AuthProviders');
+
+/** `POST /sign-in-code` (sign-in-code/). */
+export const SignInCodeBody = z
+  .strictObject({
+    code: z.string().min(1).max(256),
+    state: z.string().min(1).max(256),
+  })
+  .openapi('SignInCodeRequest');
+
+/** `POST /token-exchange` (portal/). */
+export const TokenExchangeBody = z
+  .strictObject({
+    subject_token: z
+      .string()
+      .min(1)
+      .max(16_384)
+      .openapi({ description: "The portal's signed JWT for its student" }),
+    subject_token_type: z.string().max(200).openapi({
+      description: 'Always `urn:ietf:params:oauth:token-type:jwt`',
+      example: JWT_TOKEN_TYPE,
+    }),
+    grant_type: z
+      .literal('urn:ietf:params:oauth:grant-type:token-exchange')
+      .optional()
+      .openapi({ description: "RFC 8693's grant type; optional" }),
+  })
+  .openapi('TokenExchangeRequest');

@@ -13,8 +13,9 @@ import { lockUser } from '../db/locks';
 import type { User } from '../db/schema';
 import { users } from '../db/schema';
 import type { Deps } from '../deps';
+import { unauthorized } from '../http/errors';
 import type { PointsLedger } from '../ports';
-import { AUTH_MESSAGES, unauthorized } from './messages';
+import { AUTH_MESSAGES } from './messages';
 
 export function createProfileService({ db, now }: Pick<Deps, 'db' | 'now'>, ledger: PointsLedger) {
   async function findById(q: Queryable, id: string): Promise<User> {

@@ -12,7 +12,8 @@ import type { User } from '../db/schema';
 import { authSessions, refreshTokens, users } from '../db/schema';
 import type { Deps } from '../deps';
 import type { Authenticated } from '../http/auth';
-import { AUTH_MESSAGES, unauthorized } from './messages';
+import { unauthorized } from '../http/errors';
+import { AUTH_MESSAGES } from './messages';
 import type { SessionCache } from './session-cache';
 import {
   hashToken,

@@ -8,117 +8,41 @@
  * cancels the upstream request.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { CHAT, VALIDATION_MESSAGES } from 'ayah-coach/rules';
+import { CHAT } from 'ayah-coach/rules';
 import type { MiddlewareHandler } from 'hono';
 
 import type { Deps } from '../deps';
 import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
-import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
-import { pageOf, pageQuery } from '../http/paging';
+import { pageQuery } from '../http/paging';
 import { sendTrace } from '../http/send-trace';
 import { eventStream } from '../http/sse';
 import { BUSY_STATUS, createStreamGate, type StreamTicket } from '../http/stream-gate';
-import { hasNoNul, NUL_MESSAGE } from '../http/text';
 import { requestTimeZone, TimeZoneHeaders } from '../http/timezone';
 import { TutorError } from '../llm/model';
 import type { Tutor, TutorTurn } from '../ports';
+import {
+  Message,
+  RenameBody,
+  SearchPage,
+  SearchQuery,
+  SendBody,
+  SendResponse,
+  Session,
+  SessionDetail,
+  SessionIdParams,
+  SessionPage,
+} from './schemas';
 import type { ChatService } from './service';
 import { CHAT_MESSAGES, SEARCH_COUNT_LIMIT } from './service';
 import { createStreamCap } from './stream-cap';
-
-const MAX_DASHBOARD_CHARS = 8000;
 
 export const TUTOR_MESSAGES = {
   upstream: 'Ayah could not answer right now. Please try again.',
   timeout: 'Ayah took too long to answer. Please try again.',
   empty: 'Ayah sent an empty answer. Please try again.',
 } as const;
-
-const Turn = z.strictObject({
-  role: z.enum(['user', 'assistant']),
-  content: z.string().max(32_000).refine(hasNoNul, NUL_MESSAGE),
-});
-
-const SendBody = z
-  .strictObject({
-    messages: z.array(Turn).min(1).max(500),
-    sessionId: z.string().max(200).nullable().optional(),
-    threadId: z.string().max(200).nullable().optional(),
-    dashboardData: z
-      .record(z.string(), z.unknown())
-      .refine(...jsonDepthCheck)
-      .refine((d) => JSON.stringify(d).length <= MAX_DASHBOARD_CHARS, {
-        message: `dashboardData must be at most ${MAX_DASHBOARD_CHARS} characters as JSON`,
-      })
-      .optional(),
-  })
-  .superRefine((value, ctx) => {
-    const index = value.messages.length - 1;
-    const last = value.messages[index];
-    if (!last) return;
-    if (last.role !== 'user') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['messages', index, 'role'],
-        message: "The last message must be the user's",
-      });
-    }
-    const text = last.content.trim();
-    if (text.length === 0 || text.length > CHAT.maxMessageLength) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['messages', index, 'content'],
-        message:
-          text.length === 0 ? VALIDATION_MESSAGES.messageEmpty : VALIDATION_MESSAGES.messageTooLong,
-      });
-    }
-  })
-  .openapi('ChatSendRequest');
-
-const SendResponse = z
-  .object({ response: z.string(), sessionId: z.string(), threadId: z.string() })
-  .openapi('ChatSendResponse');
-
-const Session = z
-  .object({
-    id: z.string(),
-    title: z.string(),
-    createdAt: z.string(),
-    lastMessageAt: z.string(),
-    messageCount: z.number().int(),
-  })
-  .openapi('ChatSession');
-
-const SessionDetail = Session.extend({
-  messages: z.array(
-    z.object({
-      id: z.string(),
-      role: z.enum(['user', 'assistant']),
-      content: z.string(),
-      createdAt: z.string(),
-    }),
-  ),
-}).openapi('ChatSessionDetail');
-
-const SessionPage = pageOf('ChatSessionPage', 'sessions', Session);
-const SearchHit = Session.extend({
-  archived: z.boolean().openapi({ description: 'In the archive: Unarchive brings it back' }),
-}).openapi('ChatSearchHit');
-const SearchPage = pageOf('ChatSearchPage', 'sessions', SearchHit);
-const Message = z.object({ message: z.string() }).openapi('ChatMessageResponse');
-const Id = z.object({ id: z.string() });
-
-const RenameBody = z
-  .strictObject({
-    title: z.string().trim().min(1).max(CHAT.renameMaxLength).refine(hasNoNul, NUL_MESSAGE),
-  })
-  .openapi('RenameSessionRequest');
-
-const SearchQuery = pageQuery(CHAT.searchLimit).extend({
-  search: z.string().max(200).refine(hasNoNul, NUL_MESSAGE),
-});
 
 function failureDetail(error: unknown): { status: 502 | 504; detail: string } {
   if (error instanceof TutorError && error.kind === 'timeout')
@@ -313,7 +237,7 @@ export function chatRoutes(
       path: '/sessions/{id}',
       summary: 'One session with its messages',
       ...signedIn,
-      request: { params: Id },
+      request: { params: SessionIdParams },
       responses: { 200: json(SessionDetail, 'The session'), ...errorResponses(401, 404) },
     }),
     async (c) => c.json(await chat.get(c.var.auth.user.id, c.req.valid('param').id), 200),
@@ -325,7 +249,7 @@ export function chatRoutes(
       path: '/sessions/{id}/title',
       summary: 'Rename a session (1–100 characters)',
       ...signedIn,
-      request: { params: Id, body: body(RenameBody) },
+      request: { params: SessionIdParams, body: body(RenameBody) },
       responses: {
         200: json(Session, 'The session'),
         ...errorResponses(401, 404, 409, 415, 422, 429, 503),
@@ -343,7 +267,7 @@ export function chatRoutes(
       path: '/sessions/{id}',
       summary: 'Delete a session',
       ...signedIn,
-      request: { params: Id },
+      request: { params: SessionIdParams },
       responses: { 200: json(Message, 'Deleted'), ...errorResponses(401, 404, 429) },
     }),
     async (c) => {
@@ -421,7 +345,7 @@ export function chatRoutes(
         path,
         summary: archived ? 'Archive a session' : 'Bring a session back from the archive',
         ...signedIn,
-        request: { params: Id },
+        request: { params: SessionIdParams },
         responses: { 200: json(Session, 'The session'), ...errorResponses(401, 404, 429) },
       }),
       async (c) => {
@@ -441,7 +365,7 @@ export function chatRoutes(
       path: '/sessions/{id}/archive',
       summary: 'Delete an archived session',
       ...signedIn,
-      request: { params: Id },
+      request: { params: SessionIdParams },
       responses: { 200: json(Message, 'Deleted'), ...errorResponses(401, 404, 429) },
     }),
     async (c) => {

@@ -176,7 +176,7 @@ export const oauthStates = pgTable(
   {
     stateHash: text('state_hash').primaryKey(),
     codeVerifier: text('code_verifier').notNull(),
-    /** SHA-256 of the one-time value the browser keeps in sessionStorage (sign-in-code.ts). */
+    /** SHA-256 of the one-time value the browser keeps in sessionStorage (auth/sign-in-code/). */
     clientStateHash: text('client_state_hash'),
     createdAt: at('created_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
@@ -401,7 +401,7 @@ export const conversions = pgTable(
 // ---- red team round 3 ----
 
 /**
- * One-time sign-in codes (auth/sign-in-code.ts): a redirect carries a code, never a token; the page
+ * One-time sign-in codes (auth/sign-in-code/): a redirect carries a code, never a token; the page
  * exchanges it once, within a minute, with the one-time value the browser that started the sign-in
  * kept (stored here as SHA-256, like the code).
  */

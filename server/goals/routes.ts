@@ -1,15 +1,28 @@
 /** `/api/v1/goal`: weekly learning goals, their progress, streak and celebrations (API.md). */
-import { createRoute, z } from '@hono/zod-openapi';
-import { GOALS } from 'ayah-coach/rules';
+import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 
 import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
 import { isUuid } from '../http/ids';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
-import { pageOf, pageQuery } from '../http/paging';
-import { hasNoNul, NUL_MESSAGE } from '../http/text';
 import { requestTimeZone, TimeZoneHeaders } from '../http/timezone';
+import {
+  ActivitiesQuery,
+  ActivityPage,
+  Celebrations,
+  CompletedCount,
+  CreateGoalBody,
+  Deleted,
+  GoalIdParams,
+  GoalList,
+  GoalResponse,
+  ProgressBody,
+  ProgressPage,
+  ProgressQuery,
+  Streak,
+  UpdateGoalBody,
+} from './schemas';
 import type { GoalsService } from './service';
 import { GOAL_AWARDS_PER_WEEK, GOAL_MESSAGES } from './service';
 
@@ -22,44 +35,6 @@ const WRITE_RULES =
 /** What the OpenAPI description says of every call that counts weeks or days. */
 const WEEK_NOTE =
   'A week runs Monday 00:00 to Sunday 24:00, and a day midnight to midnight, in the caller’s X-Timezone (an IANA name; UTC when absent or unknown).';
-
-const Target = z.number().int().min(GOALS.minTarget).max(GOALS.maxTarget);
-
-const CreateGoalBody = z
-  .strictObject({
-    subject: z.enum(GOALS.subjects),
-    goal_type: z.enum(GOALS.goalTypes),
-    target_value: Target,
-  })
-  .openapi('CreateGoalRequest');
-
-const UpdateGoalBody = z.strictObject({ target_value: Target }).openapi('UpdateGoalRequest');
-
-const ProgressBody = z
-  .strictObject({
-    value: z.number().int().min(1).max(GOALS.maxTarget).openapi({
-      description: 'Problems solved, minutes studied or topics learned, as the goal counts',
-    }),
-    topic: z.string().trim().min(1).max(200).refine(hasNoNul, NUL_MESSAGE).optional(),
-    minutes: z.number().int().min(0).max(1440).optional(),
-  })
-  .openapi('LogProgressRequest');
-
-const Goal = z
-  .object({
-    _id: z.string(),
-    subject: z.enum(GOALS.subjects),
-    goal_type: z.enum(GOALS.goalTypes),
-    target_value: z.number().int(),
-    total_progress: z.number().openapi({ description: 'Percent of the target, 0–100' }),
-    latest_progress: z.object({ value: z.number().int(), created_at: z.string() }).nullable(),
-    created_at: z.string(),
-  })
-  .openapi('Goal');
-
-const GoalResponse = z.object({ goal: Goal }).openapi('GoalResponse');
-const GoalList = z.object({ goals: z.array(Goal) }).openapi('GoalList');
-const Id = z.object({ id: z.string() });
 
 /**
  * `onProgress`: told (never awaited) after a student's goals changed: the root hands it to LTI grades.
@@ -136,25 +111,9 @@ export function goalRoutes(
       path: '/activities',
       summary: 'Recent progress over all goals, newest first',
       ...signedIn,
-      request: { query: pageQuery(GOALS.recentActivityLimit) },
+      request: { query: ActivitiesQuery },
       responses: {
-        200: json(
-          pageOf(
-            'GoalActivityPage',
-            'data',
-            z.object({
-              goal: z.object({
-                subject: z.enum(GOALS.subjects),
-                goal_type: z.enum(GOALS.goalTypes),
-                target_value: z.number().int(),
-              }),
-              topic: z.string().nullable(),
-              value: z.number().int(),
-              updated_at: z.string(),
-            }),
-          ),
-          'A page',
-        ),
+        200: json(ActivityPage, 'A page'),
         ...errorResponses(401, 422),
       },
     }),
@@ -170,7 +129,7 @@ export function goalRoutes(
       ...signedIn,
       request: { headers: TimeZoneHeaders },
       responses: {
-        200: json(z.object({ count: z.number().int() }), 'The count'),
+        200: json(CompletedCount, 'The count'),
         ...errorResponses(401),
       },
     }),
@@ -187,7 +146,7 @@ export function goalRoutes(
       ...signedIn,
       request: { headers: TimeZoneHeaders },
       responses: {
-        200: json(z.object({ streak: z.number().int() }), 'The streak'),
+        200: json(Streak, 'The streak'),
         ...errorResponses(401),
       },
     }),
@@ -202,17 +161,7 @@ export function goalRoutes(
       summary: 'Milestones reached and not yet shown (reading them marks them shown)',
       ...signedIn,
       responses: {
-        200: json(
-          z
-            .array(
-              z.object({
-                goal_id: z.string(),
-                milestone: z.union([z.literal(25), z.literal(50), z.literal(75), z.literal(100)]),
-              }),
-            )
-            .openapi('Celebrations'),
-          'Milestones',
-        ),
+        200: json(Celebrations, 'Milestones'),
         ...errorResponses(401),
       },
     }),
@@ -227,7 +176,7 @@ export function goalRoutes(
         summary: "Change a goal's target (not above 50 % progress)",
         description: WRITE_RULES,
         ...signedIn,
-        request: { params: Id, body: body(UpdateGoalBody) },
+        request: { params: GoalIdParams, body: body(UpdateGoalBody) },
         responses: {
           200: json(GoalResponse, 'The goal'),
           ...errorResponses(400, 401, 404, 415, 422, 429),
@@ -249,9 +198,9 @@ export function goalRoutes(
       summary: 'Delete a goal (its award is taken back)',
       description: WRITE_RULES,
       ...signedIn,
-      request: { params: Id },
+      request: { params: GoalIdParams },
       responses: {
-        200: json(z.object({ message: z.string() }), 'Deleted'),
+        200: json(Deleted, 'Deleted'),
         ...errorResponses(401, 404, 429),
       },
     }),
@@ -269,7 +218,7 @@ export function goalRoutes(
       summary: 'Log progress on a goal',
       description: WRITE_RULES,
       ...signedIn,
-      request: { params: Id, body: body(ProgressBody) },
+      request: { params: GoalIdParams, body: body(ProgressBody) },
       responses: {
         201: json(GoalResponse, 'The goal'),
         ...errorResponses(401, 404, 415, 422, 429),
@@ -296,16 +245,9 @@ export function goalRoutes(
       summary: 'Progress by day, newest first',
       description: WEEK_NOTE,
       ...signedIn,
-      request: { params: Id, query: pageQuery(GOALS.progressPageSize), headers: TimeZoneHeaders },
+      request: { params: GoalIdParams, query: ProgressQuery, headers: TimeZoneHeaders },
       responses: {
-        200: json(
-          pageOf(
-            'GoalProgressPage',
-            'data',
-            z.object({ total_value: z.number(), total_time: z.number(), date: z.string() }),
-          ),
-          'A page',
-        ),
+        200: json(ProgressPage, 'A page'),
         ...errorResponses(401, 404, 422),
       },
     }),

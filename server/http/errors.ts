@@ -28,6 +28,14 @@ export class AppError extends Error {
   }
 }
 
+/** How a 401 says to authenticate (RFC 6750): every refusal of a missing or bad bearer token. */
+const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
+
+/** A 401 with the bearer challenge; `detail` is what the client shows. */
+export function unauthorized(detail: string): AppError {
+  return new AppError(401, detail, BEARER_CHALLENGE);
+}
+
 export type Target = 'json' | 'form' | 'query' | 'param' | 'header' | 'cookie';
 const LOC_ROOT: Record<Target, string> = {
   json: 'body',
@@ -178,7 +186,7 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
   if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) {
     logger.warn(`[http] ${c.req.method} ${c.req.path}: ${describeForLog(error)}`);
     return namesUser(error)
-      ? c.json({ detail: 'Could not validate credentials' }, 401, { 'WWW-Authenticate': 'Bearer' })
+      ? c.json({ detail: 'Could not validate credentials' }, 401, BEARER_CHALLENGE)
       : c.json({ detail: 'Not Found' }, 404);
   }
   // A bounded transaction (db/locks.ts `boundWaits`) that waited too long for another request of the

@@ -57,20 +57,25 @@ export async function enforce(
 export const TOO_MANY_NEW_ACCOUNTS =
   'Too many new accounts from this address. Please try again later.';
 
+const newAccountKey = (address: string) => `new-account:address:${address}`;
+
 /**
  * Counts one new account made for a client address (wallet, portal, Google, LTI first sign-ins: issue
- * 22 #6), in the transaction that creates it: beyond `rule`, 429 with Retry-After and the transaction
- * (the account, and anything the sign-in consumed) rolls back.
+ * 22 #6), in the transaction that creates it: beyond `rule` it throws and the transaction (the
+ * account, and anything the sign-in consumed) rolls back. The refusal is 429 with Retry-After, or
+ * what `refuse` makes of the words where the sign-in is a browser navigation (Google, an LTI launch)
+ * and they go back to a page instead.
  */
-export const newAccountKey = (address: string) => `new-account:address:${address}`;
-
 export async function limitNewAccounts(
   q: Queryable,
   address: string,
   rule: RateRule,
   now: Date,
+  refuse?: (detail: string) => Error,
 ): Promise<void> {
-  await enforce(q, newAccountKey(address), rule, now, TOO_MANY_NEW_ACCOUNTS);
+  if (!refuse) return enforce(q, newAccountKey(address), rule, now, TOO_MANY_NEW_ACCOUNTS);
+  if ((await consume(q, newAccountKey(address), rule, now)) > 0)
+    throw refuse(TOO_MANY_NEW_ACCOUNTS);
 }
 
 /**

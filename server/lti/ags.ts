@@ -125,30 +125,20 @@ export function createGrades({ db, now, logger, platforms, tokens, goals }: Deps
         .from(ltiGradeLinks)
         .where(eq(ltiGradeLinks.id, row.gradeLinkId));
       if (!link) continue;
-      const stamp = String(row.score.timestamp);
+      // The outbox row of this very score (its link, its timestamp).
+      const thisScore = and(
+        eq(ltiScoreOutbox.gradeLinkId, row.gradeLinkId),
+        sql`${ltiScoreOutbox.score}->>'timestamp' = ${String(row.score.timestamp)}`,
+      );
       try {
         await post(link, row.score);
         // Delivered; a newer score that came meanwhile stays for the next round.
-        await db
-          .delete(ltiScoreOutbox)
-          .where(
-            and(
-              eq(ltiScoreOutbox.gradeLinkId, row.gradeLinkId),
-              sql`${ltiScoreOutbox.score}->>'timestamp' = ${stamp}`,
-            ),
-          );
+        await db.delete(ltiScoreOutbox).where(thisScore);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         if (row.attempts >= MAX_ATTEMPTS) {
           logger.warn(`[lti] gave up posting a score after ${row.attempts} attempts: ${reason}`);
-          await db
-            .delete(ltiScoreOutbox)
-            .where(
-              and(
-                eq(ltiScoreOutbox.gradeLinkId, row.gradeLinkId),
-                sql`${ltiScoreOutbox.score}->>'timestamp' = ${stamp}`,
-              ),
-            );
+          await db.delete(ltiScoreOutbox).where(thisScore);
           continue;
         }
         logger.warn(`[lti] posting a score failed (attempt ${row.attempts}): ${reason}`);
@@ -158,12 +148,7 @@ export function createGrades({ db, now, logger, platforms, tokens, goals }: Deps
             nextAttemptAt: new Date(now().getTime() + backoffMs(row.attempts)),
             lastError: reason.slice(0, 500),
           })
-          .where(
-            and(
-              eq(ltiScoreOutbox.gradeLinkId, row.gradeLinkId),
-              sql`${ltiScoreOutbox.score}->>'timestamp' = ${stamp}`,
-            ),
-          );
+          .where(thisScore);
       }
     }
     return claimed.length;

@@ -24,7 +24,7 @@ import {
   users,
 } from '../db/schema';
 import type { Logger } from '../http/errors';
-import { consume, newAccountKey, TOO_MANY_NEW_ACCOUNTS } from '../http/rate-limit';
+import { limitNewAccounts } from '../http/rate-limit';
 import type { GoalsReader } from './ags';
 import { createGrades } from './ags';
 import type { LtiConfig, LtiPlatform } from './config';
@@ -242,8 +242,13 @@ export function createLtiService(deps: LtiDeps) {
       return known.userId;
     }
     const at = now();
-    if ((await consume(tx, newAccountKey(client), config.limits.newAccountsPerAddress, at)) > 0)
-      throw new LtiRefusal(TOO_MANY_NEW_ACCOUNTS, 429, platform);
+    await limitNewAccounts(
+      tx,
+      client,
+      config.limits.newAccountsPerAddress,
+      at,
+      (detail) => new LtiRefusal(detail, 429, platform),
+    );
     const [user] = await tx
       .insert(users)
       .values({

@@ -1,49 +1,11 @@
 /** `/api/v1/vector`: the caller's learning memory (API.md). */
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 
 import type { AuthEnv } from '../http/auth';
-import { jsonDepthCheck } from '../http/json-depth';
 import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
-import {
-  hasNoNul,
-  isWellFormed,
-  jsonHasNoNul,
-  jsonIsWellFormed,
-  NUL_MESSAGE,
-  SURROGATE_MESSAGE,
-} from '../http/text';
+import { SearchBody, SearchResults, StoreBody, StoredUserData } from './schemas';
 import type { MemoryService } from './service';
-
-const MAX_METADATA_CHARS = 4000;
-
-const StoreBody = z
-  .strictObject({
-    text: z
-      .string()
-      .trim()
-      .min(1)
-      .max(8000)
-      .refine(hasNoNul, NUL_MESSAGE)
-      .refine(isWellFormed, SURROGATE_MESSAGE),
-    metadata: z
-      .record(z.string().max(100), z.unknown())
-      .refine(...jsonDepthCheck)
-      .refine((m) => JSON.stringify(m).length <= MAX_METADATA_CHARS, {
-        message: `Metadata must be at most ${MAX_METADATA_CHARS} characters as JSON`,
-      })
-      .refine(jsonHasNoNul, NUL_MESSAGE)
-      .refine(jsonIsWellFormed, SURROGATE_MESSAGE)
-      .optional(),
-  })
-  .openapi('StoreUserDataRequest');
-
-const SearchBody = z
-  .strictObject({
-    query: z.string().trim().min(1).max(1000),
-    limit: z.number().int().min(1).max(20).default(5),
-  })
-  .openapi('SearchUserDataRequest');
 
 export function memoryRoutes(auth: MiddlewareHandler<AuthEnv>, service: MemoryService) {
   const app = createRouter<AuthEnv>();
@@ -57,7 +19,7 @@ export function memoryRoutes(auth: MiddlewareHandler<AuthEnv>, service: MemorySe
       ...signedIn,
       request: { body: body(StoreBody) },
       responses: {
-        201: json(z.object({ id: z.string() }).openapi('StoredUserData'), 'Stored'),
+        201: json(StoredUserData, 'Stored'),
         ...errorResponses(401, 409, 415, 422, 429),
       },
     }),
@@ -80,21 +42,7 @@ export function memoryRoutes(auth: MiddlewareHandler<AuthEnv>, service: MemorySe
       ...signedIn,
       request: { body: body(SearchBody) },
       responses: {
-        200: json(
-          z
-            .object({
-              results: z.array(
-                z.object({
-                  id: z.string(),
-                  text: z.string(),
-                  metadata: z.record(z.string(), z.unknown()),
-                  score: z.number(),
-                }),
-              ),
-            })
-            .openapi('SearchUserDataResponse'),
-          'Matches',
-        ),
+        200: json(SearchResults, 'Matches'),
         ...errorResponses(401, 415, 422),
       },
     }),

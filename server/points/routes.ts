@@ -1,5 +1,5 @@
 /** `/api/v1/web3-tokens`: points, conversions to the reward token (the paths keep the backend's 'finu'). */
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { POINTS } from 'ayah-coach/rules';
 import type { MiddlewareHandler } from 'hono';
 
@@ -7,49 +7,18 @@ import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
 import { isUuid } from '../http/ids';
 import { BEARER, createRouter, errorResponses, json } from '../http/openapi';
-import { pageOf, pageQuery } from '../http/paging';
+import {
+  ActivityPage,
+  ActivityQuery,
+  Balance,
+  ConversionInfo,
+  ConvertBody,
+  DistributionBalances,
+  TransactionIdParams,
+  TransactionResponse,
+} from './schemas';
 import type { PointsService } from './service';
 import { POINTS_MESSAGES } from './service';
-
-const ConvertBody = z
-  .strictObject({
-    points: z
-      .number()
-      .int()
-      .min(-1_000_000_000)
-      .max(1_000_000_000)
-      .openapi({
-        description: `At least ${POINTS.minConversion}, in steps of ${POINTS.conversionStep}`,
-      }),
-  })
-  .openapi('ConvertRequest');
-
-const Transaction = z
-  .object({
-    id: z.string(),
-    status: z.enum(['pending', 'success', 'failed']),
-    points: z.number().int(),
-    tokens: z.number().int(),
-    created_at: z.string(),
-  })
-  .openapi('Transaction');
-
-const TransactionResponse = z.object({ transaction: Transaction }).openapi('TransactionResponse');
-
-const Activity = z
-  .object({
-    type: z.enum(['earned', 'converted', 'deducted']),
-    amount: z
-      .number()
-      .int()
-      .openapi({ description: 'Points, always positive; `type` says which way' }),
-    pointsUsed: z.number().int().nullable(),
-    tokensReceived: z.number().int().nullable(),
-    description: z.string(),
-    timestamp: z.string(),
-    category: z.string(),
-  })
-  .openapi('WalletActivity');
 
 export function pointsRoutes(auth: MiddlewareHandler<AuthEnv>, service: PointsService) {
   const app = createRouter<AuthEnv>();
@@ -62,17 +31,7 @@ export function pointsRoutes(auth: MiddlewareHandler<AuthEnv>, service: PointsSe
       summary: 'The conversion rule the server applies',
       ...signedIn,
       responses: {
-        200: json(
-          z
-            .object({
-              points_per_token: z.number().int(),
-              min_points: z.number().int(),
-              step: z.number().int(),
-              token_name: z.string(),
-            })
-            .openapi('ConversionInfo'),
-          'The rule',
-        ),
+        200: json(ConversionInfo, 'The rule'),
         ...errorResponses(401),
       },
     }),
@@ -95,10 +54,7 @@ export function pointsRoutes(auth: MiddlewareHandler<AuthEnv>, service: PointsSe
       summary: "The caller's points and tokens",
       ...signedIn,
       responses: {
-        200: json(
-          z.object({ points: z.number().int(), tokens: z.number().int() }).openapi('Balance'),
-          'The balance',
-        ),
+        200: json(Balance, 'The balance'),
         ...errorResponses(401),
       },
     }),
@@ -134,7 +90,7 @@ export function pointsRoutes(auth: MiddlewareHandler<AuthEnv>, service: PointsSe
       path: '/transaction/{id}',
       summary: 'One conversion of the caller',
       ...signedIn,
-      request: { params: z.object({ id: z.string() }) },
+      request: { params: TransactionIdParams },
       responses: { 200: json(TransactionResponse, 'The conversion'), ...errorResponses(401, 404) },
     }),
     async (c) => {
@@ -150,9 +106,9 @@ export function pointsRoutes(auth: MiddlewareHandler<AuthEnv>, service: PointsSe
       path: '/activity',
       summary: 'The points ledger, newest first',
       ...signedIn,
-      request: { query: pageQuery(20) },
+      request: { query: ActivityQuery },
       responses: {
-        200: json(pageOf('WalletActivityPage', 'data', Activity), 'A page'),
+        200: json(ActivityPage, 'A page'),
         ...errorResponses(401, 422),
       },
     }),
@@ -166,12 +122,7 @@ export function pointsRoutes(auth: MiddlewareHandler<AuthEnv>, service: PointsSe
       summary: 'Tokens distributed to and points converted by the caller',
       ...signedIn,
       responses: {
-        200: json(
-          z
-            .object({ tokens_distributed: z.number().int(), points_converted: z.number().int() })
-            .openapi('DistributionBalances'),
-          'Totals',
-        ),
+        200: json(DistributionBalances, 'Totals'),
         ...errorResponses(401),
       },
     }),

@@ -458,7 +458,7 @@ export function tokenOf(mail: Mail): string {
 }
 
 /** One server for the whole file: started before its tests, closed after them. */
-export function useServer(options: HarnessOptions = {}): Harness {
+export function useTestServer(options: HarnessOptions = {}): Harness {
   // Server files share a worker's modules (isolate: false), and vitest never hands one project's
   // worker to another: should that change, a PostgreSQL file would quietly run on PGlite.
   if ((process.env.AYAH_TEST_DB === 'postgres') !== onPostgres)

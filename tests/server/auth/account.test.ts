@@ -11,13 +11,13 @@ import { sql } from 'drizzle-orm';
 import { Wallet } from 'ethers';
 import { beforeAll, expect, it } from 'vitest';
 
-import { ACCOUNT_MESSAGES } from '../../../server/auth/account';
+import { ACCOUNT_MESSAGES } from '../../../server/auth/account/service';
 import { signAccessToken } from '../../../server/auth/tokens';
 import { authSessions, avatars } from '../../../server/db/schema';
 import type { TestUser } from '../harness';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const outbox = () => path.join(h.dataDir, 'outbox');
 /** What an email account's deletion asks for. */
 const deleteConfirmation = (student: { email: string; password: string }) => ({

@@ -10,12 +10,16 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 
-import { AVATAR_MESSAGES, MAX_INPUT_PIXELS, sniffImage } from '../../../server/auth/avatars';
-import { IMAGE_BUSY, imageWork } from '../../../server/auth/image-work';
+import { IMAGE_BUSY, imageWork } from '../../../server/auth/avatars/image-work';
+import {
+  AVATAR_MESSAGES,
+  MAX_INPUT_PIXELS,
+  sniffImage,
+} from '../../../server/auth/avatars/service';
 import type { SignedInUser } from '../harness';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const UPLOAD = '/api/v1/auth/profile/upload-avatar';
 const MB = 1024 * 1024;
 

@@ -7,9 +7,9 @@ import path from 'node:path';
 
 import { expect, it } from 'vitest';
 
-import { describeServer, tokenOf, uniqueEmail, useServer } from '../harness';
+import { describeServer, tokenOf, uniqueEmail, useTestServer } from '../harness';
 
-const h = useServer({ auth: { mailCooldownMs: 60_000 } });
+const h = useTestServer({ auth: { mailCooldownMs: 60_000 } });
 const AUTH = '/api/v1/auth';
 
 describeServer('GET /auth/providers', () => {

@@ -6,17 +6,17 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { GOOGLE_MESSAGES } from '../../../server/auth/google';
-import { SIGN_IN_CODE_MESSAGES } from '../../../server/auth/sign-in-code';
+import { GOOGLE_MESSAGES } from '../../../server/auth/google/service';
+import { SIGN_IN_CODE_MESSAGES } from '../../../server/auth/sign-in-code/service';
 import type { FakeUser, Spoil } from '../fake-oidc';
 import { FakeOidcProvider } from '../fake-oidc';
-import { describeServer, STRONG_PASSWORD, uniqueEmail, useServer } from '../harness';
+import { describeServer, STRONG_PASSWORD, uniqueEmail, useTestServer } from '../harness';
 
 const provider = new FakeOidcProvider();
 beforeAll(() => provider.start());
 afterAll(() => provider.close());
-const h = useServer({ env: () => provider.env() });
-const plain = useServer();
+const h = useTestServer({ env: () => provider.env() });
+const plain = useTestServer();
 
 const AUTH = '/api/v1/auth';
 const CALLBACK_PARAMS = [

@@ -1,9 +1,9 @@
 /** The OpenAPI document describes the avatar, Google and wallet routes from the schemas that check them. */
 import { expect, it } from 'vitest';
 
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 
 describeServer('OpenAPI: avatar, Google and wallet sign-in', () => {
   it('lists every route with its answers and request schemas', async () => {

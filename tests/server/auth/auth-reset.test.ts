@@ -1,9 +1,9 @@
 /** Password reset: request and confirm, over real HTTP. */
 import { expect, it } from 'vitest';
 
-import { describeServer, tokenOf, uniqueEmail, useServer } from '../harness';
+import { describeServer, tokenOf, uniqueEmail, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const AUTH = '/api/v1/auth';
 const NEW = 'Violet-Harbour-19';
 

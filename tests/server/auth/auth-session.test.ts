@@ -8,9 +8,9 @@ import { expect, it } from 'vitest';
 import { REFRESH_GRACE_MS } from '../../../server/auth/sessions';
 import { JWT_AUDIENCE, JWT_ISSUER, signAccessToken } from '../../../server/auth/tokens';
 import { authSessions, pointsLedger, refreshTokens, users } from '../../../server/db/schema';
-import { describeServer, uniqueEmail, useServer } from '../harness';
+import { describeServer, uniqueEmail, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const AUTH = '/api/v1/auth';
 
 async function forge(

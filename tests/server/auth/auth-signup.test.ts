@@ -6,9 +6,9 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 
 import { users } from '../../../server/db/schema';
-import { describeServer, STRONG_PASSWORD, tokenOf, uniqueEmail, useServer } from '../harness';
+import { describeServer, STRONG_PASSWORD, tokenOf, uniqueEmail, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const AUTH = '/api/v1/auth';
 const REQUIREMENTS = 'Password does not meet requirements: ';
 

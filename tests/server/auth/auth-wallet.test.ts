@@ -7,10 +7,10 @@ import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { expect, it } from 'vitest';
 
-import { WALLET_MESSAGES } from '../../../server/auth/wallet';
-import { describeServer, STRONG_PASSWORD, useServer } from '../harness';
+import { WALLET_MESSAGES } from '../../../server/auth/wallet/service';
+import { describeServer, STRONG_PASSWORD, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const WEB3 = '/api/v1/auth/web3';
 
 async function nonceFor(address: string): Promise<string> {

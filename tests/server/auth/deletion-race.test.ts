@@ -10,9 +10,9 @@ import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 
 import { users } from '../../../server/db/schema';
-import { describeServer, isFastApiError, onPostgres, useServer } from '../harness';
+import { describeServer, isFastApiError, onPostgres, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 
 async function until(check: () => Promise<boolean>, ms = 10_000) {
   const end = Date.now() + ms;

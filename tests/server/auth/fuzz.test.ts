@@ -7,9 +7,9 @@ import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 
 import type { SignedInUser } from '../harness';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 
 const ROUTES: { method: 'GET' | 'POST' | 'PUT'; path: string; fields: string[] }[] = [
   {

@@ -14,9 +14,9 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 
 import { signAccessToken, verifyAccessToken } from '../../../server/auth/tokens';
-import { describeServer, onPostgres, useServer } from '../harness';
+import { describeServer, onPostgres, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const AUTH = '/api/v1/auth';
 const C = '/api/v1/chat';
 const say = (content: string) => ({ messages: [{ role: 'user', content }] });

@@ -11,14 +11,14 @@ import { count, eq } from 'drizzle-orm';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { JWT_TOKEN_TYPE } from '../../../server/auth/portal';
+import { JWT_TOKEN_TYPE } from '../../../server/auth/portal/service';
 import { ltiUsers, portalIdentities, users } from '../../../server/db/schema';
 import { TOO_MANY_NEW_ACCOUNTS } from '../../../server/http/rate-limit';
 import { FakeLms } from '../fake-lms';
 import type { FakeUser } from '../fake-oidc';
 import { FakeOidcProvider } from '../fake-oidc';
 import { FakePortal } from '../fake-portal';
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
 const LIMIT = 2;
 const portal = new FakePortal('RS256');
@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([portal.close(), google.close(), lms.close()]));
 
-const h = useServer({
+const h = useTestServer({
   trustProxy: true,
   env: () => ({
     AYAH_TRUSTED_ISSUERS: issuers,

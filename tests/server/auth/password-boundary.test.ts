@@ -5,9 +5,9 @@
  */
 import { expect, it } from 'vitest';
 
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const TOO_SHORT = {
   loc: ['body', 'password'],
   msg: 'Password does not meet requirements: At least 8 characters',

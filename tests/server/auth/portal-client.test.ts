@@ -13,7 +13,7 @@ import { authSessions, users } from '../../../server/db/schema';
 import { createHttpApi } from '../../../src/http';
 import { ApiError } from '../../../src/lib/http-errors';
 import { FakePortal } from '../fake-portal';
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
 const portal = new FakePortal('EdDSA');
 const stranger = new FakePortal('EdDSA');
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([portal.close(), stranger.close()]));
 
-const h = useServer({ env: () => ({ AYAH_TRUSTED_ISSUERS: issuers }) });
+const h = useTestServer({ env: () => ({ AYAH_TRUSTED_ISSUERS: issuers }) });
 
 /** An Api signed in as a new portal student; counts the assertions it asked for. */
 function portalApi(from: FakePortal = portal) {

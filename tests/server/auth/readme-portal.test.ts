@@ -12,8 +12,8 @@ import path from 'node:path';
 
 import { afterAll, expect, it } from 'vitest';
 
-import { JWT_TOKEN_TYPE } from '../../../server/auth/portal';
-import { describeServer, onPostgres, useServer } from '../harness';
+import { JWT_TOKEN_TYPE } from '../../../server/auth/portal/service';
+import { describeServer, onPostgres, useTestServer } from '../harness';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -53,7 +53,7 @@ const publicPem = keys.publicKey.export({ type: 'spki', format: 'pem' }).toStrin
 const issuers = JSON.parse(setting('AYAH_TRUSTED_ISSUERS')) as Record<string, unknown>[];
 const origin = setting('AYAH_ALLOWED_ORIGINS');
 
-const h = useServer({
+const h = useTestServer({
   env: () => ({
     // The README's entry, with this test's public key in place of its placeholder.
     AYAH_TRUSTED_ISSUERS: JSON.stringify(

@@ -3,20 +3,20 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 
 import { loginThrottle } from '../../../server/db/schema';
-import { describeServer, tokenOf, uniqueEmail, useServer } from '../harness';
+import { describeServer, tokenOf, uniqueEmail, useTestServer } from '../harness';
 
 const BASE = 400;
 const CAP = 1000;
 const MAIL_PER_ADDRESS = 4;
 const MAIL_PER_EMAIL = 3;
-const limited = useServer({
+const limited = useTestServer({
   trustProxy: true,
   limits: {
     accountMailPerAddress: { limit: MAIL_PER_ADDRESS, windowMs: 60_000 },
     accountMailPerEmail: { limit: MAIL_PER_EMAIL, windowMs: 60_000 },
   },
 });
-const h = useServer({
+const h = useTestServer({
   trustProxy: true,
   auth: {
     mailCooldownMs: 60_000,

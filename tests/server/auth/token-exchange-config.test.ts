@@ -7,10 +7,10 @@ import { generateKeyPairSync } from 'node:crypto';
 
 import { expect, it } from 'vitest';
 
-import { JWT_TOKEN_TYPE, PORTAL_MESSAGES } from '../../../server/auth/portal';
-import { parseTrustedIssuers } from '../../../server/auth/trusted-issuers';
+import { JWT_TOKEN_TYPE, PORTAL_MESSAGES } from '../../../server/auth/portal/service';
+import { parseTrustedIssuers } from '../../../server/auth/portal/trusted-issuers';
 import { loadConfig } from '../../../server/config';
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
 const pem = (type: 'rsa' | 'ec' | 'ed25519' | 'ed448', options: object = {}) =>
   generateKeyPairSync(type as 'rsa', options as never) as unknown as {
@@ -96,7 +96,7 @@ it('stops the start with a clear sentence for every mistake', () => {
   expect(load(entry({ jwks_url: 'http://127.0.0.1:9000/jwks' }))).not.toThrow();
 });
 
-const h = useServer();
+const h = useTestServer();
 
 describeServer('a server without trusted issuers', () => {
   it('refuses every exchange with 401', async () => {

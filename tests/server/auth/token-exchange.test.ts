@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { JWT_TOKEN_TYPE, PORTAL_MESSAGES } from '../../../server/auth/portal';
+import { JWT_TOKEN_TYPE, PORTAL_MESSAGES } from '../../../server/auth/portal/service';
 import { AUDIENCE, FakePortal, unsignedJwt } from '../fake-portal';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
 const rsa = new FakePortal('RS256');
 const ec = new FakePortal('ES256');
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([rsa.close(), ec.close(), stranger.close()]));
 
-const h = useServer({ env: () => ({ AYAH_TRUSTED_ISSUERS: issuers }) });
+const h = useTestServer({ env: () => ({ AYAH_TRUSTED_ISSUERS: issuers }) });
 const EXCHANGE = '/api/v1/auth/token-exchange';
 
 const exchange = (subjectToken: string, tokenType: string = JWT_TOKEN_TYPE) =>

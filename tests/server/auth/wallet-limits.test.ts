@@ -6,9 +6,9 @@
 import { expect, it } from 'vitest';
 
 import { TOO_MANY_REQUESTS } from '../../../server/auth/throttle';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
-const h = useServer({
+const h = useTestServer({
   trustProxy: true,
   limits: { walletPerAddress: { limit: 3, windowMs: 60_000 } },
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BUSY_DETAIL, BUSY_STATUS } from '../../../server/http/stream-gate';
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, SseEvent, TestUser } from '../harness';
-import { describeServer, isFastApiError, parseSse, useServer } from '../harness';
+import { describeServer, isFastApiError, parseSse, useTestServer } from '../harness';
 
 const fake = new FakeOpenAI();
 const options: HarnessOptions = { chat: { maxStreams: 1, streamQueue: 1 } };
@@ -19,7 +19,7 @@ beforeAll(async () => {
   options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 10_000 };
 });
 afterAll(() => fake.close());
-const h = useServer(options);
+const h = useTestServer(options);
 const C = '/api/v1/chat';
 
 const say = (content: string) => ({ messages: [{ role: 'user', content }] });

@@ -6,10 +6,10 @@ import { beforeAll, expect, it } from 'vitest';
 
 import { mathsReady } from '../../../server/llm/tools';
 import { COACH_TOO_HARD } from '../../../server/tutor/service';
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 import { expectServerKeptAnswering, SLOW_EQUATION } from '../slow-maths';
 
-const h = useServer();
+const h = useTestServer();
 // As server/main.ts does at start: the engines load before the first question.
 beforeAll(() => mathsReady());
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CompletionBody } from '../fake-openai';
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, TestUser } from '../harness';
-import { describeServer, parseSse, useServer } from '../harness';
+import { describeServer, parseSse, useTestServer } from '../harness';
 
 const fake = new FakeOpenAI();
 const options: HarnessOptions = { llm: {} };
@@ -24,7 +24,7 @@ beforeAll(async () => {
   };
 });
 afterAll(() => fake.close());
-const h = useServer(options);
+const h = useTestServer(options);
 
 type Sent = { role: 'user' | 'assistant'; content: string };
 

@@ -11,11 +11,11 @@ import { beforeAll, expect, it } from 'vitest';
 import { CHAT_MESSAGES, CHUNK_CHARS, reindexSessions } from '../../../server/chat/service';
 import { BUSY_MESSAGES } from '../../../server/http/errors';
 import type { TestUser } from '../harness';
-import { describeServer, isFastApiError, onPostgres, useServer } from '../harness';
+import { describeServer, isFastApiError, onPostgres, useTestServer } from '../harness';
 
 const C = '/api/v1/chat';
 const WRITES = 8;
-const h = useServer({ limits: { chatWrites: { limit: WRITES, windowMs: 60_000 } } });
+const h = useTestServer({ limits: { chatWrites: { limit: WRITES, windowMs: 60_000 } } });
 
 const say = (content: string, sessionId?: string) => ({
   messages: [{ role: 'user', content }],

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, TestUser } from '../harness';
-import { describeServer, parseSse, useServer } from '../harness';
+import { describeServer, parseSse, useTestServer } from '../harness';
 
 const fake = new FakeOpenAI();
 const options: HarnessOptions = { llm: {} };
@@ -25,7 +25,7 @@ beforeAll(async () => {
   };
 });
 afterAll(() => fake.close());
-const h = useServer(options);
+const h = useTestServer(options);
 const C = '/api/v1/chat';
 
 const say = (content: string, sessionId?: string) => ({

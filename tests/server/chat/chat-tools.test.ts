@@ -13,7 +13,7 @@ import { mathsReady } from '../../../server/llm/tools';
 import type { CompletionBody, Script, WireMessage } from '../fake-openai';
 import { FakeOpenAI } from '../fake-openai';
 import type { Harness, HarnessOptions, TestUser } from '../harness';
-import { describeServer, parseSse, useServer } from '../harness';
+import { describeServer, parseSse, useTestServer } from '../harness';
 import { expectServerKeptAnswering, SLOW_EQUATION } from '../slow-maths';
 
 const fake = new FakeOpenAI();
@@ -31,7 +31,7 @@ beforeAll(async () => {
   await mathsReady();
 });
 afterAll(() => fake.close());
-const h = useServer(options);
+const h = useTestServer(options);
 
 async function stream(user: TestUser, content: string, sessionId?: string, on: Harness = h) {
   const response = await fetch(on.url + '/api/v1/chat/send/stream', {
@@ -54,7 +54,7 @@ const CORRECTED =
 // The product's budget, met by an equation the engines work on for seconds (slower still on a busy
 // machine): the fallback does not depend on how fast the runner is.
 describeServer(`a tool call past the product's ${TOOL_TIMEOUT_MS} ms`, () => {
-  const slow = useServer(atProductBudget);
+  const slow = useTestServer(atProductBudget);
 
   it('stops a tool call the engines would work on for seconds, and the server keeps answering', async () => {
     const user = await slow.user();

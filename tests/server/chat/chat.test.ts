@@ -9,10 +9,10 @@ import { reindexSessions, SEARCH_COUNT_LIMIT } from '../../../server/chat/servic
 import { STREAM_CAP_MESSAGE } from '../../../server/chat/stream-cap';
 import { mathsReady } from '../../../server/llm/tools';
 import type { TestUser } from '../harness';
-import { describeServer, isFastApiError, parseSse, useServer } from '../harness';
+import { describeServer, isFastApiError, parseSse, useTestServer } from '../harness';
 import { SLOW_EQUATION } from '../slow-maths';
 
-const h = useServer({ chat: { rateLimit: 12 } });
+const h = useTestServer({ chat: { rateLimit: 12 } });
 const C = '/api/v1/chat';
 
 const say = (content: string, sessionId?: string) => ({

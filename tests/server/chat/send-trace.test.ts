@@ -10,7 +10,7 @@ import type { SendTrace } from '../../../server/http/send-trace';
 import { onSendTrace, SEND_PHASES } from '../../../server/http/send-trace';
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions } from '../harness';
-import { describeServer, parseSse, useServer } from '../harness';
+import { describeServer, parseSse, useTestServer } from '../harness';
 
 const fake = new FakeOpenAI();
 const options: HarnessOptions = { env: () => ({ AYAH_TRACE_SENDS: '1' }) };
@@ -25,7 +25,7 @@ beforeAll(async () => {
   };
 });
 afterAll(() => fake.close());
-const h = useServer(options);
+const h = useTestServer(options);
 
 /** The model begins this long after it was asked: the trace must put that between its phases. */
 const MODEL_THINKS_MS = 200;

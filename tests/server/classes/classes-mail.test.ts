@@ -15,10 +15,10 @@ import { createClassService } from '../../../server/classes/service';
 import { createGoalsService } from '../../../server/goals/service';
 import { createMailer } from '../../../server/mailer';
 import { createPointsLedger } from '../../../server/points/ledger';
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
 // Port 1 refuses every connection: the mail server is down. This school lets teachers read chats.
-const h = useServer({
+const h = useTestServer({
   smtpUrl: 'smtp://127.0.0.1:1',
   env: () => ({ AYAH_TEACHERS_READ_CHATS: '1' }),
 });

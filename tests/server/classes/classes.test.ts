@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 
-import { JWT_TOKEN_TYPE } from '../../../server/auth/portal';
+import { JWT_TOKEN_TYPE } from '../../../server/auth/portal/service';
 import { createClassService } from '../../../server/classes/service';
 import { createGoalsService } from '../../../server/goals/service';
 import { SAFE_ANSWERS } from '../../../server/llm/safety';
@@ -18,7 +18,7 @@ import { createPointsLedger } from '../../../server/points/ledger';
 import { TRUSTED_ADULT_NOTICE } from '../../../src/lib/safety';
 import { FakePortal } from '../fake-portal';
 import type { TestUser } from '../harness';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 import { insertSignedInUser } from '../seed-user';
 
 const portal = new FakePortal('RS256');
@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => portal.close());
 
-const h = useServer({
+const h = useTestServer({
   env: () => ({ AYAH_TRUSTED_ISSUERS: issuers, AYAH_SAFETY_CONTACTS: contactEmail }),
 });
 

@@ -11,10 +11,10 @@ import { expect, it } from 'vitest';
 import { GOAL_AWARDS_PER_WEEK } from '../../../server/goals/service';
 import { POINTS } from '../../../src/lib/limits';
 import type { TestUser } from '../harness';
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
 const WRITES_PER_MINUTE = 40;
-const h = useServer({
+const h = useTestServer({
   limits: { goalWrites: { limit: WRITES_PER_MINUTE, windowMs: 60_000 } },
 });
 const G = '/api/v1/goal';

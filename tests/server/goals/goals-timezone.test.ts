@@ -5,9 +5,9 @@
 import { afterEach, expect, it } from 'vitest';
 
 import { localDay, resolveTimeZone } from '../../../server/http/timezone';
-import { describeServer, type TestUser, useServer } from '../harness';
+import { describeServer, type TestUser, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const G = '/api/v1/goal';
 const LA = 'America/Los_Angeles'; // UTC−8, UTC−7 from 8 March 2026, 02:00
 const TOKYO = 'Asia/Tokyo'; // UTC+9, no DST

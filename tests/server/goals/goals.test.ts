@@ -3,9 +3,9 @@ import { beforeAll, expect, it } from 'vitest';
 
 import { weekStart } from '../../../server/goals/service';
 import type { TestUser } from '../harness';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const G = '/api/v1/goal';
 const DAY = 86_400_000;
 

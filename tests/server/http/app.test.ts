@@ -8,9 +8,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../../server/app';
 import type { Database } from '../../../server/db';
 import { createMailer } from '../../../server/mailer';
-import { describeServer, Harness, isFastApiError, useServer } from '../harness';
+import { describeServer, Harness, isFastApiError, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 
 describeServer('the server', () => {
   it('answers health once the database answers', async () => {

@@ -5,9 +5,9 @@
 import { expect, it } from 'vitest';
 
 import { MAX_JSON_DEPTH } from '../../../server/http/json-depth';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 
 /** `levels` objects inside one another, as JSON text: {"a":{"a":…{"a":1}}} (built by hand: a
  * recursive JSON.stringify of 5,000 levels could itself overflow the test's stack). */

@@ -6,9 +6,9 @@ import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 
 import type { TestUser } from '../harness';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const ROUTES: { method: Method; path: string; fields: string[] }[] = [

@@ -1,9 +1,9 @@
 /** The OpenAPI document is good enough to generate a portal's client from. */
 import { expect, it } from 'vitest';
 
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 
 type Operation = { operationId?: string; security?: unknown[] };
 

@@ -18,7 +18,7 @@ import { loadLtiKeys, platformId } from '../../../server/lti/config';
 import { signAsTool, toolJwks } from '../../../server/lti/keys';
 import { createLtiService, LTI_MESSAGES } from '../../../server/lti/service';
 import { FakeLms, type LaunchPlan, ROLE } from '../fake-lms';
-import { describeServer, type Loose, useServer } from '../harness';
+import { describeServer, type Loose, useTestServer } from '../harness';
 
 const lms = new FakeLms();
 const dynamic = new FakeLms('127.0.0.1', 'dyn-client', 'dyn-deployment');
@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([lms.close(), dynamic.close()]));
 
-const h = useServer({
+const h = useTestServer({
   env: () => ({ AYAH_LTI_PLATFORMS: platforms, AYAH_LTI_DYNAMIC_REGISTRATION: '1' }),
 });
 const LTI = '/api/v1/lti';

@@ -6,11 +6,11 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 
 import { MEMORY_MESSAGES } from '../../../server/memory/service';
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
 const V = '/api/v1/vector/store-user-data';
-const fast = useServer({ limits: { memoryWrites: { limit: 3, windowMs: 60_000 } } });
-const small = useServer({ limits: { memoryMaxRows: 2 } });
+const fast = useTestServer({ limits: { memoryWrites: { limit: 3, windowMs: 60_000 } } });
+const small = useTestServer({ limits: { memoryMaxRows: 2 } });
 
 describeServer('learning-memory limits', () => {
   it('limits writes a minute per student (429 + Retry-After)', async () => {

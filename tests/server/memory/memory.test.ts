@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { FakeOpenAI } from '../fake-openai';
 import type { Harness, HarnessOptions } from '../harness';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
 const V = '/api/v1/vector';
 const fake = new FakeOpenAI();
@@ -14,8 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const plain = useServer();
-const embedded = useServer(withModel);
+const plain = useTestServer();
+const embedded = useTestServer(withModel);
 
 function behaves(h: Harness) {
   it('stores and finds the caller’s own data, best first', async () => {

@@ -11,9 +11,9 @@ import { expect, it } from 'vitest';
 import { conversions, pointsLedger } from '../../../server/db/schema';
 import { STALE_CONVERSION_MS, sweepStaleConversions } from '../../../server/points/sweep';
 import type { TestUser } from '../harness';
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const T = '/api/v1/web3-tokens';
 
 /** What the first transaction of a conversion leaves behind when the process dies right after it. */

@@ -5,9 +5,9 @@ import { beforeAll, expect, it } from 'vitest';
 import { pointsLedger } from '../../../server/db/schema';
 import { POINTS_MESSAGES } from '../../../server/points/service';
 import type { TestUser } from '../harness';
-import { describeServer, isFastApiError, useServer } from '../harness';
+import { describeServer, isFastApiError, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 const T = '/api/v1/web3-tokens';
 
 describeServer('points and tokens', () => {

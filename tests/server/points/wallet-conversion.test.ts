@@ -12,9 +12,9 @@ import { conversionLogic } from '../../../src/wallet/conversion.machine';
 import type { WalletAdapter } from '../../../src/wallet/wallet.adapter';
 import { walletLogic } from '../../../src/wallet/wallet.machine';
 import type { TestUser } from '../harness';
-import { describeServer, useServer } from '../harness';
+import { describeServer, useTestServer } from '../harness';
 
-const h = useServer();
+const h = useTestServer();
 
 function walletOf(user: TestUser): WalletAdapter {
   return createHttpApi({ baseURL: h.url, getToken: () => user.token }).wallet;

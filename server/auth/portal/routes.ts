@@ -1,33 +1,14 @@
-/** `POST /token-exchange`: a school portal's signed assertion for an Ayah session (portal.ts). */
-import { createRoute, z } from '@hono/zod-openapi';
+/** `POST /token-exchange`: a school portal's signed assertion for an Ayah session (service.ts). */
+import { createRoute } from '@hono/zod-openapi';
 
-import type { Deps } from '../deps';
-import type { AuthEnv } from '../http/auth';
-import { body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
-import { clientAddress } from '../http/security';
-import type { ClassJoiner } from './portal';
-import { createPortalSignIn, JWT_TOKEN_TYPE, MAX_ASSERTION_LIFETIME_SEC } from './portal';
-import { signedIn } from './route-helpers';
-import { AuthResponse } from './schemas';
-import type { SessionService } from './sessions';
-
-const TokenExchangeBody = z
-  .strictObject({
-    subject_token: z
-      .string()
-      .min(1)
-      .max(16_384)
-      .openapi({ description: "The portal's signed JWT for its student" }),
-    subject_token_type: z.string().max(200).openapi({
-      description: 'Always `urn:ietf:params:oauth:token-type:jwt`',
-      example: JWT_TOKEN_TYPE,
-    }),
-    grant_type: z
-      .literal('urn:ietf:params:oauth:grant-type:token-exchange')
-      .optional()
-      .openapi({ description: "RFC 8693's grant type; optional" }),
-  })
-  .openapi('TokenExchangeRequest');
+import type { Deps } from '../../deps';
+import type { AuthEnv } from '../../http/auth';
+import { body, createRouter, errorResponses, json, PUBLIC } from '../../http/openapi';
+import { clientAddress } from '../../http/security';
+import { AuthResponse, signedIn, TokenExchangeBody } from '../schemas';
+import type { SessionService } from '../sessions';
+import type { ClassJoiner } from './service';
+import { createPortalSignIn, MAX_ASSERTION_LIFETIME_SEC } from './service';
 
 export function portalRoutes(deps: Deps, sessions: SessionService, classes: ClassJoiner) {
   const app = createRouter<AuthEnv>();

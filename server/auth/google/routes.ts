@@ -2,20 +2,25 @@
  * `GET /google/login` and `GET /google/callback`: browser navigations, not fetches. Both answer with a
  * redirect; only an unconfigured server answers 503 `{detail}`. The callback's redirect carries a
  * one-time code bound to the browser's one-time value (`client_state` at login), never a token
- * (sign-in-code.ts).
+ * (../sign-in-code/).
  */
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 
-import type { Deps } from '../deps';
-import type { AuthEnv } from '../http/auth';
-import { AppError } from '../http/errors';
-import { createRouter, errorResponses, PUBLIC } from '../http/openapi';
-import { clientAddress } from '../http/security';
-import { callbackUrl, createGoogleSignIn, GOOGLE_STATE_TTL_SEC, GoogleSignInError } from './google';
-import { GoogleCallbackQuery, GoogleLoginQuery } from './schemas';
-import type { SignInCodes } from './sign-in-code';
+import type { Deps } from '../../deps';
+import type { AuthEnv } from '../../http/auth';
+import { AppError } from '../../http/errors';
+import { createRouter, errorResponses, PUBLIC } from '../../http/openapi';
+import { clientAddress } from '../../http/security';
+import { GoogleCallbackQuery, GoogleLoginQuery } from '../schemas';
+import type { SignInCodes } from '../sign-in-code/service';
+import {
+  callbackUrl,
+  createGoogleSignIn,
+  GOOGLE_STATE_TTL_SEC,
+  GoogleSignInError,
+} from './service';
 
 /**
  * The state is bound to the browser that started the sign-in (against login CSRF: an attacker's own

@@ -9,21 +9,16 @@
  * link (an attacker's own sign-in, stopped at the redirect) is refused in their browser, which never
  * kept that value. A wrong value does not use the code up.
  */
-import { createRoute, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 
-import type { Queryable } from '../db';
-import { transaction } from '../db';
-import { oneTimeCodes } from '../db/one-time-codes';
-import { signInCodes } from '../db/schema';
-import type { Deps } from '../deps';
-import type { AuthEnv } from '../http/auth';
-import { AppError } from '../http/errors';
-import { body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
-import { signedIn } from './route-helpers';
-import { AuthResponse } from './schemas';
-import type { SignedIn } from './sessions';
-import { hashToken } from './tokens';
+import type { Queryable } from '../../db';
+import { transaction } from '../../db';
+import { oneTimeCodes } from '../../db/one-time-codes';
+import { signInCodes } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { AppError } from '../../http/errors';
+import type { SignedIn } from '../sessions';
+import { hashToken } from '../tokens';
 
 export const SIGN_IN_CODE_TTL_MS = 60_000;
 
@@ -65,36 +60,3 @@ export function createSignInCodes(
 export const bindingOf = (browserValue: string) => hashToken(browserValue);
 
 export type SignInCodes = ReturnType<typeof createSignInCodes>;
-
-const SignInCodeBody = z
-  .strictObject({
-    code: z.string().min(1).max(256),
-    state: z.string().min(1).max(256),
-  })
-  .openapi('SignInCodeRequest');
-
-/** `POST /sign-in-code`, mounted on the auth router. */
-export function signInCodeRoutes(codes: SignInCodes) {
-  const app = createRouter<AuthEnv>();
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/sign-in-code',
-      security: PUBLIC,
-      summary: 'Exchange a one-time sign-in code for tokens',
-      description:
-        'The code a sign-in redirect carried (`/oauth-callback?code=…`), with the one-time `state` the ' +
-        'browser kept when it started the sign-in. Single use, valid for a minute.',
-      request: { body: body(SignInCodeBody) },
-      responses: {
-        200: json(AuthResponse, 'Signed in'),
-        ...errorResponses(400, 415, 422),
-      },
-    }),
-    async (c) => {
-      const { code, state } = c.req.valid('json');
-      return c.json(signedIn(await codes.redeemSignInCode(code, state)), 200);
-    },
-  );
-  return app;
-}

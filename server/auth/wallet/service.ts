@@ -10,13 +10,13 @@ import { and, eq, gt, lt } from 'drizzle-orm';
 import { getAddress, verifyMessage } from 'ethers';
 import { SiweMessage } from 'siwe';
 
-import type { Queryable } from '../db';
-import { transaction } from '../db';
-import { siweNonces, users } from '../db/schema';
-import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
-import { limitNewAccounts } from '../http/rate-limit';
-import type { SessionService, SignedIn } from './sessions';
+import type { Queryable } from '../../db';
+import { transaction } from '../../db';
+import { siweNonces, users } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { unauthorized } from '../../http/errors';
+import { limitNewAccounts } from '../../http/rate-limit';
+import type { SessionService, SignedIn } from '../sessions';
 
 export const WALLET_MESSAGES = {
   statement: 'Sign in to Ayah, your AI learning coach.',
@@ -28,10 +28,6 @@ export const WALLET_MESSAGES = {
 } as const;
 
 const NONCE_TTL_MS = 10 * 60_000;
-
-function unauthorized(detail: string): AppError {
-  return new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' });
-}
 
 /** `0x1234…abcd`: a new wallet account's display name until the user picks one. */
 function shortAddress(checksummed: string): string {

@@ -6,11 +6,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 
-import type { Deps } from '../deps';
-import type { AuthEnv } from '../http/auth';
-import { BEARER, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
-import { createAvatarService } from './avatars';
-import { publicUser, UserResponse } from './schemas';
+import type { Deps } from '../../deps';
+import type { AuthEnv } from '../../http/auth';
+import { BEARER, createRouter, errorResponses, json, PUBLIC } from '../../http/openapi';
+import { publicUser, UserResponse } from '../schemas';
+import { createAvatarService } from './service';
 
 export const AVATAR_UPLOAD_PATH = '/profile/upload-avatar';
 

@@ -5,7 +5,7 @@
  * the provider's published keys: signature (RS256), issuer, audience (our client id) and expiry.
  *
  * The state and its PKCE verifier wait in the database (10 minutes, single use); the state is also
- * bound to the browser that asked for it by a cookie (google-routes.ts), which the callback must bring. Accounts are linked by Google's subject id (`sub`), never by email alone; see README.
+ * bound to the browser that asked for it by a cookie (routes.ts), which the callback must bring. Accounts are linked by Google's subject id (`sub`), never by email alone; see README.
  */
 import { timingSafeEqual } from 'node:crypto';
 
@@ -20,15 +20,15 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { JWTPayload } from 'jose';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 
-import type { Queryable } from '../db';
-import { pgErrorCode, transaction, UNIQUE_VIOLATION } from '../db';
-import type { User } from '../db/schema';
-import { oauthStates, users } from '../db/schema';
-import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
-import { consume, newAccountKey, TOO_MANY_NEW_ACCOUNTS } from '../http/rate-limit';
-import { bindingOf } from './sign-in-code';
-import { hashToken } from './tokens';
+import type { Queryable } from '../../db';
+import { pgErrorCode, transaction, UNIQUE_VIOLATION } from '../../db';
+import type { User } from '../../db/schema';
+import { oauthStates, users } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { AppError } from '../../http/errors';
+import { limitNewAccounts } from '../../http/rate-limit';
+import { bindingOf } from '../sign-in-code/service';
+import { hashToken } from '../tokens';
 
 export const GOOGLE_MESSAGES = {
   notConfigured:
@@ -243,10 +243,13 @@ export function createGoogleSignIn(deps: Deps) {
     if (!claims.emailVerified) throw new GoogleSignInError(GOOGLE_MESSAGES.unverifiedEmail);
     const at = now();
     // A browser navigation: the limit's words go back to the app's page, not a JSON 429.
-    if (
-      (await consume(tx, newAccountKey(fromAddress), config.limits.newAccountsPerAddress, at)) > 0
-    )
-      throw new GoogleSignInError(TOO_MANY_NEW_ACCOUNTS);
+    await limitNewAccounts(
+      tx,
+      fromAddress,
+      config.limits.newAccountsPerAddress,
+      at,
+      (detail) => new GoogleSignInError(detail),
+    );
     const [created] = await tx
       .insert(users)
       .values({

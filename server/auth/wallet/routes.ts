@@ -2,22 +2,22 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 
-import type { Deps } from '../deps';
-import type { AuthEnv } from '../http/auth';
-import { body, createRouter, errorResponses, json, PUBLIC } from '../http/openapi';
-import { enforce } from '../http/rate-limit';
-import { clientAddress } from '../http/security';
-import { signedIn } from './route-helpers';
+import type { Deps } from '../../deps';
+import type { AuthEnv } from '../../http/auth';
+import { body, createRouter, errorResponses, json, PUBLIC } from '../../http/openapi';
+import { enforce } from '../../http/rate-limit';
+import { clientAddress } from '../../http/security';
 import {
   AuthResponse,
+  signedIn,
   Web3AuthenticateBody,
   Web3NonceBody,
   Web3NonceQuery,
   Web3NonceResponse,
-} from './schemas';
-import type { SessionService } from './sessions';
-import { TOO_MANY_REQUESTS } from './throttle';
-import { createWalletSignIn } from './wallet';
+} from '../schemas';
+import type { SessionService } from '../sessions';
+import { TOO_MANY_REQUESTS } from '../throttle';
+import { createWalletSignIn } from './service';
 
 export function walletRoutes(deps: Deps, sessions: SessionService) {
   const app = createRouter<AuthEnv>();

@@ -13,13 +13,13 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { JWTPayload } from 'jose';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 
-import type { Queryable } from '../db';
-import { transaction } from '../db';
-import { portalAssertionIds, portalIdentities, users } from '../db/schema';
-import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
-import { limitNewAccounts } from '../http/rate-limit';
-import type { SessionService, SignedIn } from './sessions';
+import type { Queryable } from '../../db';
+import { transaction } from '../../db';
+import { portalAssertionIds, portalIdentities, users } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { unauthorized } from '../../http/errors';
+import { limitNewAccounts } from '../../http/rate-limit';
+import type { SessionService, SignedIn } from '../sessions';
 import type { TrustedIssuer } from './trusted-issuers';
 import { ASSERTION_ALGORITHMS } from './trusted-issuers';
 
@@ -45,10 +45,6 @@ export const PORTAL_MESSAGES = {
   replayed: 'The assertion has already been used',
   keys: "The issuer's signing keys could not be fetched",
 } as const;
-
-function unauthorized(detail: string): AppError {
-  return new AppError(401, detail, { 'WWW-Authenticate': 'Bearer' });
-}
 
 export type PortalRole = 'learner' | 'instructor' | 'administrator';
 

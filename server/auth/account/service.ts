@@ -1,5 +1,5 @@
 /**
- * The account service behind `GET /export` and `DELETE /account` (account-routes.ts): a student's whole
+ * The account service behind `GET /export` and `DELETE /account` (routes.ts): a student's whole
  * account as one JSON document, and its removal.
  * Beyond the spec, because these are children's accounts (issue 12).
  *
@@ -16,7 +16,7 @@ import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
 import { SiweMessage } from 'siwe';
 
-import { transaction } from '../db';
+import { transaction } from '../../db';
 import {
   authSessions,
   avatars,
@@ -25,14 +25,14 @@ import {
   siweNonces,
   type User,
   users,
-} from '../db/schema';
-import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
-import { forgetRateLimits } from '../http/rate-limit';
-import { verifyPassword } from './passwords';
-import type { DeleteAccountInput } from './schemas';
-import { publicUser } from './schemas';
-import { passwordGuard } from './throttle';
+} from '../../db/schema';
+import type { Deps } from '../../deps';
+import { AppError } from '../../http/errors';
+import { forgetRateLimits } from '../../http/rate-limit';
+import { verifyPassword } from '../passwords';
+import type { DeleteAccountInput } from '../schemas';
+import { publicUser } from '../schemas';
+import { passwordGuard } from '../throttle';
 
 export const ACCOUNT_MESSAGES = {
   deleted: 'Your account and all its data were deleted',

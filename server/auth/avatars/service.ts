@@ -20,11 +20,11 @@ import { AVATAR } from 'ayah-coach/rules';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 
-import { transaction } from '../db';
-import type { User } from '../db/schema';
-import { avatars, users } from '../db/schema';
-import type { Deps } from '../deps';
-import { AppError } from '../http/errors';
+import { transaction } from '../../db';
+import type { User } from '../../db/schema';
+import { avatars, users } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { AppError } from '../../http/errors';
 import { imageWork } from './image-work';
 
 export const AVATAR_MAX_BYTES = AVATAR.maxBytes;

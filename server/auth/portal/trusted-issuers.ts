@@ -7,7 +7,7 @@
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import { createPublicKey } from 'node:crypto';
 
-import { entryText, type Fail, failWith, parseEntries } from '../config-entries';
+import { entryText, type Fail, failWith, parseEntries } from '../../config-entries';
 
 /** The signature algorithms an assertion may use: asymmetric only, never HS* or none. */
 export const ASSERTION_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;

@@ -1,13 +1,13 @@
-/** `GET /export` and `DELETE /account`: the routes of the account service (account.ts). */
+/** `GET /export` and `DELETE /account`: the routes of the account service (service.ts). */
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 
-import type { Deps } from '../deps';
-import type { AuthEnv } from '../http/auth';
-import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
-import type { AccountParts } from './account';
-import { ACCOUNT_MESSAGES, createAccountService } from './account';
-import { AccountExport, DeleteAccountBody, MessageResponse } from './schemas';
+import type { Deps } from '../../deps';
+import type { AuthEnv } from '../../http/auth';
+import { BEARER, body, createRouter, errorResponses, json } from '../../http/openapi';
+import { AccountExport, DeleteAccountBody, MessageResponse } from '../schemas';
+import type { AccountParts } from './service';
+import { ACCOUNT_MESSAGES, createAccountService } from './service';
 
 /** Registers `GET /export` and `DELETE /account` on the auth router. */
 export function accountRoutes(deps: Deps, auth: MiddlewareHandler<AuthEnv>, parts: AccountParts) {

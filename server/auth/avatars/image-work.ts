@@ -4,7 +4,7 @@
  * 503 {detail} and Retry-After, so a burst of uploads cannot take the CPU from everyone else
  * (issue 22 #8: 16 uploads at once pushed another student's sign-in to 13.6 s).
  */
-import { AppError } from '../http/errors';
+import { AppError } from '../../http/errors';
 
 export const IMAGE_BUSY = 'Too many images are being processed. Please try again in a moment.';
 
