@@ -36,6 +36,13 @@ export interface PointsLedger {
   ): Promise<{ net: number; rows: number }>;
 }
 
+/** A message the safety check flagged, as chat stores it (table `safety_events`) and the tutor records it. */
+export interface SafetyEvent {
+  source: 'local' | 'moderation';
+  direction: 'student' | 'reply';
+  categories: string[];
+}
+
 /** One question to the tutor, as chat's send routes take it from the client. */
 export interface TurnInput {
   messages: Turn[];

@@ -19,7 +19,7 @@ import { isUuid } from '../http/ids';
 import type { Page } from '../http/paging';
 import { offsetOf, paged } from '../http/paging';
 import { enforce } from '../http/rate-limit';
-import type { PointsLedger } from '../ports';
+import type { PointsLedger, SafetyEvent } from '../ports';
 
 export const CHAT_MESSAGES = {
   notFound: 'Chat session not found',
@@ -529,15 +529,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       });
     },
 
-    async recordSafety(
-      userId: string,
-      sessionId: string,
-      event: {
-        source: 'local' | 'moderation';
-        direction: 'student' | 'reply';
-        categories: string[];
-      },
-    ) {
+    async recordSafety(userId: string, sessionId: string, event: SafetyEvent) {
       await db.insert(safetyEvents).values({ userId, sessionId, ...event, createdAt: now() });
     },
 

@@ -19,7 +19,7 @@ import type { GoalSummary, MemorySummary, StudentContext } from '../llm/prompt';
 import { pieces, systemPrompt } from '../llm/prompt';
 import type { SafetyCategory } from '../llm/safety';
 import { checkSafety, localCheck, SAFE_ANSWERS } from '../llm/safety';
-import type { TurnInput, Tutor, TutorTurn } from '../ports';
+import type { SafetyEvent, TurnInput, Tutor, TutorTurn } from '../ports';
 
 /** The offline coach answers within this long once the maths engines are loaded. */
 const COACH_TIMEOUT_MS = 2000;
@@ -47,15 +47,7 @@ export interface TutorChat {
   }>;
   turnsBefore(sessionId: string, messageId: string, at: Date, limit: number): Promise<Turn[]>;
   finish(userId: string, sessionId: string, reply: string): Promise<void>;
-  recordSafety(
-    userId: string,
-    sessionId: string,
-    event: {
-      source: 'local' | 'moderation';
-      direction: 'student' | 'reply';
-      categories: string[];
-    },
-  ): Promise<void>;
+  recordSafety(userId: string, sessionId: string, event: SafetyEvent): Promise<void>;
 }
 
 export interface GoalsReader {
