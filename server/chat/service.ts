@@ -84,24 +84,34 @@ async function indexTitle(q: Queryable, sessionId: string, title: string) {
     });
 }
 
+/** A message's piece of a search chunk (the separator, then its lowercased text). */
+const chunkPiece = (content: string) => sql`(chr(1) || lower(${content}::text))`;
+
 /**
- * Adds one message to the session's search chunks, in one statement: onto the last chunk when it
- * fits (never onto the title's), else as the next chunk. Callers hold the session's row lock.
+ * The parts of a statement that add `piece` to the session's search chunks: the WITH entries `last`
+ * and `grown` (onto the last chunk when it fits, never onto the title's), then `insert` (else as the
+ * next chunk). Callers hold the session's row lock.
  */
+function appendToChunks(sessionId: string, piece: SQL) {
+  return {
+    ctes: sql`last as (
+        select seq, length(text) as n from ${chatSearchChunks}
+        where session_id = ${sessionId} order by seq desc limit 1),
+      grown as (
+        update ${chatSearchChunks} c set text = c.text || ${piece} from last
+        where c.session_id = ${sessionId} and c.seq = last.seq and last.seq > 0
+          and last.n + length(${piece}) <= ${CHUNK_CHARS}
+        returning 1)`,
+    insert: sql`insert into ${chatSearchChunks} (session_id, seq, text)
+      select ${sessionId}, coalesce((select seq from last), 0) + 1, ${piece}
+      where not exists (select 1 from grown)`,
+  };
+}
+
+/** Adds one message to the session's search chunks, in one statement. */
 async function indexMessage(q: Queryable, sessionId: string, content: string) {
-  const piece = sql`(chr(1) || lower(${content}::text))`;
-  await q.execute(sql`
-    with last as (
-      select seq, length(text) as n from ${chatSearchChunks}
-      where session_id = ${sessionId} order by seq desc limit 1),
-    grown as (
-      update ${chatSearchChunks} c set text = c.text || ${piece} from last
-      where c.session_id = ${sessionId} and c.seq = last.seq and last.seq > 0
-        and last.n + length(${piece}) <= ${CHUNK_CHARS}
-      returning 1)
-    insert into ${chatSearchChunks} (session_id, seq, text)
-    select ${sessionId}, coalesce((select seq from last), 0) + 1, ${piece}
-    where not exists (select 1 from grown)`);
+  const { ctes, insert } = appendToChunks(sessionId, chunkPiece(content));
+  await q.execute(sql`with ${ctes} ${insert}`);
 }
 
 /**
@@ -122,10 +132,14 @@ async function storeQuestion(
   at: Date,
 ): Promise<{ id: string; threadId: string; messageId: string; sentBefore: number }> {
   const when = at.toISOString();
-  const piece = sql`(chr(1) || lower(${text}::text))`;
+  const piece = chunkPiece(text);
   const sentBefore = sql`(select count(*)::int from (
       select 1 from ${chatMessages} where user_id = ${userId} and role = 'user'
       limit ${TEN_MESSAGES}) earlier)`;
+  const appended = (id: string) => {
+    const { ctes, insert } = appendToChunks(id, piece);
+    return sql`${ctes}, indexed as (${insert})`;
+  };
   const session =
     sessionId === null
       ? sql`s as (
@@ -141,18 +155,7 @@ async function storeQuestion(
           update ${chatSessions} set last_message_at = ${when}::timestamptz,
             message_count = message_count + 1, archived_at = null
           where id = ${sessionId} returning id, thread_id),
-        last as (
-          select seq, length(text) as n from ${chatSearchChunks}
-          where session_id = ${sessionId} order by seq desc limit 1),
-        grown as (
-          update ${chatSearchChunks} c set text = c.text || ${piece} from last
-          where c.session_id = ${sessionId} and c.seq = last.seq and last.seq > 0
-            and last.n + length(${piece}) <= ${CHUNK_CHARS}
-          returning 1),
-        indexed as (
-          insert into ${chatSearchChunks} (session_id, seq, text)
-          select ${sessionId}, coalesce((select seq from last), 0) + 1, ${piece}
-          where not exists (select 1 from grown))`;
+        ${appended(sessionId)}`;
   const result = await q.execute(sql`
     with ${session},
     m as (
