@@ -84,6 +84,9 @@ describe('appendable', () => {
     ['a sentence and the next', 'One step.', 'One step. Then'],
     ['a word after a colon heading', '> **Tip:** Take', '> **Tip:** Take your time'],
     ['a domain without www', 'See example.', 'See example.com'],
+    // fast-check's counterexample (seed 32973592): the text after an autolink literal is a node
+    // the autolink transform made, without a position.
+    ['a letter after a line with a www autolink', "'www.\nword1. w", "'www.\nword1. ww"],
   ])('appends %s', (_, base, text) => {
     expect(appendable(base, text, false)).toBe(true);
     expect(html(<StreamBlock source={base} suffix={text.slice(base.length)} katex={null} />)).toBe(
