@@ -308,12 +308,30 @@ describe('the first screen', () => {
     page.on('pageerror', (error) => errors.push(`Uncaught ${String(error)}`));
     await page.addInitScript((stored) => {
       if (stored) localStorage.setItem('authToken', stored);
-      const shifts = { total: 0 };
+      const shifts = { total: 0, moved: [] as string[] };
       Object.assign(window, { __shifts: shifts });
-      type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean };
+      type Shift = PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources?: {
+          node?: Node | null;
+          previousRect: DOMRectReadOnly;
+          currentRect: DOMRectReadOnly;
+        }[];
+      };
+      const named = (node: Node | null | undefined) =>
+        node instanceof Element
+          ? `${node.tagName.toLowerCase()}${node.getAttribute('data-slot') ? `[data-slot=${node.getAttribute('data-slot')}]` : ''} "${(node.textContent ?? '').slice(0, 40)}"`
+          : String(node?.nodeName);
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as Shift[]) {
-          if (!entry.hadRecentInput) shifts.total += entry.value;
+          if (entry.hadRecentInput) continue;
+          shifts.total += entry.value;
+          // What moved, for the failure message: a rare shift is otherwise hard to find again.
+          for (const source of entry.sources ?? [])
+            shifts.moved.push(
+              `${entry.value.toFixed(4)} ${named(source.node)} y ${source.previousRect.y}→${source.currentRect.y} h ${source.previousRect.height}→${source.currentRect.height}`,
+            );
         }
       }).observe({ type: 'layout-shift', buffered: true });
     }, token ?? null);
@@ -348,6 +366,11 @@ describe('the first screen', () => {
       releaseHeld,
       shifts: () =>
         page.evaluate(() => (window as never as { __shifts: { total: number } }).__shifts.total),
+      /** What moved in each shift (element, its top and height before → after). */
+      moved: () =>
+        page.evaluate(() =>
+          (window as never as { __shifts: { moved: string[] } }).__shifts.moved.join('\n'),
+        ),
     };
   }
 
@@ -359,7 +382,7 @@ describe('the first screen', () => {
     }, selector);
 
   test('signed out, /auth is the sign-in screen before the app runs, and hydrates as it is', async () => {
-    const { page, errors, releaseHeld, shifts } = await firstLoad(
+    const { page, errors, releaseHeld, shifts, moved } = await firstLoad(
       '/auth',
       // Which sign-ins the school offers arrives later and may change the screen (not this test's).
       { hold: /\/api\/v1\/auth\/providers$/ },
@@ -370,7 +393,7 @@ describe('the first screen', () => {
     );
     await hydrated('[data-slot="auth-card"] button')(page);
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
-    expect(await shifts()).toBe(0);
+    expect(await shifts(), await moved()).toBe(0);
     releaseHeld();
     // The server offers no Google sign-in (none is configured): its reason shows in the place kept
     // for it, and the tagline is typed out, neither moving anything.
@@ -381,7 +404,7 @@ describe('the first screen', () => {
       { timeout: 15_000 },
     );
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
-    expect(await shifts()).toBe(0);
+    expect(await shifts(), await moved()).toBe(0);
     // The same button, now the app's: it opens the email form.
     await page.getByRole('button', { name: /Continue with Email/ }).click();
     await page.getByLabel('Email').waitFor();
@@ -439,7 +462,7 @@ describe('the first screen', () => {
         email: `first.${viewport ? 'phone' : 'desk'}.${Date.now()}@example.com`,
         name: 'Noor',
       });
-      const { page, errors, shifts } = await firstLoad(
+      const { page, errors, shifts, moved } = await firstLoad(
         '/assistant',
         { token: student.token, viewport },
         async (page) => {
@@ -460,7 +483,7 @@ describe('the first screen', () => {
         .getByRole('button', { name: /Account menu/ })
         .getByText('Noor')
         .waitFor();
-      expect(await shifts()).toBe(0);
+      expect(await shifts(), await moved()).toBe(0);
       expect(errors.filter((e) => HYDRATION.test(e) || e.startsWith('Uncaught'))).toEqual([]);
       await page.context().close();
     },
