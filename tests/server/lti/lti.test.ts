@@ -684,22 +684,32 @@ describeServer('LTI grades outbox', () => {
     return { student, link: link!, score };
   }
 
+  /** A score waiting in the outbox after 3 attempts, due in 30 minutes by the database's clock. */
+  async function waitingInOutbox(linkId: string, score: object) {
+    await h.sql(
+      sql`INSERT INTO lti_score_outbox (grade_link_id, score, attempts, next_attempt_at)
+          VALUES (${linkId}, ${JSON.stringify(score)}::jsonb, 3, now() + interval '30 minutes')`,
+    );
+  }
+
+  /** Another server's LTI service on this file's database, with its own clock. */
+  function ltiServiceAt(now: () => Date) {
+    return createLtiService({
+      db: h.database.db,
+      config: h.config,
+      logger: h.logger,
+      now,
+      sessions: { startSession: () => Promise.reject(new Error('unused')) },
+    });
+  }
+
   it('posts a score left waiting by a stopped server when a new one drains', async () => {
     const { student, link, score } = await launchedWithScore(42);
     // Due for the new server only: the live one (this file's) drains the same outbox on its own
     // timer, and could take the row and post it after the assertion below. The new server's clock is
     // an hour on, the row due in half an hour.
-    await h.sql(
-      sql`INSERT INTO lti_score_outbox (grade_link_id, score, attempts, next_attempt_at)
-          VALUES (${link.id}, ${JSON.stringify(score)}::jsonb, 3, now() + interval '30 minutes')`,
-    );
-    const restarted = createLtiService({
-      db: h.database.db,
-      config: h.config,
-      logger: h.logger,
-      now: () => new Date(h.now().getTime() + 3_600_000),
-      sessions: { startSession: () => Promise.reject(new Error('unused')) },
-    });
+    await waitingInOutbox(link.id, score);
+    const restarted = ltiServiceAt(() => new Date(h.now().getTime() + 3_600_000));
     await restarted.grades.drain();
     expect(lms.scores.find((s) => s.body.userId === student)?.body.scoreGiven).toBe(42);
     expect(
@@ -710,17 +720,8 @@ describeServer('LTI grades outbox', () => {
     const { student, link, score } = await launchedWithScore(17);
     // Due in 30 minutes for this file's live server (so it leaves the row alone), and 300 ms from
     // now on the clock of the service under test: its drain finds nothing due and sets a timer.
-    await h.sql(
-      sql`INSERT INTO lti_score_outbox (grade_link_id, score, attempts, next_attempt_at)
-          VALUES (${link.id}, ${JSON.stringify(score)}::jsonb, 3, now() + interval '30 minutes')`,
-    );
-    const stopping = createLtiService({
-      db: h.database.db,
-      config: h.config,
-      logger: h.logger,
-      now: () => new Date(Date.now() + 30 * 60_000 - 300),
-      sessions: { startSession: () => Promise.reject(new Error('unused')) },
-    });
+    await waitingInOutbox(link.id, score);
+    const stopping = ltiServiceAt(() => new Date(Date.now() + 30 * 60_000 - 300));
     await stopping.grades.drain();
     await stopping.grades.stop();
     // Past the moment the retry was set for: a timer left behind would have posted the score.
