@@ -3,7 +3,15 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContextOptions,
+  chromium,
+  type Frame,
+  type Locator,
+  type Page,
+  type Request,
+} from 'playwright-core';
 import { expect } from 'vitest';
 
 import { chromiumLaunchOptions } from '../chromium';
@@ -108,4 +116,139 @@ export async function completeOnboarding(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Start learning' }).click();
   await page.waitForURL(/\/assistant$/);
   await page.getByRole('heading', { name: 'Ready to learn together?' }).waitFor();
+}
+
+/**
+ * What a chat shows now, as text for a failure message: the page's address, whether the prerendered
+ * screen is still up and what input it holds, each message (role, status, the start of its text), the
+ * composer (its value, read-only, the "Not sent" line) and any toast or alert. A timed-out wait on a
+ * chat otherwise says only what it waited for, not what was there instead.
+ */
+export async function chatState(frame: Pick<Frame, 'evaluate'>): Promise<string> {
+  return frame
+    .evaluate(() => {
+      const trace = (window as unknown as { __chatInputTrace?: string[] }).__chatInputTrace;
+      const text = (node: Element | null) =>
+        (node?.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 120);
+      const early = (window as unknown as Record<string, unknown>).__ayahEarlyInput as
+        { live: boolean; replaying?: boolean; held: { kind: string }[] } | undefined;
+      const input = document.querySelector<HTMLTextAreaElement>('[data-slot="chat-input"]');
+      const messages = [...document.querySelectorAll('[data-slot="chat-message"]')].map(
+        (m) =>
+          `  ${m.getAttribute('data-role')}${m.hasAttribute('data-status') ? ` [${m.getAttribute('data-status')}]` : ''}: ${text(m)}`,
+      );
+      const notices = [...document.querySelectorAll('[role="status"],[role="alert"]')]
+        .map(text)
+        .filter(Boolean);
+      return [
+        `url: ${location.href}`,
+        `prerendered screen: ${document.documentElement.dataset.screen ?? '(none: the app has it)'}`,
+        `early input: ${early ? `${early.live ? 'live' : early.replaying ? 'being replayed' : 'held'}, ${early.held.map((h) => h.kind).join(',') || 'nothing'} waiting` : '(none)'}`,
+        `messages (${messages.length}):`,
+        ...messages,
+        `composer: ${input ? `value ${JSON.stringify(input.value)}${input.readOnly ? ', read-only' : ''}` : '(none)'}; ${text(document.querySelector('[data-slot="chat-composer"]'))}`,
+        `notices: ${notices.length ? notices.join(' | ') : '(none)'}`,
+        `h1: ${[...document.querySelectorAll('h1')].map(text).join(' | ')}`,
+        ...(trace ? ['input (ms since the page began):', ...trace.map((line) => `  ${line}`)] : []),
+      ].join('\n');
+    })
+    .catch((error: unknown) => `(the chat could not be read: ${String(error)})`);
+}
+
+/** What each traced page called of the product's API, with the answers, and its console errors. */
+const apiTraces = new WeakMap<Page, { calls: string[]; open: Map<Request, number> }>();
+
+/**
+ * From now on `page` keeps what a chat's failure message needs (waitInChat): on /assistant, in the
+ * page or a frame of it, when the held first-screen input went live and each text and Enter in the
+ * composer (trusted or replayed, held or not, the composer's value then) — a lost Enter is otherwise
+ * invisible; and each call to the product at `productUrl`'s API with its status, and console errors.
+ */
+export async function traceChat(page: Page, productUrl: string): Promise<void> {
+  const calls: string[] = [];
+  const open = new Map<Request, number>();
+  apiTraces.set(page, { calls, open });
+  const start = Date.now();
+  const at = () => `${Date.now() - start}ms`;
+  const path = (url: string) => url.slice(productUrl.length);
+  const api = (req: Request) => req.url().startsWith(`${productUrl}/api/`);
+  page.on('request', (req) => api(req) && open.set(req, Date.now() - start));
+  page.on('requestfinished', (req) => open.delete(req));
+  page.on('response', (res) => {
+    if (api(res.request()))
+      calls.push(`${at()} ${res.request().method()} ${path(res.url())} → ${res.status()}`);
+  });
+  page.on('requestfailed', (req) => {
+    open.delete(req);
+    if (req.url().startsWith(productUrl))
+      calls.push(`${at()} ${req.method()} ${path(req.url())} failed: ${req.failure()?.errorText}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning')
+      calls.push(`${at()} console ${message.type()}: ${message.text().slice(0, 200)}`);
+  });
+  await page.context().addInitScript(() => {
+    if (!location.pathname.startsWith('/assistant')) return;
+    const trace: string[] = [];
+    Object.assign(window, { __chatInputTrace: trace });
+    const at = () => performance.now().toFixed(0);
+    const early = () =>
+      (window as unknown as { __ayahEarlyInput?: { live: boolean; held: unknown[] } })
+        .__ayahEarlyInput;
+    const note = (event: Event) => {
+      const input = event.target as HTMLTextAreaElement;
+      if (input?.getAttribute?.('data-slot') !== 'chat-input') return;
+      const held = early();
+      trace.push(
+        `${at()} ${event.type === 'keydown' ? 'Enter' : 'text'}${event.isTrusted ? '' : ' (replayed)'}` +
+          ` ${held ? (held.live ? 'live' : `held ${held.held.length}`) : ''}` +
+          `${document.documentElement.hasAttribute('data-screen') ? ' prerendered' : ''}` +
+          ` value ${JSON.stringify(input.value.slice(0, 40))}${input.readOnly ? ' read-only' : ''}`,
+      );
+    };
+    addEventListener('keydown', (e) => (e as KeyboardEvent).key === 'Enter' && note(e), true);
+    addEventListener('input', note, true);
+    let live: boolean | undefined;
+    const watch = setInterval(() => {
+      if (early()?.live === live) return;
+      live = early()?.live;
+      trace.push(`${at()} first-screen input ${live ? 'live' : 'held'}`);
+      if (live) clearInterval(watch);
+    }, 10);
+    setTimeout(() => clearInterval(watch), 60_000);
+  });
+}
+
+/**
+ * Waits for `locator` in `page`; on a timeout the error also says what the chat in `frame` (default
+ * the page) shows then (chatState) and, when traced (traceChat), what the page called of the API, so
+ * that a failure on a busy CI machine explains itself.
+ */
+export async function waitInChat(
+  page: Page,
+  locator: Locator,
+  { frame = () => page.mainFrame(), timeout = 30_000 }: WaitInChatOptions = {},
+): Promise<void> {
+  try {
+    await locator.waitFor({ timeout });
+  } catch (error) {
+    const where = frame();
+    const state = where ? await chatState(where) : '(no such frame)';
+    const api = apiTraces.get(page);
+    const open = [...(api?.open ?? [])].map(
+      ([req, since]) => `${since}ms ${req.method()} ${req.url()} … not finished yet`,
+    );
+    (error as Error).message +=
+      `\n\nThe chat shows:\n${state}` +
+      (api
+        ? `\n\nThe page's API calls (ms since traced):\n${[...api.calls, ...open].join('\n')}`
+        : '');
+    throw error;
+  }
+}
+
+interface WaitInChatOptions {
+  /** The frame the chat is in (a portal's course page frames it). */
+  frame?: () => Pick<Frame, 'evaluate'> | undefined;
+  timeout?: number;
 }

@@ -11,13 +11,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { chromiumLaunchOptions } from '../chromium';
 import { FakeLms, ROLE } from '../server/fake-lms';
 import type { Loose } from '../server/harness';
-import { axeViolations, newPage } from './browser';
+import { axeViolations, newPage, traceChat, waitInChat } from './browser';
 import { useProduct } from './product';
 
 const lms = new FakeLms('localhost');
@@ -83,6 +83,7 @@ async function openCourse(
   const hint = `hint-${++n}`;
   lms.plans.set(hint, plan);
   const page = await newPage(browser);
+  await traceChat(page, e2e.product.url);
   const url = new URL(`${lms.issuer}/course`);
   url.searchParams.set('tool', `${e2e.product.url}/api/v1/lti/login`);
   url.searchParams.set('hint', hint);
@@ -94,18 +95,20 @@ async function openCourse(
 
 const tool = (page: Page) => page.frameLocator('#tool');
 
+/** Waits for `locator` in the tool's frame; a timeout says what the chat shows and what was called. */
+const waitInTool = (page: Page, locator: Locator) =>
+  waitInChat(page, locator, {
+    frame: () => page.frames().find((f) => f.url().startsWith(e2e.product.url)),
+  });
+
 async function askInChat(page: Page) {
   const frame = tool(page);
 
-  await frame
-    .getByRole('heading', { name: 'Ready to learn together?' })
-    .waitFor({ timeout: 30_000 });
+  await waitInTool(page, frame.getByRole('heading', { name: 'Ready to learn together?' }));
   const input = frame.getByRole('textbox', { name: 'Message Ayah' });
   await input.fill('Solve 2x + 3 = 7');
   await input.press('Enter');
-  await frame
-    .locator('[data-role="assistant"][data-status="complete"]')
-    .waitFor({ timeout: 30_000 });
+  await waitInTool(page, frame.locator('[data-role="assistant"][data-status="complete"]'));
 }
 
 const cases = [
@@ -158,9 +161,10 @@ describe.each(cases)('a launch into the chat, $name', ({ browser }) => {
       { sub, name: 'Sami Lee', custom: { ayah_view: 'chat' } },
       true,
     );
-    await tool(again.page)
-      .getByRole('heading', { name: 'Ready to learn together?' })
-      .waitFor({ timeout: 30_000 });
+    await waitInTool(
+      again.page,
+      tool(again.page).getByRole('heading', { name: 'Ready to learn together?' }),
+    );
     const frame2 = again.page.frames().find((f) => f.url().startsWith(e2e.product.url))!;
     const token2 = await frame2.evaluate(() => localStorage.getItem('authToken'));
     const me2 = await (
