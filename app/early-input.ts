@@ -4,7 +4,9 @@
  * not yet hydrating when the click came. The HTML's first-load script (app/route-preload.ts) runs
  * `holdEarlyInput`, which holds each click, Enter and text typed on the screen; once the session knows
  * who is there and the screen is the app's (app-tree.tsx), `replayEarlyInput` does them again, in order,
- * on the app's own controls.
+ * on the app's own controls. Input that comes while the replay is going is held behind what it replays
+ * (an Enter pressed then is not done before the text typed before it), and the page is live only when
+ * nothing is left to replay.
  */
 
 /** What the first-load script holds: a click, an Enter in a field, or the text of a field. */
@@ -18,6 +20,8 @@ export const EARLY_INPUT = '__ayahEarlyInput';
 
 interface EarlyInput {
   live: boolean;
+  /** `replayEarlyInput` is doing the held input again: new input is still held, behind it. */
+  replaying?: boolean;
   held: HeldInput[];
 }
 
@@ -60,7 +64,8 @@ export function holdEarlyInput() {
   document.addEventListener(
     'input',
     (event) => {
-      const target = early.live ? null : field(event.target);
+      // The replay's own typing is not the student's (and not held again).
+      const target = early.live || !event.isTrusted ? null : field(event.target);
       if (!target) return;
       const value = (target as HTMLInputElement).value;
       const last = early.held[early.held.length - 1];
@@ -72,25 +77,25 @@ export function holdEarlyInput() {
   document.addEventListener(
     'submit',
     (event) => {
-      if (!early.live && onScreen(event.target)) event.preventDefault();
+      // A form the replay submits (its click on a submit button) is the app's to handle.
+      if (!early.live && !early.replaying && onScreen(event.target)) event.preventDefault();
     },
     true,
   );
 }
 
-/** The held input, taken once: from now on the app's own controls take input as it comes. */
-function takeHeld(): HeldInput[] {
+/** The first-load script's held input, if a prerendered screen showed and the page is not yet live. */
+function earlyInput(): EarlyInput | null {
   const early = (globalThis as unknown as Record<string, EarlyInput | undefined>)[EARLY_INPUT];
-  if (!early || early.live) return [];
-  early.live = true;
-  const { held } = early;
-  early.held = [];
-  return held;
+  return early && !early.live ? early : null;
 }
 
 /** Lets the held input go unreplayed (the app could not show the screen it was meant for). */
 export function dropEarlyInput() {
-  takeHeld();
+  const early = earlyInput();
+  if (!early) return;
+  early.live = true;
+  early.held = [];
 }
 
 /** How a control is known again when the app has rendered it anew: its tag and accessible name. */
@@ -127,28 +132,45 @@ const nextFrame = () =>
 /**
  * Does the held input again on the live page, in order: the text typed, then the clicks and Enters,
  * each after React has rendered the one before. A control the live page does not have is skipped.
+ * Input that comes meanwhile is held too and done after (in a frame's wait the student's Enter would
+ * otherwise reach the chat before the text it sends); the page is live once none is left.
  */
 export async function replayEarlyInput(root: ParentNode = document) {
-  const held = takeHeld();
-  for (const input of held) {
-    await nextFrame();
-    const target = find(input.target, root);
-    if (!target) continue;
-    if (input.kind === 'text') {
-      if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)
-        type(target, input.value);
-    } else if (input.kind === 'enter') {
-      target.focus();
-      target.dispatchEvent(
-        new KeyboardEvent('keydown', {
-          key: 'Enter',
-          code: 'Enter',
-          bubbles: true,
-          cancelable: true,
-        }),
-      );
-    } else if (!(target as HTMLButtonElement).disabled) {
-      target.click();
+  const early = earlyInput();
+  if (!early || early.replaying) return;
+  early.replaying = true;
+  try {
+    for (;;) {
+      // Nothing left: live from here, with no frame between the last look and the switch.
+      if (early.held.length === 0 || early.live) break;
+      const input = early.held.shift()!;
+      await nextFrame();
+      replay(input, root);
     }
+  } finally {
+    early.live = true;
+    early.replaying = false;
+    early.held = [];
+  }
+}
+
+function replay(input: HeldInput, root: ParentNode) {
+  const target = find(input.target, root);
+  if (!target) return;
+  if (input.kind === 'text') {
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)
+      type(target, input.value);
+  } else if (input.kind === 'enter') {
+    target.focus();
+    target.dispatchEvent(
+      new KeyboardEvent('keydown', {
+        key: 'Enter',
+        code: 'Enter',
+        bubbles: true,
+        cancelable: true,
+      }),
+    );
+  } else if (!(target as HTMLButtonElement).disabled) {
+    target.click();
   }
 }
