@@ -145,7 +145,7 @@ export async function replayEarlyInput(root: ParentNode = document) {
       if (early.held.length === 0 || early.live) break;
       const input = early.held.shift()!;
       await nextFrame();
-      replay(input, root);
+      await replay(input, root);
     }
   } finally {
     early.live = true;
@@ -154,8 +154,28 @@ export async function replayEarlyInput(root: ParentNode = document) {
   }
 }
 
-function replay(input: HeldInput, root: ParentNode) {
-  const target = find(input.target, root);
+/** A field the app shows but takes no input in yet: the chat's composer while a conversation loads. */
+const busy = (node: HTMLElement) =>
+  (node as HTMLTextAreaElement).readOnly === true || node.getAttribute('aria-disabled') === 'true';
+
+/** How long a held Enter waits for its field to take input (then it is dropped; its text stays). */
+const READY_WAIT_MS = 15_000;
+
+/** The live control `target` is, once it takes input (a frame at a time); null if it never does. */
+async function ready(target: Element, root: ParentNode): Promise<HTMLElement | null> {
+  const until = Date.now() + READY_WAIT_MS;
+  for (;;) {
+    const node = find(target, root);
+    if (!node || !busy(node)) return node;
+    if (Date.now() > until) return null;
+    await nextFrame();
+  }
+}
+
+async function replay(input: HeldInput, root: ParentNode) {
+  // An Enter sends what the field holds: a chat reopening the last conversation takes it once loaded.
+  const target =
+    input.kind === 'enter' ? await ready(input.target, root) : find(input.target, root);
   if (!target) return;
   if (input.kind === 'text') {
     if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)
