@@ -208,14 +208,25 @@ export async function traceChat(page: Page, productUrl: string): Promise<void> {
     };
     addEventListener('keydown', (e) => (e as KeyboardEvent).key === 'Enter' && note(e), true);
     addEventListener('input', note, true);
-    let live: boolean | undefined;
-    const watch = setInterval(() => {
-      if (early()?.live === live) return;
-      live = early()?.live;
-      trace.push(`${at()} first-screen input ${live ? 'live' : 'held'}`);
-      if (live) clearInterval(watch);
-    }, 10);
-    setTimeout(() => clearInterval(watch), 60_000);
+    // The first-load script's held input (app/early-input.ts): noted as it is set and goes live.
+    let firstScreen: { live: boolean } | undefined;
+    Object.defineProperty(window, '__ayahEarlyInput', {
+      configurable: true,
+      get: () => firstScreen,
+      set(value: { live: boolean }) {
+        firstScreen = value;
+        let live = value.live;
+        trace.push(`${at()} first-screen input ${live ? 'live' : 'held'}`);
+        Object.defineProperty(value, 'live', {
+          enumerable: true,
+          get: () => live,
+          set(next: boolean) {
+            if (next !== live) trace.push(`${at()} first-screen input ${next ? 'live' : 'held'}`);
+            live = next;
+          },
+        });
+      },
+    });
   });
 }
 
