@@ -187,6 +187,15 @@ export async function traceChat(page: Page, productUrl: string): Promise<void> {
     if (message.type() === 'error' || message.type() === 'warning')
       calls.push(`${at()} console ${message.type()}: ${message.text().slice(0, 200)}`);
   });
+  page.on('pageerror', (error) => calls.push(`${at()} uncaught ${String(error).slice(0, 200)}`));
+  // Where each frame went: a frame that leaves the product, or is gone, is otherwise a bare timeout.
+  const frameName = (frame: Frame) =>
+    frame === page.mainFrame() ? 'page' : `frame ${frame.name() || frame.url().slice(0, 40)}`;
+  page.on('framenavigated', (frame) =>
+    calls.push(`${at()} ${frameName(frame)} at ${frame.url().slice(0, 160)}`),
+  );
+  page.on('framedetached', (frame) => calls.push(`${at()} ${frameName(frame)} detached`));
+  page.on('crash', () => calls.push(`${at()} the page crashed`));
   await page.context().addInitScript(() => {
     if (!location.pathname.startsWith('/assistant')) return;
     const trace: string[] = [];
@@ -244,7 +253,12 @@ export async function waitInChat(
     await locator.waitFor({ timeout });
   } catch (error) {
     const where = frame();
-    const state = where ? await chatState(where) : '(no such frame)';
+    const state = where
+      ? await chatState(where)
+      : `(no such frame; the page's frames: ${page
+          .frames()
+          .map((f) => f.url() || '(no address)')
+          .join(', ')})`;
     const api = apiTraces.get(page);
     const open = [...(api?.open ?? [])].map(
       ([req, since]) => `${since}ms ${req.method()} ${req.url()} … not finished yet`,
