@@ -22,8 +22,9 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+
+import type { PgliteHandle } from './pglite-thread';
 
 export interface ChannelListener {
   notify(payload: string): void;
@@ -49,7 +50,7 @@ function checkChannel(channel: string) {
   if (!CHANNEL.test(channel)) throw new Error(`Not a plain channel name: ${channel}`);
 }
 
-export function pgliteNotifications(client: PGlite): Notifications {
+export function pgliteNotifications(client: Pick<PgliteHandle, 'listen'>): Notifications {
   return {
     listen(channel, listener) {
       checkChannel(channel);
