@@ -8,7 +8,8 @@
  *
  * - PGlite is one backend in this process: `LISTEN` on it is live for good, and a notification is
  *   handed over (as a microtask) while the committing query's answer is read, before its caller goes
- *   on. Caught up at every moment.
+ *   on; from its worker thread (pglite-thread.ts), as a message posted before that answer's. Caught up
+ *   at every moment.
  * - PostgreSQL: one dedicated connection outside the pool. It is live once `LISTEN` holds and a probe
  *   proves it hears: it notifies a channel of its own and must hear that before the statement's
  *   answer (a backend delivers its own notifications at commit). Behind a pooler in transaction mode
