@@ -213,7 +213,14 @@ export async function startPgliteThread(options: {
     if (pending.size === 0) worker.ref();
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ ...call, id } as PgliteCall);
+      try {
+        worker.postMessage({ ...call, id } as PgliteCall);
+      } catch (error) {
+        // A parameter that cannot cross (DataCloneError): this call fails, nothing else.
+        pending.delete(id);
+        settled();
+        reject(error as Error);
+      }
     });
   }
 

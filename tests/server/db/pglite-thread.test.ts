@@ -135,6 +135,14 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
     expect(heard).toEqual(['one', 'at commit']);
   });
 
+  it('fails a call whose parameter cannot cross the thread, and only that call', async () => {
+    const thread = threadOf(database);
+    await expect(thread.query('select $1::text as v', [() => 'a function'])).rejects.toThrow(
+      /could not be cloned/,
+    );
+    expect((await thread.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  });
+
   it('fails every call at once when its thread dies, and the health check says so', async () => {
     const thread = threadOf(database);
     expect((await server.get('/api/v1/health')).status).toBe(200);
