@@ -58,7 +58,7 @@ export type DatabaseOptions =
     };
 
 /** Whether PGlite runs in a worker thread by default: unless `AYAH_PGLITE_WORKER=0`. */
-export const pgliteThreadByDefault = () => process.env.AYAH_PGLITE_WORKER !== '0';
+const pgliteThreadByDefault = () => process.env.AYAH_PGLITE_WORKER !== '0';
 
 // Any fixed number: serialises migrations when several servers start against one PostgreSQL.
 const MIGRATION_LOCK = 7_245_113;
