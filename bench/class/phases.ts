@@ -73,6 +73,7 @@ const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : '–').padStart(5
 export function printPhases(reports: PhaseReport[]) {
   const all = (key: string) => reports.flatMap((r) => r[key] ?? []);
   const n = all('firstWrite').length;
+  if (n === 0) return console.log('  no send traced (--untraced)');
   console.log(
     `  phases of ${n} traced sends (ms since its headers were read: p50 p95 | the phase's own: p50 p95):`,
   );

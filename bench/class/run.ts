@@ -28,6 +28,7 @@
  *   npm run bench:class [-- --sizes 30,300 --db pglite,pg]
  *   npm run bench:class -- --processes 2     # also 300 streams over two app processes on one PostgreSQL
  *   npm run bench:class -- --profile profiles  # the app under `node --cpu-prof` (files there)
+ *   npm run bench:class -- --untraced          # the app without the send trace (no phase report)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -54,6 +55,8 @@ const text = (name: string, fallback: string) => {
 const SIZES = text('sizes', '30,300').split(',').map(Number);
 const DATABASES = text('db', 'pglite,pg').split(',');
 const PROCESSES = arg('processes', 1);
+/** `--untraced`: the app without AYAH_TRACE_SENDS (its async hooks cost CPU; no phase report then). */
+const UNTRACED = process.argv.includes('--untraced') ? ['--untraced'] : [];
 const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR =
   profileAt === -1 ? null : path.resolve(process.argv[profileAt + 1] ?? 'profiles');
@@ -393,13 +396,13 @@ async function onDatabase(
   const most = Math.max(...sizes);
   const students = processes * 3 + most;
   const first = await child(
-    ['app', ...where, '--llm', endpoint, '--students', String(students), '--seed'],
+    ['app', ...where, '--llm', endpoint, '--students', String(students), '--seed', ...UNTRACED],
     true,
   );
   const apps = [first];
   try {
     for (let p = 1; p < processes; p++)
-      apps.push(await child(['app', ...where, '--llm', endpoint], true));
+      apps.push(await child(['app', ...where, '--llm', endpoint, ...UNTRACED], true));
     const tokens = first.shown.tokens as string[];
     const results: Burst[] = [];
     // A student sends once a burst (and the first few once more to warm up): far inside the rate limit.
