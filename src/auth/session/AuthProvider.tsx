@@ -7,9 +7,9 @@ import { SIGN_IN_MESSAGES } from '../../lib/messages';
 import { createContext, MissingProviderError } from '../../ui/create-context';
 import { toast } from '../../ui/toast';
 import type { AuthAdapter, User } from '../auth.adapter';
+import type { TokenStorage } from '../auth.types';
 import { browserStorage, isNewUser, sessionLogic, type sessionMachine } from './session.machine';
 import { isSessionLoading, isSignedIn } from './session.selectors';
-import { type TokenStorage } from './session.setup';
 
 type SessionActor = ActorRefFrom<typeof sessionMachine>;
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
