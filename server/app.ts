@@ -52,6 +52,9 @@ export const API_PREFIX = '/api/v1';
 /**
  * GET and HEAD requests carry no body (the Node adapter gives them none): the body middlewares below
  * skip them without asking, since asking (`c.req.raw.body`) builds a whole fetch Request per call.
+ * Nor do they ask of a request with a body, unless they must (issue 26): once asked, the Node
+ * adapter reads the body through that Request and a web stream of the socket instead of straight
+ * off the socket (with the Request, its abort controller and the stream, ~0.5 ms of every send's CPU).
  */
 const hasNoBody = (method: string) => method === 'GET' || method === 'HEAD';
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -59,7 +62,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** FastAPI treats an empty body as no body; so do we (a bare `Content-Type: application/json` is fine). */
 const emptyBodyIsNoBody: MiddlewareHandler = async (c, next) => {
   if (hasNoBody(c.req.method)) return next();
-  if (c.req.raw.body && c.req.header('content-length') === '0') {
+  if (c.req.header('content-length') === '0' && c.req.raw.body) {
     const headers = new Headers(c.req.raw.headers);
     headers.delete('content-type');
     headers.delete('content-length');
@@ -127,14 +130,21 @@ export function createApp(appDeps: AppDeps) {
   app.use('/api/*', async (c, next) => {
     await next();
     if (hasNoBody(c.req.method)) return;
-    if (c.req.raw.body && !c.req.raw.bodyUsed) c.res.headers.set('Connection', 'close');
+    if (!c.req.raw.bodyUsed && c.req.raw.body) c.res.headers.set('Connection', 'close');
   });
-  const limit = (maxSize: number, detail = 'Request body too large') =>
-    bodyLimit({
-      maxSize,
-      // The rest of the body is never read, so the connection cannot be reused: say so.
-      onError: (c) => c.json({ detail }, 413, { Connection: 'close' }),
-    });
+  const limit = (maxSize: number, detail = 'Request body too large'): MiddlewareHandler => {
+    // The rest of the body is never read, so the connection cannot be reused: say so.
+    const refuse = (c: Context) => c.json({ detail }, 413, { Connection: 'close' });
+    const counted = bodyLimit({ maxSize, onError: refuse });
+    // A body whose length the headers give is judged by them, as bodyLimit itself does, but without
+    // asking for the body (see `hasNoBody`); any other (chunked) body is counted as it is read.
+    return (c, next) => {
+      const length = c.req.header('content-length');
+      if (length === undefined || c.req.header('transfer-encoding') !== undefined)
+        return counted(c, next);
+      return parseInt(length || '0', 10) > maxSize ? Promise.resolve(refuse(c)) : next();
+    };
+  };
   const bodyLimits = new Map([
     [
       `${API_PREFIX}/auth${AVATAR_UPLOAD_PATH}`,

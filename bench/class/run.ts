@@ -16,6 +16,11 @@
  * `class300_*` are PGlite's, `class300_rss_mb` is the peak RSS above idle during that burst, and
  * `loop_delay_max_ms` is the longest event-loop delay of any burst.
  *
+ * Below each burst: the client's own CPU a stream and the connections it opened, for both sides (the
+ * same fetch code and connection pool for both: a fair baseline), the server's phases
+ * (bench/class/phases.ts), and the burst on one clock: the client's stages (request sent, written,
+ * the response's head, its first chunk; undici's diagnostics channels) beside the server's phases.
+ *
  * The app, the endpoint and this client each run in a process of their own (as bench:server explains,
  * a client in the server's process hides what the server costs); PostgreSQL takes its share of the
  * two cores on the PostgreSQL runs.
@@ -23,9 +28,12 @@
  *   npm run bench:class [-- --sizes 30,300 --db pglite,pg]
  *   npm run bench:class -- --processes 2     # also 300 streams over two app processes on one PostgreSQL
  *   npm run bench:class -- --profile profiles  # the app under `node --cpu-prof` (files there)
+ *   npm run bench:class -- --untraced          # the app without the send trace (no phase report)
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { subscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +44,7 @@ import pg from 'pg';
 
 import startPostgres from '../../tests/server/pg-global-setup';
 import { arg } from '../support';
-import { type PhaseReport, printPhases } from './phases';
+import { type ClientView, type PhaseReport, printPhases, printTimeline } from './phases';
 import { REPLY_CHUNKS, serveChild } from './serve';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -47,6 +55,8 @@ const text = (name: string, fallback: string) => {
 const SIZES = text('sizes', '30,300').split(',').map(Number);
 const DATABASES = text('db', 'pglite,pg').split(',');
 const PROCESSES = arg('processes', 1);
+/** `--untraced`: the app without AYAH_TRACE_SENDS (its async hooks cost CPU; no phase report then). */
+const UNTRACED = process.argv.includes('--untraced') ? ['--untraced'] : [];
 const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR =
   profileAt === -1 ? null : path.resolve(process.argv[profileAt + 1] ?? 'profiles');
@@ -99,7 +109,39 @@ interface Timing {
   total: number;
   chunks: number;
   failure?: string;
+  /** When each stage of the request ended, in wall-clock ms (the clock the server's trace gives). */
+  stages: Partial<Record<ClientStage, number>>;
 }
+
+/**
+ * The client's stages of a stream: the request sent (`fetch` called), written (its body handed to
+ * the socket, undici's diagnostics), the response's head read (undici) and handed over (`fetch`
+ * resolved), its first chunk of text read.
+ */
+const CLIENT_STAGES = ['sent', 'written', 'head', 'answered', 'firstChunk'] as const;
+type ClientStage = (typeof CLIENT_STAGES)[number];
+const clock = () => performance.timeOrigin + performance.now();
+
+/**
+ * undici's diagnostics channels (fetch's client): a request's stages go to the stream that made it
+ * (the request is created inside its `timed` call's context), and the connections it opens are counted.
+ */
+const stream = new AsyncLocalStorage<Timing>();
+const requests = new WeakMap<object, Timing>();
+let connectionsOpened = 0;
+subscribe('undici:request:create', (message) => {
+  const timing = stream.getStore();
+  if (timing) requests.set((message as { request: object }).request, timing);
+});
+subscribe('undici:request:bodySent', (message) => {
+  const timing = requests.get((message as { request: object }).request);
+  if (timing) timing.stages.written ??= clock();
+});
+subscribe('undici:request:headers', (message) => {
+  const timing = requests.get((message as { request: object }).request);
+  if (timing) timing.stages.head ??= clock();
+});
+subscribe('undici:client:connected', () => void connectionsOpened++);
 
 /**
  * Reads a server-sent-event stream as it arrives: `isText(block)` says whether an event carries reply
@@ -112,10 +154,11 @@ async function timed(
   isFailure: (block: string) => boolean,
 ): Promise<Timing> {
   const started = performance.now();
-  const timing: Timing = { ttft: NaN, gaps: [], total: NaN, chunks: 0 };
+  const timing: Timing = { ttft: NaN, gaps: [], total: NaN, chunks: 0, stages: { sent: clock() } };
   let last = 0;
   try {
-    const response = await send();
+    const response = await stream.run(timing, send);
+    timing.stages.answered = clock();
     if (response.status !== 200) {
       timing.failure = `${response.status} ${await response.text()}`;
       return timing;
@@ -131,8 +174,10 @@ async function timed(
       for (const block of blocks) {
         if (isFailure(block)) timing.failure = block;
         if (isText(block)) {
-          if (timing.chunks === 0) timing.ttft = now;
-          else timing.gaps.push(now - last);
+          if (timing.chunks === 0) {
+            timing.ttft = now;
+            timing.stages.firstChunk = performance.timeOrigin + started + now;
+          } else timing.gaps.push(now - last);
           last = now;
           timing.chunks++;
         }
@@ -251,16 +296,43 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
     ]),
   );
   const load = loadAverage();
-  const straight = summarise(
-    await Promise.all(Array.from({ length: n }, (_, i) => direct(endpoint, i))),
+  // The client's own cost of each side (its CPU a stream, the connections it opened): the same
+  // code and the same connection pool (fetch's) for both, so the baseline is a fair one.
+  const measured = async (streams: () => Promise<Timing[]>) => {
+    const cpu = process.cpuUsage();
+    const opened = connectionsOpened;
+    const start = clock();
+    const timings = await streams();
+    const used = process.cpuUsage(cpu);
+    return {
+      timings,
+      view: {
+        start,
+        stages: Object.fromEntries(
+          CLIENT_STAGES.map((stage) => [
+            stage,
+            timings.flatMap((t) => (t.stages[stage] === undefined ? [] : [t.stages[stage]])),
+          ]),
+        ),
+      } as ClientView,
+      cpuMs: (used.user + used.system) / 1000 / n,
+      connections: connectionsOpened - opened,
+    };
+  };
+  const straightRun = await measured(() =>
+    Promise.all(Array.from({ length: n }, (_, i) => direct(endpoint, i))),
   );
+  const straight = summarise(straightRun.timings);
   for (const app of apps) await app.ask('reset');
   const idle = await Promise.all(apps.map((a) => a.ask('stats')));
-  const through = await Promise.all(
-    Array.from({ length: n }, (_, i) =>
-      throughAyah(String(apps[i % apps.length]!.shown.url), tokens[apps.length * 3 + i]!, i),
+  const throughRun = await measured(() =>
+    Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        throughAyah(String(apps[i % apps.length]!.shown.url), tokens[apps.length * 3 + i]!, i),
+      ),
     ),
   );
+  const through = throughRun.timings;
   const stats = await Promise.all(apps.map((a) => a.ask('stats')));
   const ayah = summarise(through);
   const failures = through.filter((t) => t.failure).map((t) => t.failure!);
@@ -289,7 +361,14 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
   console.log(
     `  overhead: ttft p95 +${result.overhead.toFixed(0)} ms, total p95 ×${result.totalRatio.toFixed(3)}; app CPU ${cpuPerStream.toFixed(1)} ms a stream`,
   );
-  printPhases((await Promise.all(apps.map((a) => a.ask('phases')))) as unknown as PhaseReport[]);
+  console.log(
+    `  client: CPU ${straightRun.cpuMs.toFixed(2)} ms a stream straight, ${throughRun.cpuMs.toFixed(2)} through Ayah; ` +
+      `connections opened ${straightRun.connections} straight, ${throughRun.connections} through Ayah`,
+  );
+  const reports = (await Promise.all(apps.map((a) => a.ask('phases')))) as unknown as PhaseReport[];
+  printPhases(reports);
+  printTimeline([], straightRun.view, 'straight from the endpoint');
+  printTimeline(reports, throughRun.view, 'through Ayah');
   for (const failure of [...new Set(failures)].slice(0, 3))
     console.log(`  failure: ${failure.slice(0, 200)}`);
   return result;
@@ -317,13 +396,13 @@ async function onDatabase(
   const most = Math.max(...sizes);
   const students = processes * 3 + most;
   const first = await child(
-    ['app', ...where, '--llm', endpoint, '--students', String(students), '--seed'],
+    ['app', ...where, '--llm', endpoint, '--students', String(students), '--seed', ...UNTRACED],
     true,
   );
   const apps = [first];
   try {
     for (let p = 1; p < processes; p++)
-      apps.push(await child(['app', ...where, '--llm', endpoint], true));
+      apps.push(await child(['app', ...where, '--llm', endpoint, ...UNTRACED], true));
     const tokens = first.shown.tokens as string[];
     const results: Burst[] = [];
     // A student sends once a burst (and the first few once more to warm up): far inside the rate limit.

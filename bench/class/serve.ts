@@ -3,7 +3,7 @@
  *
  * - `endpoint`: the scripted OpenAI-compatible endpoint (tests/server/fake-openai.ts), every
  *   completion a 400-token reply in 100 chunks 25 ms apart. Prints `{url}`.
- * - `app --url postgres://… | --data-dir dir --llm url --students n [--seed]`: the real app over that
+ * - `app --url postgres://… | --data-dir dir --llm url --students n [--seed] [--untraced]`: the real app over that
  *   database with that endpoint as its model, `n` signed-in students made straight in the database
  *   (`--seed`; a second process on the same PostgreSQL is started without it and is handed the
  *   first one's tokens through the shared JWT secret). Prints `{url, tokens}`; then answers `stats`
@@ -53,8 +53,9 @@ async function app() {
     AYAH_JWT_SECRET: SECRET,
     AYAH_LLM_BASE_URL: option('llm')!,
     AYAH_LLM_MODEL: 'bench-tutor',
-    // Where each send's time goes (bench/class/phases.ts).
-    AYAH_TRACE_SENDS: '1',
+    // Where each send's time goes (bench/class/phases.ts), unless `--untraced`: the trace's
+    // AsyncLocalStorage turns on async hooks for every promise and timer, ~1 ms of CPU a stream.
+    AYAH_TRACE_SENDS: args.includes('--untraced') ? '0' : '1',
     ...(process.env.AYAH_MAX_STREAMS ? { AYAH_MAX_STREAMS: process.env.AYAH_MAX_STREAMS } : {}),
     ...(process.env.AYAH_STREAM_QUEUE ? { AYAH_STREAM_QUEUE: process.env.AYAH_STREAM_QUEUE } : {}),
   };

@@ -8,6 +8,7 @@
  * student. Writes lock the user first, then the goal (the order every service keeps).
  */
 import { GOALS, POINTS, SUBJECT_LABELS, VALIDATION_MESSAGES } from 'ayah-coach/rules';
+import type { Placeholder } from 'drizzle-orm';
 import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 
 import type { Queryable } from '../db';
@@ -41,8 +42,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * wall-clock time is truncated and moved, then read back in the zone, so a DST change inside the
  * week keeps Monday at midnight. `tz` is a name from the IANA list (see server/http/timezone.ts).
  */
-function zonedWeekStart(at: Date, tz: string, weeks = 0) {
-  return sql`((date_trunc('week', ${at.toISOString()}::timestamptz at time zone ${tz}) + make_interval(weeks => ${weeks})) at time zone ${tz})`;
+function zonedWeekStart(at: Date | Placeholder, tz: string | Placeholder, weeks = 0) {
+  const instant = at instanceof Date ? at.toISOString() : at;
+  return sql`((date_trunc('week', ${instant}::timestamptz at time zone ${tz}) + make_interval(weeks => ${weeks})) at time zone ${tz})`;
 }
 
 /**
@@ -175,13 +177,43 @@ export function createGoalsService({ db, now, config }: Deps, ledger: PointsLedg
     );
   }
 
+  /**
+   * The week's goals of a student (`inCurrentWeek` with its values as placeholders): read before every
+   * tutor reply, so built once and (on PostgreSQL) prepared once a connection (issue 26: drizzle's
+   * building of a select was the largest part of a send's own CPU). Built on first use.
+   */
+  let currentWeekQuery: ReturnType<typeof prepareCurrentWeek> | undefined;
+  const prepareCurrentWeek = () => {
+    const at = sql.placeholder('at');
+    const tz = sql.placeholder('tz');
+    return db
+      .select()
+      .from(goals)
+      .where(
+        and(
+          eq(goals.userId, sql.placeholder('userId')),
+          gte(goals.createdAt, zonedWeekStart(at, tz)),
+          lt(goals.createdAt, zonedWeekStart(at, tz, 1)),
+        ),
+      )
+      .orderBy(desc(goals.weekStart), asc(goals.createdAt), asc(goals.id))
+      .prepare('goals_current_week');
+  };
+
   return {
     async list(userId: string, scope: 'current' | 'all', tz = DEFAULT_TIMEZONE) {
-      const rows = await db
-        .select()
-        .from(goals)
-        .where(and(eq(goals.userId, userId), scope === 'current' ? inCurrentWeek(tz) : undefined))
-        .orderBy(desc(goals.weekStart), asc(goals.createdAt), asc(goals.id));
+      const rows =
+        scope === 'current'
+          ? await (currentWeekQuery ??= prepareCurrentWeek()).execute({
+              userId,
+              at: now().toISOString(),
+              tz,
+            })
+          : await db
+              .select()
+              .from(goals)
+              .where(eq(goals.userId, userId))
+              .orderBy(desc(goals.weekStart), asc(goals.createdAt), asc(goals.id));
       return publicGoals(db, rows);
     },
 

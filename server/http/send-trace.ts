@@ -9,11 +9,15 @@
  * phases (`markSend`) without being handed anything. The model request's own phases (written, first
  * byte of the answer) come from Node's `http.client.request.start` diagnostics channel, so the model
  * client (llm/completions.ts) knows nothing of the trace; they count only once the model was called
- * (a moderation call before it is not the model request).
+ * (a moderation call before it is not the model request). When the connection was accepted comes from
+ * `net.server.socket` (`accepted`, before the zero, on a connection's first request), and listeners
+ * get the zero's wall-clock time too, so a client on the same machine lines up its own times with
+ * the server's (bench:class prints both on one clock).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 import type { MiddlewareHandler } from 'hono';
@@ -22,6 +26,13 @@ import type { Logger } from './errors';
 
 /** The phases of a send, in the order they normally end. */
 export const SEND_PHASES = [
+  /**
+   * Node accepted the connection: how long before the headers were read (0 or less), on a
+   * connection's first request only (a kept-alive connection was accepted for an earlier one). The
+   * wait between is the client's connect and Node reading the request off the socket, behind
+   * whatever else the event loop was doing.
+   */
+  'accepted',
   /** The send reached its route (its headers were read at 0; the app's middlewares ran between). */
   'routed',
   /** The signed-in user is known (the bearer token checked, through the session cache). */
@@ -57,22 +68,40 @@ interface Recording {
 }
 
 const current = new AsyncLocalStorage<Recording>();
-const listeners = new Set<(trace: SendTrace) => void>();
+const listeners = new Set<(trace: SendTrace, at: number) => void>();
 let watchingModelRequests = false;
-/** When each request's headers were read (Node's `http.server.request.start`), while it is traced. */
-const arrivals = new WeakMap<IncomingMessage, number>();
+/**
+ * When each request's headers were read (Node's `http.server.request.start`), and when its
+ * connection was accepted if it is the connection's first request (`net.server.socket`).
+ */
+const arrivals = new WeakMap<IncomingMessage, { read: number; accepted?: number }>();
+/** When each connection was accepted, until its first request's headers are read. */
+const accepted = new WeakMap<Socket, number>();
 let watchingArrivals = false;
 
 function watchArrivals() {
   if (watchingArrivals) return;
   watchingArrivals = true;
+  subscribe('net.server.socket', (message) => {
+    accepted.set((message as { socket: Socket }).socket, performance.now());
+  });
   subscribe('http.server.request.start', (message) => {
-    arrivals.set((message as { request: IncomingMessage }).request, performance.now());
+    const { request, socket } = message as { request: IncomingMessage; socket: Socket };
+    const at = accepted.get(socket);
+    accepted.delete(socket);
+    arrivals.set(request, {
+      read: performance.now(),
+      ...(at === undefined ? {} : { accepted: at }),
+    });
   });
 }
 
-/** Listens to every finished send trace of this process; answers how to stop listening. */
-export function onSendTrace(listener: (trace: SendTrace) => void): () => void {
+/**
+ * Listens to every finished send trace of this process, with the wall-clock time of its zero (ms
+ * since the epoch, `performance.timeOrigin` based: another process on the machine lines its own
+ * times up with it); answers how to stop listening.
+ */
+export function onSendTrace(listener: (trace: SendTrace, at: number) => void): () => void {
   listeners.add(listener);
   return () => void listeners.delete(listener);
 }
@@ -129,7 +158,8 @@ export function traceReply<T>(reply: AsyncGenerator<T, void, undefined>) {
 function finish(recording: Recording) {
   mark(recording, 'firstWrite');
   recording.done = true;
-  for (const listener of listeners) listener(recording.marks);
+  const at = performance.timeOrigin + recording.start;
+  for (const listener of listeners) listener(recording.marks, at);
   recording.logger.info(`[trace] send ${JSON.stringify(recording.marks)}`);
 }
 
@@ -146,8 +176,10 @@ export function sendTrace(enabled: boolean, logger: Logger) {
     if (!enabled) return next();
     const now = performance.now();
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    const arrived = (incoming && arrivals.get(incoming)) ?? now;
-    const recording: Recording = { start: arrived, marks: {}, done: false, logger };
+    const arrived = incoming ? arrivals.get(incoming) : undefined;
+    const recording: Recording = { start: arrived?.read ?? now, marks: {}, done: false, logger };
+    if (arrived?.accepted !== undefined)
+      recording.marks.accepted = Math.round((arrived.accepted - arrived.read) * 10) / 10;
     mark(recording, 'routed');
     await current.run(recording, next);
   };

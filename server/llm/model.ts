@@ -15,6 +15,9 @@ import { mathTools, runMathTool } from './tools';
 
 /** At most this many tool rounds in one reply; the round after them must answer in text. */
 export const MAX_TOOL_ROUNDS = 4;
+/** The reason the model request of a reply is aborted with once the reply has ended. */
+const REPLY_ENDED = new Error('the reply ended');
+
 /** What the student sees while the tutor checks its maths. */
 export const CHECKING_STATUS = 'Checking the maths…';
 
@@ -236,8 +239,9 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
       clearTimeout(total);
       clearTimeout(stall);
       signal.removeEventListener('abort', forward);
-      // Also reached when the consumer stops reading: the upstream request is cancelled.
-      controller.abort();
+      // Also reached when the consumer stops reading: the upstream request is cancelled. With a
+      // reason made once: without one, every reply's end made a DOMException and its stack trace.
+      controller.abort(REPLY_ENDED);
     }
     if (timedOut) throw new TutorError('timeout', { cause: failure });
     if (signal.aborted) throw new TutorError('aborted', { cause: failure });
