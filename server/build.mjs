@@ -38,10 +38,12 @@ const rules = {
 
 rmSync(outDir, { recursive: true, force: true });
 const result = await build({
-  // The maths engines run in a worker thread, loaded from maths-worker.js beside main.js.
+  // The maths engines and the embedded database (PGlite) run in worker threads, loaded from
+  // maths-worker.js and pglite-worker.js beside main.js.
   entryPoints: {
     main: path.join(serverDir, 'main.ts'),
     'maths-worker': path.join(serverDir, 'llm', 'maths-worker.ts'),
+    'pglite-worker': path.join(serverDir, 'db', 'pglite-worker.ts'),
   },
   outdir: outDir,
   bundle: true,

@@ -18,6 +18,8 @@ import pg from 'pg';
 import { lockDataDir, secureDataDir } from './data-dir';
 import type { Notifications } from './notifications';
 import { pgliteNotifications, postgresNotifications } from './notifications';
+import type { PgliteHandle, PgliteThread } from './pglite-thread';
+import { asPglite, startPgliteThread } from './pglite-thread';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -45,7 +47,18 @@ export type DatabaseOptions =
    * from instead of an empty cluster: the test harness starts each file's database from one migrated
    * image, a third of the time of a new cluster and its migrations.
    */
-  | { dataDir: string | null; image?: Blob };
+  | {
+      dataDir: string | null;
+      image?: Blob;
+      /**
+       * PGlite in a worker thread of its own (pglite-thread.ts), so that its statements never block
+       * the event loop. On by default; `AYAH_PGLITE_WORKER=0` runs it on the main thread.
+       */
+      thread?: boolean;
+    };
+
+/** Whether PGlite runs in a worker thread by default: unless `AYAH_PGLITE_WORKER=0`. */
+const pgliteThreadByDefault = () => process.env.AYAH_PGLITE_WORKER !== '0';
 
 // Any fixed number: serialises migrations when several servers start against one PostgreSQL.
 const MIGRATION_LOCK = 7_245_113;
@@ -83,27 +96,35 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   // One process at a time on a data dir (PGlite has no lock of its own), and nobody else may read it.
   const lock = options.dataDir ? lockDataDir(options.dataDir) : null;
-  let client: PGlite;
+  const threaded = options.thread ?? pgliteThreadByDefault();
+  let client: PgliteHandle;
+  let thread: PgliteThread | null = null;
   try {
     if (options.dataDir) secureDataDir(options.dataDir);
-    // pg_trgm backs chat search (migration 0002); PGlite loads extension modules up front.
-    client = await PGlite.create(options.dataDir ?? undefined, {
-      extensions: { pg_trgm },
-      ...(options.image && { loadDataDir: options.image }),
-    });
+    if (threaded) {
+      thread = await startPgliteThread({ dataDir: options.dataDir, image: options.image });
+      client = thread;
+    } else {
+      // pg_trgm backs chat search (migration 0002); PGlite loads extension modules up front.
+      client = await PGlite.create(options.dataDir ?? undefined, {
+        extensions: { pg_trgm },
+        ...(options.image && { loadDataDir: options.image }),
+      });
+    }
     // PGlite unpacks its initial files 0666 whatever the umask: bring them down to 0600.
     if (options.dataDir) secureDataDir(options.dataDir);
   } catch (error) {
     lock?.release();
     throw error;
   }
-  const pglite = drizzlePglite({ client, schema });
+  const pglite = drizzlePglite({ client: asPglite(client), schema });
   const db = pglite as unknown as Db;
   return {
     db,
     kind: 'pglite',
     notifications: pgliteNotifications(client),
     ping: async () => {
+      if (thread?.failure) throw thread.failure;
       await db.execute(sql`select 1`);
     },
     migrate: () => migratePglite(pglite, { migrationsFolder: MIGRATIONS_DIR }),

@@ -8,7 +8,8 @@
  *
  * - PGlite is one backend in this process: `LISTEN` on it is live for good, and a notification is
  *   handed over (as a microtask) while the committing query's answer is read, before its caller goes
- *   on. Caught up at every moment.
+ *   on; from its worker thread (pglite-thread.ts), as a message posted before that answer's. Caught up
+ *   at every moment.
  * - PostgreSQL: one dedicated connection outside the pool. It is live once `LISTEN` holds and a probe
  *   proves it hears: it notifies a channel of its own and must hear that before the statement's
  *   answer (a backend delivers its own notifications at commit). Behind a pooler in transaction mode
@@ -22,8 +23,9 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+
+import type { PgliteHandle } from './pglite-thread';
 
 export interface ChannelListener {
   notify(payload: string): void;
@@ -49,7 +51,7 @@ function checkChannel(channel: string) {
   if (!CHANNEL.test(channel)) throw new Error(`Not a plain channel name: ${channel}`);
 }
 
-export function pgliteNotifications(client: PGlite): Notifications {
+export function pgliteNotifications(client: Pick<PgliteHandle, 'listen'>): Notifications {
   return {
     listen(channel, listener) {
       checkChannel(channel);

@@ -2,12 +2,26 @@
 // onboarding, and the session the rest of the app reads.
 export type { AuthProviders, LegalPage, LegalPageName, ResendResponse } from './auth.adapter';
 export type { AuthNotice } from './auth.notices';
+export type {
+  AuthMode,
+  OAuthParams,
+  OnboardingEvent,
+  ResetPasswordEvent,
+  SessionContext,
+  SessionEvent,
+  SignInEvent,
+  SignInFields,
+  TokenStorage,
+  VerifyEmailEvent,
+  WalletAuthContext,
+  WalletAuthEvent,
+} from './auth.types';
 export {
   oauthCallbackLogic,
   oauthCallbackMachine,
   readOAuthParams,
 } from './oauth-callback/oauth-callback.machine';
-export { OAUTH_PARAMS, type OAuthParams } from './oauth-callback/oauth-callback.setup';
+export { OAUTH_PARAMS } from './oauth-callback/oauth-callback.params';
 export {
   OAuthCallback,
   type OAuthCallbackProps,
@@ -15,9 +29,7 @@ export {
 } from './oauth-callback/OAuthCallback';
 export { Onboarding, type OnboardingProps, type OnboardingResult } from './onboarding/Onboarding';
 export { onboardingLogic, onboardingMachine } from './onboarding/onboarding.machine';
-export { type OnboardingEvent } from './onboarding/onboarding.setup';
 export { resetPasswordLogic, resetPasswordMachine } from './reset-password/reset-password.machine';
-export { type ResetPasswordEvent } from './reset-password/reset-password.setup';
 export { ResetPassword, type ResetPasswordProps } from './reset-password/ResetPassword';
 export {
   type AuthHandle,
@@ -34,13 +46,10 @@ export {
   sessionLogic,
   sessionMachine,
 } from './session/session.machine';
-export { type SessionContext, type SessionEvent, type TokenStorage } from './session/session.setup';
 export { AUTH_TAGLINE, AuthScreen, type AuthScreenProps } from './sign-in/AuthScreen';
-export { type AuthMode, signInErrorMessage } from './sign-in/sign-in.errors';
+export { signInErrorMessage } from './sign-in/sign-in.errors';
 export { signInLogic, signInMachine } from './sign-in/sign-in.machine';
-export { type SignInEvent, type SignInFields } from './sign-in/sign-in.setup';
 export { verifyEmailLogic, verifyEmailMachine } from './verify-email/verify-email.machine';
-export { type VerifyEmailEvent } from './verify-email/verify-email.setup';
 export { VerifyEmail, type VerifyEmailProps } from './verify-email/VerifyEmail';
 export {
   type Eip1193Provider,
@@ -55,9 +64,5 @@ export {
   walletAuthLogic,
   walletAuthMachine,
 } from './wallet-sign-in/wallet-sign-in.machine';
-export {
-  type WalletAuthContext,
-  type WalletAuthEvent,
-} from './wallet-sign-in/wallet-sign-in.setup';
 // The feature's own wordings (not the spec's), kept with every other message in `src/lib/`.
 export { AUTH_MESSAGES } from '../lib/messages';

@@ -5,8 +5,6 @@ import { chatSetup } from './chat.setup';
 import { browserChatStore, type ChatStore } from './chat.store';
 import { requestBody } from './chat.thread';
 
-export type { ChatContext, ChatEmitted, ChatEvent, ChatInput } from './chat.types';
-
 /**
  * The conversation with Ayah (spec section 4, "Chat flow"): opening or restoring a session, a new
  * conversation, sending, streaming, the non-streaming fallback shown as a simulated stream, failure;

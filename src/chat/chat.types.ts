@@ -1,6 +1,12 @@
+/*
+ * The chat in types: what its machines (the conversation, the saved chats, their search) hold
+ * (context), hear (events) and tell the page (emitted). The wire shapes stay in `chat.adapter.ts`.
+ */
 import type { Notice } from '../lib/notices';
-import type { ChatSendRequest } from './chat.adapter';
+import type { ChatSearchHit, ChatSendRequest, ChatSession, ChatSessionPage } from './chat.adapter';
 import type { ChatEntry } from './chat.thread';
+
+// The conversation (chat.machine.ts).
 
 export type ChatInput = {
   /** The signed-in user: their last conversation is restored and remembered. @default null */
@@ -59,3 +65,56 @@ export type SendStreamInput = {
   /** Receives what the tutor is doing meanwhile ('Checking the maths…'). */
   onStatus: (text: string) => void;
 };
+
+// The saved chats of the sidebar (sessions.machine.ts).
+
+export type SessionsContext = {
+  /** Active sessions, newest activity first; empty when the list failed to load. */
+  sessions: ChatSession[];
+  /** The session being renamed or deleted. */
+  target: ChatSession | null;
+};
+
+export type SessionsEvent =
+  | { type: 'sessions.refresh' }
+  | { type: 'session.rename'; sessionId: string }
+  | { type: 'rename.save'; title: string }
+  | { type: 'rename.cancel' }
+  | { type: 'session.archive'; sessionId: string }
+  /** Undo of an archive (its toast's button). */
+  | { type: 'session.unarchive'; sessionId: string }
+  | { type: 'session.delete'; sessionId: string }
+  | { type: 'delete.confirm' }
+  | { type: 'delete.cancel' };
+
+export type SessionsEmitted =
+  /** `undo`: the session whose archive the toast may undo. */
+  | (Notice & { undo?: string })
+  /** A session left the list (archived or deleted): a chat showing it should start over. */
+  | { type: 'session.removed'; sessionId: string };
+
+// Their search (search.machine.ts).
+
+export type SearchContext = {
+  /** What the student typed. */
+  query: string;
+  /** Matches of the last search, at most 20, archived ones marked. */
+  results: ChatSearchHit[];
+  /** Up to 10 recent chats, shown while the query is blank. */
+  recent: ChatSessionPage['sessions'];
+  /** Archived matches being brought back. */
+  unarchiving: string[];
+};
+
+export type SearchEvent =
+  | { type: 'search.change'; query: string }
+  | { type: 'search.clear' }
+  /** Unarchive from a result. */
+  | { type: 'result.unarchive'; sessionId: string }
+  | { type: 'result.unarchived'; sessionId: string }
+  | { type: 'result.unarchiveFailed'; sessionId: string };
+
+export type SearchEmitted =
+  | Notice
+  /** A chat left the archive: the chat list should reload. */
+  | { type: 'session.unarchived'; sessionId: string };

@@ -6,19 +6,21 @@ export { loadReplyRenderer } from './ReplyMarkdown';
 export { SearchChatsDialog, type SearchChatsDialogProps } from './SearchChatsDialog';
 
 // The machines, for hosts that drive the chat themselves.
-export {
-  type ChatContext,
-  type ChatEmitted,
-  type ChatEvent,
-  type ChatInput,
-  chatLogic,
-  chatMachine,
-} from './chat.machine';
+export { chatLogic, chatMachine } from './chat.machine';
 export type { ChatEntry, ChatEntryStatus } from './chat.thread';
+export type {
+  ChatContext,
+  ChatEmitted,
+  ChatEvent,
+  ChatInput,
+  SearchContext,
+  SearchEvent,
+  SessionsContext,
+  SessionsEmitted,
+  SessionsEvent,
+} from './chat.types';
 export { searchLogic, searchMachine } from './search.machine';
-export { type SearchContext, type SearchEvent } from './search.setup';
 export { sessionsLogic, sessionsMachine } from './sessions.machine';
-export { type SessionsContext, type SessionsEmitted, type SessionsEvent } from './sessions.setup';
 
 // What the chat remembers in the browser, and the event that reloads the chat lists.
 export { REFRESH_CHAT_HISTORY_EVENT } from '../lib/messages';

@@ -2,7 +2,8 @@ import { fromCallback, fromPromise, spawnChild } from 'xstate';
 
 import { CHAT } from '../lib/limits';
 import type { ChatAdapter } from './chat.adapter';
-import { type SearchEvent, searchSetup } from './search.setup';
+import type { SearchEvent } from './chat.types';
+import { searchSetup } from './search.setup';
 
 /**
  * The search modal: recent chats while the query is blank; typing waits 300 ms after the last key,

@@ -2,33 +2,9 @@ import { assign, emit, fromCallback, setup } from 'xstate';
 
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
-import type { Notice } from '../lib/notices';
 import { stubActor } from '../lib/stub-actor';
-import type { ChatSearchHit, ChatSearchPage, ChatSessionPage } from './chat.adapter';
-
-export type SearchContext = {
-  /** What the student typed. */
-  query: string;
-  /** Matches of the last search, at most 20, archived ones marked. */
-  results: ChatSearchHit[];
-  /** Up to 10 recent chats, shown while the query is blank. */
-  recent: ChatSessionPage['sessions'];
-  /** Archived matches being brought back. */
-  unarchiving: string[];
-};
-
-export type SearchEvent =
-  | { type: 'search.change'; query: string }
-  | { type: 'search.clear' }
-  /** Unarchive from a result. */
-  | { type: 'result.unarchive'; sessionId: string }
-  | { type: 'result.unarchived'; sessionId: string }
-  | { type: 'result.unarchiveFailed'; sessionId: string };
-
-export type SearchEmitted =
-  | Notice
-  /** A chat left the archive: the chat list should reload. */
-  | { type: 'session.unarchived'; sessionId: string };
+import type { ChatSearchPage, ChatSessionPage } from './chat.adapter';
+import type { SearchContext, SearchEmitted, SearchEvent } from './chat.types';
 
 const HOW = 'create the search with searchLogic(adapter)';
 

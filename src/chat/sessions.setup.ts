@@ -2,34 +2,9 @@ import { assign, emit, raise, setup } from 'xstate';
 
 import { CHAT } from '../lib/limits';
 import { CHAT_MESSAGES } from '../lib/messages';
-import type { Notice } from '../lib/notices';
 import { stubActor } from '../lib/stub-actor';
 import type { ChatSession, ChatSessionPage } from './chat.adapter';
-
-export type SessionsContext = {
-  /** Active sessions, newest activity first; empty when the list failed to load. */
-  sessions: ChatSession[];
-  /** The session being renamed or deleted. */
-  target: ChatSession | null;
-};
-
-export type SessionsEvent =
-  | { type: 'sessions.refresh' }
-  | { type: 'session.rename'; sessionId: string }
-  | { type: 'rename.save'; title: string }
-  | { type: 'rename.cancel' }
-  | { type: 'session.archive'; sessionId: string }
-  /** Undo of an archive (its toast's button). */
-  | { type: 'session.unarchive'; sessionId: string }
-  | { type: 'session.delete'; sessionId: string }
-  | { type: 'delete.confirm' }
-  | { type: 'delete.cancel' };
-
-export type SessionsEmitted =
-  /** `undo`: the session whose archive the toast may undo. */
-  | (Notice & { undo?: string })
-  /** A session left the list (archived or deleted): a chat showing it should start over. */
-  | { type: 'session.removed'; sessionId: string };
+import type { SessionsContext, SessionsEmitted, SessionsEvent } from './chat.types';
 
 const HOW = 'create the list with sessionsLogic(adapter)';
 

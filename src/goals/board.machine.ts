@@ -5,8 +5,6 @@ import { dialogState } from './board.dialogs';
 import { boardSetup, initialBoardContext } from './board.setup';
 import type { GoalsAdapter } from './goals.adapter';
 
-export type { BoardContext, BoardEmitted, BoardEvent, GoalHistory } from './board.setup';
-
 /**
  * The goals board (spec sections 2 and 5): the week's goals, the four stats, Recent Activity and the
  * milestone celebrations, side by side with the one dialog open at a time (the wizard, edit, delete,

@@ -4,7 +4,6 @@ import { canEditGoal, isValidTarget, progressEntryError } from '../lib/goals';
 import { isStatus, serverMessage } from '../lib/http-errors';
 import { GOALS } from '../lib/limits';
 import { GOAL_MESSAGES } from '../lib/messages';
-import type { Notice } from '../lib/notices';
 import { stubActor } from '../lib/stub-actor';
 import type { MessageResponse, Paged } from '../wire';
 import type {
@@ -16,6 +15,7 @@ import type {
   GoalResponse,
   LogProgressRequest,
 } from './goals.adapter';
+import type { BoardContext, BoardEmitted, BoardEvent, GoalHistory } from './goals.types';
 
 const HOW = 'create the machine with goalsLogic(adapter)';
 
@@ -23,56 +23,6 @@ const HOW = 'create the machine with goalsLogic(adapter)';
  * What the board machine can do: its actors, guards and actions, by name. The statechart in
  * `board.machine.ts` says when; `goalsLogic(adapter)` there provides the side effects stubbed here.
  */
-
-export type GoalHistory = {
-  entries: GoalProgressEntry[];
-  page: number;
-  total: number;
-  hasMore: boolean;
-};
-
-export type BoardContext = {
-  /** The current week's goals; empty when the list failed to load. */
-  goals: Goal[];
-  /** Recent Activity: the 5 newest pieces of progress. */
-  activities: GoalActivity[];
-  /** This Week: goals of the week at 100 %. */
-  completedInWeek: number;
-  /** Day Streak. */
-  streak: number;
-  /** The goal an open dialog is about (edit, delete, history, log progress). */
-  target: Goal | null;
-  history: GoalHistory;
-  /** Milestones to celebrate, the one shown first. */
-  celebrations: Celebration[];
-  /** `goal_id:milestone` of every milestone queued so far: each, and any below it, is celebrated once. */
-  celebrated: string[];
-};
-
-export type BoardEvent =
-  | { type: 'goals.retry' }
-  | { type: 'goals.refresh' }
-  | { type: 'wizard.open' }
-  | { type: 'wizard.close' }
-  | { type: 'goal.created'; goal: Goal }
-  | { type: 'goal.edit'; goalId: string }
-  | { type: 'edit.save'; target: number }
-  | { type: 'edit.cancel' }
-  | { type: 'goal.delete'; goalId: string }
-  | { type: 'delete.confirm' }
-  | { type: 'delete.cancel' }
-  | { type: 'goal.history'; goalId: string }
-  | { type: 'history.page'; page: number }
-  | { type: 'history.retry' }
-  | { type: 'history.close' }
-  | { type: 'goal.log'; goalId: string }
-  | ({ type: 'progress.save' } & LogProgressRequest)
-  | { type: 'progress.cancel' }
-  | { type: 'celebration.dismiss' }
-  /** Raised after every change: the stats, Recent Activity and celebrations are fetched again. */
-  | { type: 'board.changed' };
-
-export type BoardEmitted = Notice;
 
 const EMPTY_HISTORY: GoalHistory = { entries: [], page: 1, total: 0, hasMore: false };
 const keyOf = (c: Celebration) => `${c.goal_id}:${c.milestone}`;

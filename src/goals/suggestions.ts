@@ -1,12 +1,6 @@
 import { subjectsByInterest } from '../lib/goals';
 import type { Subject } from '../lib/limits';
-
-/** A suggestion card of the wizard and the empty board: a subject, pitched at middle school. */
-export type GoalSuggestion = {
-  subject: Subject;
-  title: string;
-  description: string;
-};
+import type { GoalSuggestion } from './goals.types';
 
 const SUGGESTIONS: Readonly<Record<Subject, GoalSuggestion>> = {
   math: {

@@ -3,37 +3,8 @@ import { assign, emit, setup } from 'xstate';
 import { defaultTarget, goalTargetError } from '../lib/goals';
 import { goalCreated } from '../lib/messages';
 import { stubActor } from '../lib/stub-actor';
-import type { CreateGoalRequest, Goal, GoalResponse, GoalType, Subject } from './goals.adapter';
-
-export type WizardContext = {
-  subject: Subject | null;
-  goalType: GoalType | null;
-  /** The target as typed: checked on Next, so a half-typed number is never rewritten. */
-  target: string;
-  /** The custom-goal toggle: the full subject list instead of the suggestion cards. */
-  custom: boolean;
-  /** The server's refusal of the last create (e.g. the 3-subject limit), shown on the review step. */
-  error: string | null;
-};
-
-export type WizardEvent =
-  /** A suggestion card: picks its subject and jumps to step 2. */
-  | { type: 'wizard.suggest'; subject: Subject }
-  | { type: 'wizard.custom' }
-  /** A subject from the full list (custom goal); Next goes on. */
-  | { type: 'subject.select'; subject: Subject }
-  /** Choosing a goal type jumps to step 3 with that type's default target. */
-  | { type: 'type.select'; goalType: GoalType }
-  | { type: 'target.change'; value: string }
-  /** A quick pick (10/15/20/25, 30/45/60/90, 3/5/7/10). */
-  | { type: 'target.pick'; value: number }
-  | { type: 'wizard.next' }
-  | { type: 'wizard.back' }
-  | { type: 'wizard.create' }
-  | { type: 'wizard.cancel' };
-
-export type WizardEmitted =
-  { type: 'goal.created'; goal: Goal; message: string } | { type: 'wizard.cancelled' };
+import type { CreateGoalRequest, Goal, GoalResponse } from './goals.adapter';
+import type { WizardContext, WizardEmitted, WizardEvent } from './goals.types';
 
 export const fresh = (): WizardContext => ({
   subject: null,

@@ -5,24 +5,9 @@ import { SETTINGS_MESSAGES } from '../lib/messages';
 import { stubActor } from '../lib/stub-actor';
 import type { MessageResponse } from '../wire';
 import type { AccountExport, DeleteAccountRequest } from './settings.adapter';
-import type { SettingsNotice } from './settings.notices';
+import type { AccountContext, AccountEmitted, AccountEvent } from './settings.types';
 
 const HOW = 'create the machine with accountLogic(adapter)';
-
-export type AccountContext = { error: string | null };
-
-export type AccountEvent =
-  | { type: 'export.start' }
-  | { type: 'delete.start' }
-  | { type: 'delete.confirm'; body: DeleteAccountRequest }
-  | { type: 'delete.cancel' };
-
-export type AccountEmitted =
-  | SettingsNotice
-  /** The export arrived: the component saves it as a file. */
-  | { type: 'export.ready'; data: AccountExport }
-  /** The account is gone: the host signs out. */
-  | { type: 'account.deleted' };
 
 export function refusal(error: unknown): string {
   return serverMessage(error, SETTINGS_MESSAGES.deleteAccountFailed);

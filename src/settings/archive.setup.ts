@@ -4,29 +4,9 @@ import { stubActor } from '../lib/stub-actor';
 import type { MessageResponse, PageQuery } from '../wire';
 import type { ChatSession, ChatSessionPage } from './settings.adapter';
 import type { SettingsNotice } from './settings.notices';
+import type { ArchiveContext, ArchiveEvent } from './settings.types';
 
 const HOW = 'create the machine with archiveLogic(adapter)';
-
-export type ArchiveContext = {
-  sessions: ChatSession[];
-  /** The page shown, from 1 (50 a page). */
-  page: number;
-  hasMore: boolean;
-  total: number;
-  /** The archived chat being deleted. */
-  target: ChatSession | null;
-};
-
-export type ArchiveEvent =
-  | { type: 'archive.refresh' }
-  | { type: 'archive.next' }
-  | { type: 'archive.previous' }
-  | { type: 'session.unarchive'; sessionId: string }
-  | { type: 'session.delete'; sessionId: string }
-  | { type: 'all.archive' }
-  | { type: 'all.delete' }
-  | { type: 'action.confirm' }
-  | { type: 'action.cancel' };
 
 type Tone = 'success' | 'error';
 export const notify = (tone: Tone, message: string) => ({

@@ -3,17 +3,10 @@ import { setup } from 'xstate';
 import { ApiError } from '../lib/http-errors';
 import { PROFILE_MESSAGES } from '../lib/messages';
 import { stubActor } from '../lib/stub-actor';
-import { type ChangePasswordFields } from '../lib/validation';
 import type { MessageResponse } from '../wire';
 import type { ChangePasswordRequest } from './settings.adapter';
 import type { SettingsNotice } from './settings.notices';
-
-export type PasswordContext = {
-  /** Why the last attempt was refused: a rule of section 5 or a server error of section 8. */
-  error: string | null;
-};
-
-export type PasswordEvent = { type: 'password.submit' } & ChangePasswordFields;
+import type { PasswordContext, PasswordEvent } from './settings.types';
 
 /** A refused change in the words of spec section 8. */
 export function passwordServerError(error: unknown): string {

@@ -7,31 +7,9 @@ import { validateProfile } from '../lib/validation';
 import type { User, UserResponse } from './settings.adapter';
 import type { UpdateProfileRequest } from './settings.adapter';
 import type { SettingsNotice } from './settings.notices';
+import type { ProfileContext, ProfileEvent, ProfileForm } from './settings.types';
 
 const HOW = 'create the machine with profileLogic(adapter)';
-
-export type ProfileForm = { displayName: string; bio: string; interests: Subject[] };
-
-export type ProfileContext = {
-  form: ProfileForm;
-  /** What the server holds, to tell a change from none. */
-  saved: ProfileForm;
-  /** The picked image's preview URL while it uploads, then the server's. */
-  avatarUrl: string | null;
-  /** The server's avatar URL, shown again when an upload fails. */
-  savedAvatarUrl: string | null;
-  /** Why the picked file was refused. */
-  avatarError: string | null;
-  /** Why the form was not saved. */
-  error: string | null;
-};
-
-export type ProfileEvent =
-  | { type: 'profile.edit'; field: 'displayName' | 'bio'; value: string }
-  | { type: 'interest.toggle'; subject: Subject }
-  | { type: 'profile.save' }
-  | { type: 'avatar.pick'; file: File | (Blob & { name?: string }); preview: string | null }
-  | { type: 'user.sync'; user: User };
 
 export function formOf(user: User): ProfileForm {
   return {

@@ -15,9 +15,9 @@ import {
   teachesNoClass,
   visibleStudents,
 } from './dashboard.selectors';
-import type { SortKey, StudentFilter } from './dashboard.setup';
 import { LoadFailed } from './LoadFailed';
 import type { TeacherAdapter } from './teacher.adapter';
+import type { SortKey, StudentFilter } from './teacher.types';
 
 export interface ClassDashboardProps {
   /** The backend: `createHttpApi(…).teacher`, or a fake. Read once, on mount. */

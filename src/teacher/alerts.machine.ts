@@ -1,8 +1,8 @@
 import { assign, fromPromise } from 'xstate';
 
-import type { AlertAction } from './alerts.setup';
 import { alertsSetup } from './alerts.setup';
 import type { TeacherAdapter } from './teacher.adapter';
+import type { AlertAction } from './teacher.types';
 
 /**
  * Safety alerts: the list (newest first, an unread count), one alert's detail, and the actions on

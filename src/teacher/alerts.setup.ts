@@ -2,35 +2,9 @@ import { assign, setup } from 'xstate';
 
 import { stubActor } from '../lib/stub-actor';
 import type { AlertDetail, AlertList } from './teacher.adapter';
+import type { AlertAction, AlertsContext, AlertsEvent, AlertsInput } from './teacher.types';
 
 const HOW = 'create the machine with alertsLogic(adapter)';
-
-export type AlertAction =
-  | { type: 'alert.acknowledge' }
-  | { type: 'alert.resolve'; note: string }
-  | { type: 'alert.falsePositive'; note: string };
-
-export type AlertsContext = {
-  classId: string | null;
-  alerts: AlertList['alerts'];
-  unread: number;
-  /** The alert opened (its detail), or the one asked for by a link until it is loaded. */
-  openId: string | null;
-  detail: AlertDetail | null;
-  /** The last action failed (the detail stays as it was). */
-  actionFailed: boolean;
-};
-
-export type AlertsEvent =
-  | { type: 'alert.open'; alertId: string }
-  | { type: 'alert.close' }
-  | { type: 'alerts.retry' }
-  | AlertAction;
-
-export type AlertsInput = {
-  classId?: string | null | undefined;
-  alertId?: string | null | undefined;
-};
 
 /** Types, actors (stubs until `alertsLogic(adapter)`) and actions of the safety alerts. */
 export const alertsSetup = setup({

@@ -1,8 +1,8 @@
 import type { SnapshotFrom } from 'xstate';
 
 import type { dashboardMachine } from './dashboard.machine';
-import type { SortKey } from './dashboard.setup';
 import type { DashboardStudent } from './teacher.adapter';
+import type { SortKey } from './teacher.types';
 
 type Snapshot = SnapshotFrom<typeof dashboardMachine>;
 

@@ -2,25 +2,9 @@ import { assign, setup } from 'xstate';
 
 import { stubActor } from '../lib/stub-actor';
 import type { ClassDashboardData, ClassList } from './teacher.adapter';
+import type { DashboardContext, DashboardEvent, SortKey } from './teacher.types';
 
 const HOW = 'create the machine with dashboardLogic(adapter)';
-
-export type SortKey = 'name' | 'streak' | 'completed' | 'questions' | 'last_active';
-export type StudentFilter = 'all' | 'no_goal' | 'inactive';
-
-export type DashboardContext = {
-  classes: ClassList['classes'];
-  classId: string | null;
-  data: ClassDashboardData | null;
-  sort: { key: SortKey; direction: 'ascending' | 'descending' };
-  filter: StudentFilter;
-};
-
-export type DashboardEvent =
-  | { type: 'class.pick'; classId: string }
-  | { type: 'table.sort'; key: SortKey }
-  | { type: 'table.filter'; filter: StudentFilter }
-  | { type: 'dashboard.retry' };
 
 /** Types, actors (stubs until `dashboardLogic(adapter)`) and actions of the class dashboard. */
 export const dashboardSetup = setup({

@@ -6,6 +6,7 @@ import { WALLET_UI_MESSAGES } from '../lib/messages';
 import { conversionError, tokensFor } from '../lib/points';
 import { stubActor } from '../lib/stub-actor';
 import type { ConversionInfo, Transaction, TransactionResponse } from './wallet.adapter';
+import type { ConversionContext, ConversionEmitted, ConversionEvent } from './wallet.types';
 
 const HOW = 'create the machine with conversionLogic(adapter)';
 
@@ -24,30 +25,6 @@ export const FOLLOW = { firstDelayMs: 500, maxDelayMs: 8000, maxChecks: 6 } as c
 export function followDelay(checks: number): number {
   return Math.min(FOLLOW.firstDelayMs * 2 ** checks, FOLLOW.maxDelayMs);
 }
-
-export type ConversionContext = {
-  /** The points the student has; the amount may not exceed it. */
-  balance: number;
-  info: ConversionInfo;
-  /** What the amount field holds, as typed. */
-  amount: string;
-  transaction: Transaction | null;
-  /** The server's refusal of the last attempt. */
-  error: string | null;
-  /** Looks taken at a pending transaction. */
-  checks: number;
-};
-
-export type ConversionEvent =
-  | { type: 'conversion.open'; balance: number }
-  | { type: 'amount.change'; value: string }
-  | { type: 'conversion.submit' }
-  | { type: 'conversion.close' };
-
-export type ConversionEmitted = {
-  /** Points left the balance (or may have): the wallet reloads. */
-  type: 'balance.changed';
-};
 
 /** The amount as a number (NaN when it is not one). */
 export function parseAmount(amount: string): number {

@@ -3,23 +3,12 @@ import { assign, setup } from 'xstate';
 import { stubActor } from '../lib/stub-actor';
 import type { Paged, PageQuery } from '../wire';
 import type { Balance, WalletActivity } from './wallet.adapter';
+import type { WalletContext, WalletEvent } from './wallet.types';
 
 const HOW = 'create the machine with walletLogic(adapter)';
 
 /** Activity rows a page. */
 export const ACTIVITY_PAGE_SIZE = 10;
-
-export type WalletContext = {
-  balance: Balance | null;
-  activity: WalletActivity[];
-  /** The activity page shown, from 1. */
-  page: number;
-  hasMore: boolean;
-  total: number;
-};
-
-export type WalletEvent =
-  { type: 'wallet.refresh' } | { type: 'activity.next' } | { type: 'activity.previous' };
 
 type ActivityPage = Paged<'data', WalletActivity>;
 

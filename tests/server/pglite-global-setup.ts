@@ -17,7 +17,8 @@ import { openDatabase } from '../../server/db';
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ayah-pglite-image-'));
   const file = path.join(dir, 'migrated.tar');
-  const database = await openDatabase({ dataDir: null });
+  // Made once, before any test runs: no request to keep moving, so PGlite needs no thread of its own.
+  const database = await openDatabase({ dataDir: null, thread: false });
   try {
     await database.migrate();
     const client = (database.db as unknown as { $client: PGlite }).$client;

@@ -11,6 +11,7 @@ import type { AuthAdapter } from '../auth.adapter';
 import { AuthLayout, headingClass, NavLink } from '../AuthLayout';
 import { useAuthNotices } from '../use-auth-notices';
 import { oauthCallbackLogic, readOAuthParams } from './oauth-callback.machine';
+import { OAUTH_PARAMS } from './oauth-callback.params';
 import {
   hasFailed,
   isKeeping,
@@ -18,7 +19,6 @@ import {
   isWorking,
   switchChoice,
 } from './oauth-callback.selectors';
-import { OAUTH_PARAMS } from './oauth-callback.setup';
 
 export type OAuthCallbackProps = {
   /**

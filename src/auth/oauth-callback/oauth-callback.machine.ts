@@ -2,8 +2,10 @@ import { assign, emit, fromPromise } from 'xstate';
 
 import { OAUTH_MESSAGES, oauthError } from '../../lib/messages';
 import type { AuthResponse } from '../auth.adapter';
+import type { OAuthParams } from '../auth.types';
 import { handOff, type SignInHost } from '../hand-off';
-import { OAUTH_PARAMS, oauthCallbackSetup, type OAuthParams } from './oauth-callback.setup';
+import { OAUTH_PARAMS } from './oauth-callback.params';
+import { oauthCallbackSetup } from './oauth-callback.setup';
 
 /**
  * The return from Google (spec section 2, "OAuth callback"): `exchanging` the one-time code, then

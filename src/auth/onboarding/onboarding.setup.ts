@@ -4,19 +4,7 @@ import { type Subject } from '../../lib/limits';
 import { stubActor } from '../../lib/stub-actor';
 import type { CompleteOnboardingRequest, UserResponse } from '../auth.adapter';
 import { type AuthNotice } from '../auth.notices';
-
-export type OnboardingContext = {
-  /** The subjects the student is interested in, in the order of `GOALS.subjects`. */
-  subjects: Subject[];
-  /** The answer of `completeOnboarding`, once it came. */
-  result: UserResponse | null;
-};
-
-export type OnboardingEvent =
-  | { type: 'onboarding.next' }
-  | { type: 'onboarding.back' }
-  | { type: 'subject.toggle'; subject: Subject }
-  | { type: 'onboarding.complete' };
+import type { OnboardingContext, OnboardingEvent } from '../auth.types';
 
 /** Types, actors (stubs until they are provided), guards and actions of `onboardingMachine`. */
 export const onboardingSetup = setup({

@@ -5,14 +5,7 @@ import { stubActor } from '../../lib/stub-actor';
 import type { MessageResponse } from '../../wire';
 import type { ConfirmPasswordResetRequest } from '../auth.adapter';
 import { type AuthNotice } from '../auth.notices';
-
-export type ResetPasswordContext = {
-  token: string | null;
-  /** Why the last attempt was refused: a weak password, a missing link, or the server's words. */
-  error: string | null;
-};
-
-export type ResetPasswordEvent = { type: 'reset.submit'; password: string };
+import type { ResetPasswordContext, ResetPasswordEvent } from '../auth.types';
 
 /** Types, actors (stubs until they are provided), guards and actions of `resetPasswordMachine`. */
 export const resetPasswordSetup = setup({

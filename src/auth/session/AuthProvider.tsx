@@ -1,17 +1,18 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type ReactNode, type Ref, useImperativeHandle, useMemo } from 'react';
-import { type ActorRefFrom, type SnapshotFrom, waitFor } from 'xstate';
+import { type SnapshotFrom, waitFor } from 'xstate';
 
 import { AUTH } from '../../lib/limits';
 import { SIGN_IN_MESSAGES } from '../../lib/messages';
-import { createContext, MissingProviderError } from '../../ui/create-context';
 import { toast } from '../../ui/toast';
 import type { AuthAdapter, User } from '../auth.adapter';
+import type { TokenStorage } from '../auth.types';
+import { SessionActorProvider, type SessionActorRef, useSessionActor } from '../auth-context';
 import { browserStorage, isNewUser, sessionLogic, type sessionMachine } from './session.machine';
 import { isSessionLoading, isSignedIn } from './session.selectors';
-import { type TokenStorage } from './session.setup';
 
-type SessionActor = ActorRefFrom<typeof sessionMachine>;
+export { MissingAuthProviderError } from '../auth-context';
+
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
 /**
@@ -37,20 +38,6 @@ export type AuthProviderProps = {
   children?: ReactNode;
 };
 
-/** `useAuth` (or another part of the session) was used outside `<AuthProvider>`. */
-export class MissingAuthProviderError extends MissingProviderError {
-  override readonly name = 'MissingAuthProviderError';
-  constructor(part: string) {
-    super(part, 'AuthProvider');
-  }
-}
-
-const [SessionProvider, useSessionActor] = createContext<SessionActor>(
-  'AuthProvider',
-  undefined,
-  MissingAuthProviderError,
-);
-
 /**
  * The signed-in session for everything inside. On mount it loads the stored token and fetches the
  * user. Wire the HTTP layer to it through `ref`:
@@ -73,7 +60,7 @@ export function AuthProvider({ adapter, storage, ref, children }: AuthProviderPr
     [actorRef],
   );
 
-  return <SessionProvider value={actorRef}>{children}</SessionProvider>;
+  return <SessionActorProvider value={actorRef}>{children}</SessionActorProvider>;
 }
 
 export type AuthState = {
@@ -129,7 +116,7 @@ export function useAuth(): AuthState {
 }
 
 async function signIn(
-  actorRef: SessionActor,
+  actorRef: SessionActorRef,
   token: string,
   refreshToken?: string | null,
 ): Promise<User> {

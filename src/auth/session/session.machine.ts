@@ -3,8 +3,9 @@ import { assign, fromPromise } from 'xstate';
 import { AUTH } from '../../lib/limits';
 import type { AuthAdapter, User } from '../auth.adapter';
 import { unlessAborted } from '../auth.notices';
+import type { TokenStorage } from '../auth.types';
 import { forgetRenewals, type RenewalLocks, renewShared } from './session.renewal';
-import { sessionSetup, type TokenStorage } from './session.setup';
+import { sessionSetup } from './session.setup';
 import { REFRESH_TOKEN_KEY, refreshAt } from './session.tokens';
 
 /**

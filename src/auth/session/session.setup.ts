@@ -2,41 +2,9 @@ import { assign, setup } from 'xstate';
 
 import { ApiError } from '../../lib/http-errors';
 import { notProvided, stubActor } from '../../lib/stub-actor';
-import type { TokenResponse, User, UserResponse } from '../auth.adapter';
+import type { TokenResponse, UserResponse } from '../auth.adapter';
+import type { SessionContext, SessionEvent } from '../auth.types';
 import { refreshAt, TOKEN_REFRESH } from './session.tokens';
-
-/** Where the access token is kept between visits: `localStorage` in a browser. */
-export type TokenStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-
-export type SessionContext = {
-  token: string | null;
-  /**
-   * The rotating refresh token (single use: each refresh answers the next one), kept in storage
-   * beside the access token; null when the sign-in brought none. Only it renews the session.
-   */
-  refreshToken: string | null;
-  /** When to refresh the token (ms since the epoch), or null when its lifetime is unknown. */
-  refreshAt: number | null;
-  user: User | null;
-  /** Raised by a TRIAL_EXPIRED error; the host shows a dismissible banner (nothing is blocked). */
-  trialExpired: boolean;
-  /** Why the last sign-in failed to load the user. */
-  error: unknown;
-};
-
-export type SessionEvent =
-  /**
-   * A token from a sign-in (email, Google, wallet, verification link), with its refresh token when
-   * the answer carried one: store them, fetch the user.
-   */
-  | { type: 'auth.login'; token: string; refreshToken?: string | null | undefined }
-  | { type: 'auth.signOut' }
-  /** Any call answered 401: the token is no good any more. */
-  | { type: 'auth.unauthorized' }
-  | { type: 'auth.trialExpired' }
-  | { type: 'trial.dismiss' }
-  /** A call answered with a fresher user (profile saved, onboarding completed). */
-  | { type: 'user.update'; user: User };
 
 /** Types, actors (stubs until they are provided), guards and actions of `sessionMachine`. */
 export const sessionSetup = setup({

@@ -6,6 +6,8 @@ import { Button } from '../../ui/button';
 import { AyahLogo } from '../../ui/logo';
 import type { Theme } from '../../ui/root';
 import type { AuthAdapter } from '../auth.adapter';
+import type { AuthMode } from '../auth.types';
+import type { SignInFields } from '../auth.types';
 import { GoogleIcon, MailIcon } from '../auth-icons';
 import { AuthLayout, headingClass, useFocusOnChange } from '../AuthLayout';
 import { Tagline } from '../tagline/Tagline';
@@ -15,10 +17,8 @@ import { walletAuthLogic } from '../wallet-sign-in/wallet-sign-in.machine';
 import { WalletSignIn } from '../wallet-sign-in/WalletSignIn';
 import { EmailForm } from './EmailForm';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
-import type { AuthMode } from './sign-in.errors';
 import { signInLogic } from './sign-in.machine';
 import { isGoogleBusy, signInView } from './sign-in.selectors';
-import { type SignInFields } from './sign-in.setup';
 import { useProviders } from './use-providers';
 
 /** The sign-in screen's tagline (spec section 1: "an AI learning coach"). */

@@ -9,10 +9,10 @@ import { Input } from '../../ui/input';
 import { PasswordInput } from '../../ui/password-input';
 import { PasswordRequirements } from '../../ui/password-requirements';
 import { PasswordStrength } from '../../ui/password-strength';
+import type { SignInFields, SignUpField } from '../auth.types';
 import { headingClass, NavLink } from '../AuthLayout';
 import type { signInMachine } from './sign-in.machine';
 import { isResending, isSubmitting } from './sign-in.selectors';
-import type { SignInFields, SignUpField } from './sign-in.setup';
 
 export type EmailFormProps = {
   actorRef: ActorRefFrom<typeof signInMachine>;

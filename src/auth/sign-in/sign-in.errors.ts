@@ -1,7 +1,6 @@
 import { ApiError } from '../../lib/http-errors';
 import { AUTH_MESSAGES, SIGN_IN_MESSAGES, SIGN_UP_MESSAGES } from '../../lib/messages';
-
-export type AuthMode = 'signIn' | 'signUp';
+import type { AuthMode } from '../auth.types';
 
 /**
  * The toast for a failed sign-in or sign-up (spec section 8, "Sign-in toasts"), chosen by the

@@ -11,9 +11,10 @@ import {
 import { validateSignUpFields } from '../../lib/validation';
 import type { AuthAdapter } from '../auth.adapter';
 import { type AuthNotice } from '../auth.notices';
+import type { SignInContext, SignInEvent } from '../auth.types';
 import { handOff, heldTokens, type SignInHost } from '../hand-off';
 import { signInErrorMessage } from './sign-in.errors';
-import { noUnverified, type SignInContext, type SignInEvent, signInSetup } from './sign-in.setup';
+import { noUnverified, signInSetup } from './sign-in.setup';
 
 /**
  * The sign-in screen (spec section 2, "Auth screen"): the three `choices`, the `email` form (sign in or

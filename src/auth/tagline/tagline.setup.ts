@@ -1,12 +1,7 @@
 import { assign, setup } from 'xstate';
 
 import { AUTH } from '../../lib/limits';
-
-export type TaglineInput = {
-  text: string;
-  /** The reader prefers reduced motion: the whole line shows at once. */
-  reducedMotion?: boolean | undefined;
-};
+import type { TaglineInput } from '../auth.types';
 
 /** Types, actors (stubs until they are provided), guards and actions of `taglineMachine`. */
 export const taglineSetup = setup({

@@ -6,33 +6,10 @@ import { notProvided, stubActor } from '../../lib/stub-actor';
 import { sameAddress } from '../../lib/wallet';
 import type { AuthResponse, Web3AuthenticateRequest } from '../auth.adapter';
 import { type AuthNotice } from '../auth.notices';
+import type { WalletAuthContext, WalletAuthEvent, WalletAuthInput } from '../auth.types';
 import { signInStub } from '../hand-off';
 
 export const METAMASK_TOAST_ID = 'ayah-metamask';
-
-export type WalletAuthContext = {
-  /** The address the session is bound to: the user's registered one, or the one that signed in. */
-  registeredAddress: string | null;
-  /** The wallet's current account. */
-  account: string | null;
-  /** The EIP-4361 message from the server, then its signature, then the token they bought. */
-  message: string | null;
-  signature: string | null;
-  token: string | null;
-  /** The refresh token that came with it, handed to the session beside the access token. */
-  refreshToken: string | null;
-  /** Why the last attempt failed. */
-  error: string | null;
-  /** Why a connected wallet counts as disconnected: it moved to another account. */
-  warning: string | null;
-};
-
-export type WalletAuthEvent =
-  | { type: 'wallet.connect' }
-  | { type: 'wallet.accountsChanged'; accounts: string[] }
-  | { type: 'wallet.chainChanged'; chainId: string };
-
-export type WalletAuthInput = { registeredAddress?: string | null | undefined } | undefined;
 
 /** Types, actors (stubs until they are provided), guards and actions of `walletAuthMachine`. */
 export const walletAuthSetup = setup({

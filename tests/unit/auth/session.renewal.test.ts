@@ -3,13 +3,13 @@ import { type AnyActorRef, createActor, waitFor } from 'xstate';
 
 import { apiError, fakeAuthAdapter } from '../../../fakes/auth';
 import type { TokenResponse } from '../../../src/auth/auth.adapter';
+import type { TokenStorage } from '../../../src/auth/auth.types';
 import { memoryStorage, sessionLogic } from '../../../src/auth/session/session.machine';
 import {
   type RenewalLocks,
   renewShared,
   type StoredTokens,
 } from '../../../src/auth/session/session.renewal';
-import { type TokenStorage } from '../../../src/auth/session/session.setup';
 import { fakeJwt } from './support';
 
 const KEY = 'authToken';

@@ -13,8 +13,9 @@ import {
   streamOf,
 } from '../../../fakes/chat';
 import type { ChatAdapter, ChatSessionDetail } from '../../../src/api';
-import { type ChatInput, chatLogic, chatMachine } from '../../../src/chat/chat.machine';
+import { chatLogic, chatMachine } from '../../../src/chat/chat.machine';
 import { type ChatStore, memoryChatStore } from '../../../src/chat/chat.store';
+import type { ChatInput } from '../../../src/chat/chat.types';
 import { CHAT } from '../../../src/lib/limits';
 import { CHAT_MESSAGES, startedConversation, welcomeBack } from '../../../src/lib/messages';
 import { startRecording } from '../../support/recording';

@@ -1,0 +1,305 @@
+/**
+ * PGlite in a worker thread (pglite-worker.ts), behind the part of PGlite's own interface that the
+ * server uses: `query` and `exec`, `transaction` (held open in the worker while this thread sends its
+ * statements), `listen`, `dumpDataDir` and `close`. drizzle's PGlite driver runs on top unchanged.
+ *
+ * Why: PGlite runs its WASM PostgreSQL synchronously, so on the main thread every statement (and the
+ * WAL written at each commit) held up every other request, even reading them. Here the main thread
+ * pays a message each way per statement; the database's work runs on the other core.
+ *
+ * Errors keep their PostgreSQL fields (`code`, `detail`, `constraint`, …) across the thread, so
+ * `pgErrorCode`, UNIQUE_VIOLATION and the 40001/40P01 retries work as before. When the thread dies
+ * (a crash, an abort of the WASM, `terminate`), every call in flight and every later one fails at
+ * once with `PgliteThreadError`, the failure is logged, and `GET /api/v1/health` answers 503: nothing
+ * waits for an answer that will never come.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
+
+import type {
+  PgliteCall,
+  PgliteMessage,
+  PgliteThreadData,
+  ThreadError,
+  WasmModule,
+} from './pglite-worker';
+
+/** Every call of the database fails with this once its thread has stopped. */
+export class PgliteThreadError extends Error {
+  constructor(why: string) {
+    super(`The embedded database stopped: ${why}`);
+    this.name = 'PgliteThreadError';
+  }
+}
+
+type Call = PgliteCall extends infer C ? (C extends PgliteCall ? Omit<C, 'id'> : never) : never;
+
+/** What of PGlite the server uses (drizzle's driver, the migrator, notifications, the test image). */
+export interface PgliteHandle {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string): Promise<Results[]>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  listen(channel: string, callback: (payload: string) => void): Promise<unknown>;
+  dumpDataDir(compression?: 'gzip' | 'none'): Promise<Blob>;
+  close(): Promise<void>;
+  readonly closed: boolean;
+}
+
+export interface PgliteThread extends PgliteHandle {
+  /** Why the thread stopped, while it has not been closed on purpose; null while it runs. */
+  readonly failure: Error | null;
+  /** The worker itself (tests end it to see a crash surface). */
+  readonly worker: Worker;
+}
+
+/**
+ * PGlite's WASM, compiled once a process and handed to every thread: a thread compiling its own took
+ * seconds at each start (a test file's database, a restart), where PGlite on the main thread kept one
+ * compiled module for the process. V8 shares the module's code, optimised tiers included.
+ */
+let compiled: Promise<PgliteThreadData['wasm']> | null = null;
+// The server's type libraries leave WebAssembly out (no DOM); Node has it.
+const { WebAssembly: wasmApi } = globalThis as unknown as {
+  WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> };
+};
+function wasmModules() {
+  compiled ??= (async () => {
+    const dist = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const [pglite, initdb] = await Promise.all(
+      ['pglite.wasm', 'initdb.wasm'].map(async (file) =>
+        wasmApi.compile(await readFile(path.join(dist, file))),
+      ),
+    );
+    return { pglite: pglite!, initdb: initdb! };
+  })().catch((error: unknown) => {
+    compiled = null;
+    throw error;
+  });
+  return compiled;
+}
+
+function createWorker(data: PgliteThreadData, transfer: ArrayBuffer[]): Worker {
+  // From the sources (tsx, vitest) the worker is TypeScript, loaded through tsx's loader; built, it
+  // is the pglite-worker.js beside main.js (server/build.mjs).
+  if (import.meta.url.endsWith('.ts')) {
+    const file = new URL('./pglite-worker.ts', import.meta.url).href;
+    return new Worker(
+      `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(file)}); })`,
+      { eval: true, workerData: data, transferList: transfer },
+    );
+  }
+  return new Worker(new URL('./pglite-worker.js', import.meta.url), {
+    workerData: data,
+    transferList: transfer,
+  });
+}
+
+/** The error a call answers: PostgreSQL's fields on a fresh Error, whose stack is this thread's. */
+function fromThread(error: ThreadError): Error {
+  const copy = new Error(error.message) as Error & Record<string, unknown>;
+  for (const [key, value] of Object.entries(error.fields)) {
+    if (key !== 'message' && key !== 'stack') copy[key] = value;
+  }
+  if (error.name && error.name !== 'Error') copy.name = error.name;
+  return copy;
+}
+
+/**
+ * drizzle's parsers keep dates, intervals and numeric arrays as PostgreSQL's text. A function cannot
+ * cross to the worker, so only such parsers are taken, by type: anything else is refused loudly.
+ */
+const textTypesOf = new WeakMap<object, number[]>();
+function callOptions(options: QueryOptions | undefined) {
+  if (!options) return {};
+  const { rowMode, parsers, ...rest } = options;
+  if (Object.keys(rest).length > 0)
+    throw new Error(`PGlite in a thread takes rowMode and parsers only, not ${Object.keys(rest)}`);
+  if (!parsers) return { ...(rowMode && { rowMode }) };
+  let textTypes = textTypesOf.get(parsers);
+  if (!textTypes) {
+    textTypes = Object.entries(parsers).map(([oid, parse]) => {
+      if (parse('2000-01-01 00:00:00', Number(oid)) !== '2000-01-01 00:00:00')
+        throw new Error(`PGlite in a thread cannot run a parser for type ${oid}`);
+      return Number(oid);
+    });
+    textTypesOf.set(parsers, textTypes);
+  }
+  return { ...(rowMode && { rowMode }), textTypes };
+}
+
+export async function startPgliteThread(options: {
+  dataDir: string | null;
+  image?: Blob;
+  logger?: Pick<Console, 'error'>;
+}): Promise<PgliteThread> {
+  const logger = options.logger ?? console;
+  const image = options.image ? new Uint8Array(await options.image.arrayBuffer()) : undefined;
+  const wasm = await wasmModules();
+  const worker = createWorker(
+    { dataDir: options.dataDir, wasm, ...(image && { image }) },
+    image ? [image.buffer as ArrayBuffer] : [],
+  );
+
+  const pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (e: Error) => void }
+  >();
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  let nextId = 1;
+  let failure: Error | null = null;
+  let closing = false;
+  let closed = false;
+
+  // The thread keeps the process alive only while it owes an answer, like PGlite in this thread did.
+  worker.unref();
+  const settled = () => {
+    if (pending.size === 0) worker.unref();
+  };
+
+  let markReady!: () => void;
+  let markFailed!: (error: Error) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    markFailed = reject;
+  });
+
+  let started = false;
+  function stop(error: Error) {
+    if (failure || closed) return;
+    failure = error;
+    markFailed(error);
+    // Loudly, once it has served: a failure to start is thrown to whoever opened it.
+    if (started && !closing) logger.error(`[db] ${error.message}`);
+    for (const call of pending.values()) call.reject(error);
+    pending.clear();
+    settled();
+  }
+
+  worker.on('message', (message: PgliteMessage) => {
+    switch (message.type) {
+      case 'ready':
+        started = true;
+        return markReady();
+      case 'failed':
+        return stop(fromThread(message.error));
+      case 'notify':
+        for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
+        return;
+      case 'answer': {
+        const call = pending.get(message.id);
+        if (!call) return;
+        pending.delete(message.id);
+        settled();
+        if (message.error) call.reject(fromThread(message.error));
+        else call.resolve(message.result);
+      }
+    }
+  });
+  worker.on('error', (error) => stop(new PgliteThreadError(error.message)));
+  worker.on('exit', (code) => {
+    if (closing && !failure) closed = true;
+    stop(new PgliteThreadError(`its thread exited (code ${code})`));
+  });
+
+  function send<T>(call: Call): Promise<T> {
+    if (failure) return Promise.reject(failure);
+    if ((closed || closing) && call.op !== 'close')
+      return Promise.reject(new Error('The database is closed.'));
+    const id = nextId++;
+    if (pending.size === 0) worker.ref();
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      try {
+        worker.postMessage({ ...call, id } as PgliteCall);
+      } catch (error) {
+        // A parameter that cannot cross (DataCloneError): this call fails, nothing else.
+        pending.delete(id);
+        settled();
+        reject(error as Error);
+      }
+    });
+  }
+
+  const query = <T>(sql: string, params: unknown[] = [], options?: QueryOptions, tx?: number) =>
+    send<Results<T>>({
+      op: 'query',
+      sql,
+      params,
+      options: callOptions(options),
+      ...(tx && { tx }),
+    });
+  const exec = (sql: string, tx?: number) =>
+    send<Results[]>({ op: 'exec', sql, ...(tx && { tx }) });
+
+  const thread: PgliteThread = {
+    worker,
+    get failure() {
+      return failure;
+    },
+    get closed() {
+      return closed || closing;
+    },
+    query: (sql, params, options) => query(sql, params, options),
+    exec: (sql) => exec(sql),
+    async transaction(fn) {
+      const id = await send<number>({ op: 'begin' });
+      let ended = false;
+      const tx = {
+        query: (sql: string, params?: unknown[], options?: QueryOptions) =>
+          ended
+            ? Promise.reject(new Error('The transaction has already ended.'))
+            : query(sql, params, options, id),
+        exec: (sql: string) =>
+          ended ? Promise.reject(new Error('The transaction has already ended.')) : exec(sql, id),
+        get closed() {
+          return ended;
+        },
+      } as unknown as Transaction;
+      let result;
+      try {
+        result = await fn(tx);
+      } catch (error) {
+        ended = true;
+        // The thread may be gone already: the caller's own error is the one that matters.
+        await send({ op: 'end', tx: id, commit: false }).catch(() => {});
+        throw error;
+      }
+      ended = true;
+      await send({ op: 'end', tx: id, commit: true });
+      return result;
+    },
+    async listen(channel, callback) {
+      let known = listeners.get(channel);
+      if (!known) listeners.set(channel, (known = new Set()));
+      known.add(callback);
+      await send({ op: 'listen', channel });
+    },
+    async dumpDataDir(compression = 'gzip') {
+      const bytes = await send<ArrayBuffer>({ op: 'dump', compression });
+      return new Blob([bytes]);
+    },
+    async close() {
+      if (closing || closed) return;
+      closing = true;
+      // PGlite writes its pages and stops; the thread ends on its own, or is ended here.
+      if (!failure) await send({ op: 'close' }).catch(() => {});
+      await worker.terminate();
+      closed = true;
+    },
+  };
+
+  try {
+    await ready;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  return thread;
+}
+
+/** drizzle's PGlite driver takes a PGlite; the thread answers every call it makes. */
+export const asPglite = (thread: PgliteHandle) => thread as unknown as PGlite;

@@ -1,0 +1,184 @@
+/**
+ * The embedded database (PGlite) in a worker thread of its own (see pglite-thread.ts). PGlite runs
+ * PostgreSQL compiled to WASM synchronously, plus its JS filesystem layer for the WAL a commit
+ * writes: on the main thread every statement stopped accepting, parsing and streaming for everyone.
+ * Here it runs beside the event loop, and the main thread only sends each statement and reads its
+ * answer.
+ *
+ * One message in, one answer out (`{ id, result }` or `{ id, error }`), in the order PGlite answers.
+ * A transaction is held open here while the main thread sends its statements one at a time (PGlite
+ * runs one at a time anyway): `begin` answers its id, statements name it, `end` commits or rolls it
+ * back. A `NOTIFY` heard while a statement runs is posted before that statement's answer, so the
+ * main thread hears it before the caller goes on, as it did with PGlite on the main thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+
+import type { PGliteOptions, Transaction } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+/** A compiled `WebAssembly.Module` (the server's type libraries leave WebAssembly out). */
+export type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
+
+export interface PgliteThreadData {
+  /** The data dir, or null to keep the database in memory. */
+  dataDir: string | null;
+  /** A dump of a data dir (`dumpDataDir`) to start from instead of an empty cluster. */
+  image?: Uint8Array<ArrayBuffer>;
+  /** PGlite's WASM modules, compiled once a process (pglite-thread.ts). */
+  wasm: { pglite: WasmModule; initdb: WasmModule };
+}
+
+/** The query options that cross the thread: parsers are drizzle's, which keep these types' text. */
+interface CallOptions {
+  rowMode?: 'array' | 'object';
+  /** Type OIDs whose values are answered as PostgreSQL's text, unparsed. */
+  textTypes?: number[];
+}
+
+export type PgliteCall =
+  | { id: number; op: 'query'; sql: string; params: unknown[]; options: CallOptions; tx?: number }
+  | { id: number; op: 'exec'; sql: string; tx?: number }
+  | { id: number; op: 'begin' }
+  | { id: number; op: 'end'; tx: number; commit: boolean }
+  | { id: number; op: 'listen'; channel: string }
+  | { id: number; op: 'dump'; compression: 'gzip' | 'none' }
+  | { id: number; op: 'close' };
+
+/** A PostgreSQL error as it crosses the thread: its message and its fields (code, detail, …). */
+export interface ThreadError {
+  message: string;
+  name: string;
+  fields: Record<string, string | number | boolean>;
+}
+
+export type PgliteMessage =
+  | { type: 'ready' }
+  | { type: 'failed'; error: ThreadError }
+  | { type: 'notify'; channel: string; payload: string }
+  | { type: 'answer'; id: number; result?: unknown; error?: ThreadError };
+
+const port = parentPort!;
+const data = workerData as PgliteThreadData;
+
+function threadError(error: unknown): ThreadError {
+  if (!(error instanceof Error)) return { message: String(error), name: 'Error', fields: {} };
+  const fields: ThreadError['fields'] = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value as string;
+  }
+  return { message: error.message, name: error.name, fields };
+}
+
+const answer = (id: number, result?: unknown, transfer: ArrayBuffer[] = []) =>
+  port.postMessage({ type: 'answer', id, result } satisfies PgliteMessage, transfer);
+const refuse = (id: number, error: unknown) =>
+  port.postMessage({ type: 'answer', id, error: threadError(error) } satisfies PgliteMessage);
+
+/** Keeps the value as it came (drizzle's parsers for dates, intervals and numeric arrays). */
+const asText = (value: string) => value;
+const parsersCache = new Map<string, Record<number, (value: string) => string>>();
+function parsersOf(types: number[] | undefined) {
+  if (!types?.length) return undefined;
+  const key = types.join(',');
+  let parsers = parsersCache.get(key);
+  if (!parsers) {
+    parsers = Object.fromEntries(types.map((oid) => [oid, asText]));
+    parsersCache.set(key, parsers);
+  }
+  return parsers;
+}
+
+/** Transactions open here, by the id of their `begin`: the handle and how to end it. */
+const open = new Map<number, { tx: Transaction; end: (commit: boolean, id: number) => void }>();
+
+class Rollback extends Error {}
+
+async function main() {
+  const client = await PGlite.create(data.dataDir ?? undefined, {
+    extensions: { pg_trgm },
+    pgliteWasmModule: data.wasm.pglite,
+    initdbWasmModule: data.wasm.initdb,
+    ...(data.image && { loadDataDir: new Blob([data.image]) }),
+  });
+
+  function handleOf(tx: number | undefined): Pick<Transaction, 'query' | 'exec'> {
+    if (tx === undefined) return client;
+    const held = open.get(tx);
+    if (!held) throw new Error('The transaction has already ended.');
+    return held.tx;
+  }
+
+  function begin(id: number) {
+    let ended: { commit: boolean; id: number } | null = null;
+    client
+      .transaction(async (tx) => {
+        ended = await new Promise<{ commit: boolean; id: number }>((resolve) => {
+          open.set(id, { tx, end: (commit, endId) => resolve({ commit, id: endId }) });
+          answer(id, id);
+        });
+        if (!ended.commit) throw new Rollback();
+      })
+      .then(
+        () => answer(ended!.id),
+        (error: unknown) => {
+          if (!ended)
+            refuse(id, error); // BEGIN itself failed
+          else if (error instanceof Rollback) answer(ended.id);
+          else refuse(ended.id, error); // the COMMIT failed
+        },
+      )
+      .finally(() => open.delete(id));
+  }
+
+  port.on('message', (call: PgliteCall) => {
+    const run = async (): Promise<void> => {
+      switch (call.op) {
+        case 'query': {
+          const { rowMode, textTypes } = call.options;
+          const parsers = parsersOf(textTypes);
+          const result = await handleOf(call.tx).query(call.sql, call.params, {
+            ...(rowMode && { rowMode }),
+            ...(parsers && { parsers }),
+          });
+          return answer(call.id, result);
+        }
+        case 'exec':
+          return answer(call.id, await handleOf(call.tx).exec(call.sql));
+        case 'begin':
+          return begin(call.id);
+        case 'end': {
+          const held = open.get(call.tx);
+          if (!held) throw new Error('The transaction has already ended.');
+          open.delete(call.tx);
+          return held.end(call.commit, call.id);
+        }
+        case 'listen':
+          await client.listen(call.channel, (payload) =>
+            port.postMessage({
+              type: 'notify',
+              channel: call.channel,
+              payload,
+            } satisfies PgliteMessage),
+          );
+          return answer(call.id);
+        case 'dump': {
+          const dump = await client.dumpDataDir(call.compression);
+          const bytes = await dump.arrayBuffer();
+          return answer(call.id, bytes, [bytes]);
+        }
+        case 'close':
+          if (!client.closed) await client.close();
+          answer(call.id);
+          port.close();
+          return;
+      }
+    };
+    run().catch((error: unknown) => refuse(call.id, error));
+  });
+  port.postMessage({ type: 'ready' } satisfies PgliteMessage);
+}
+
+main().catch((error: unknown) =>
+  port.postMessage({ type: 'failed', error: threadError(error) } satisfies PgliteMessage),
+);

@@ -1,0 +1,195 @@
+/**
+ * PGlite in a worker thread (server/db/pglite-thread.ts), the default for the embedded database:
+ * statements run beside the event loop, and what the server relies on still holds across the thread —
+ * transactions commit or roll back whole (savepoints too), PostgreSQL's error codes arrive intact (a
+ * unique violation, a serialization failure that `transaction` retries), a NOTIFY is heard before
+ * the answer of the statement that sent it, and a thread that dies makes every call fail at once and
+ * the health check answer 503, never a request that waits for ever. PGlite only.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Database } from '../../../server/db';
+import { openDatabase, pgErrorCode, transaction, UNIQUE_VIOLATION } from '../../../server/db';
+import type { PgliteThread } from '../../../server/db/pglite-thread';
+import { PgliteThreadError } from '../../../server/db/pglite-thread';
+import type { Loose } from '../harness';
+import { onPostgres, useTestServer } from '../harness';
+
+/** The driver's error under drizzle's "Failed query" wrapper. */
+const causeOf = (error: unknown) => (error as { cause?: unknown }).cause;
+
+const threadOf = (database: Database) =>
+  (database.db as unknown as { $client: PgliteThread }).$client;
+
+describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
+  const server = useTestServer();
+  let database: Database;
+  const count = async (table: string) =>
+    ((await database.db.execute(sql.raw(`select count(*)::int as n from ${table}`))) as Loose)
+      .rows[0].n as number;
+
+  beforeAll(async () => {
+    database = server.database;
+    await database.db.execute(sql`create table thread_t (id int primary key, note text)`);
+  });
+
+  it('is what the server runs on by default', () => {
+    expect(threadOf(database).worker).toBeDefined();
+    expect(threadOf(database).failure).toBeNull();
+  });
+
+  it('keeps the event loop turning while a long statement runs', async () => {
+    let done = false;
+    const long = database.db
+      .execute(sql`select count(*) from generate_series(1, 3000000) a, generate_series(1, 2) b`)
+      .then(() => (done = true));
+    // On the main thread the statement ran in one synchronous stretch: no timer fired until it ended.
+    let turns = 0;
+    while (!done) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      turns++;
+    }
+    await long;
+    expect(turns).toBeGreaterThan(5);
+  });
+
+  it('rolls back a whole transaction when its function throws', async () => {
+    await expect(
+      transaction(database.db, async (tx) => {
+        await tx.execute(sql`insert into thread_t values (1, 'rolled back')`);
+        expect(await tx.execute(sql`select * from thread_t where id = 1`)).toMatchObject({
+          rows: [{ note: 'rolled back' }],
+        });
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await count('thread_t')).toBe(0);
+  });
+
+  it('rolls back a nested transaction alone, and commits the outer one', async () => {
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into thread_t values (2, 'outer')`);
+      await expect(
+        tx.transaction(async (inner) => {
+          await inner.execute(sql`insert into thread_t values (3, 'inner')`);
+          throw new Error('inner only');
+        }),
+      ).rejects.toThrow('inner only');
+    });
+    const ids = await database.db.execute(sql`select id from thread_t order by id`);
+    expect((ids as Loose).rows).toEqual([{ id: 2 }]);
+  });
+
+  it('keeps PostgreSQL error codes, and rolls back the transaction a failed statement was in', async () => {
+    const failed = await transaction(database.db, async (tx) => {
+      await tx.execute(sql`insert into thread_t values (4, 'first')`);
+      await tx.execute(sql`insert into thread_t values (2, 'duplicate')`);
+    }).catch((error: unknown) => error);
+    expect(pgErrorCode(failed)).toBe(UNIQUE_VIOLATION);
+    expect((failed as { cause?: { constraint?: string } }).cause?.constraint).toBe('thread_t_pkey');
+    expect(await count('thread_t')).toBe(1);
+  });
+
+  it('retries a serialization failure (40001), as it arrives from the thread', async () => {
+    let attempts = 0;
+    const answer = await transaction(database.db, async (tx) => {
+      attempts++;
+      await tx.execute(sql`insert into thread_t values (5, 'retried')`);
+      if (attempts === 1)
+        await tx.execute(
+          sql.raw(`do $$ begin raise exception 'try again' using errcode = '40001'; end $$`),
+        );
+      return 'stored';
+    });
+    expect({ answer, attempts }).toEqual({ answer: 'stored', attempts: 2 });
+    expect(await count('thread_t where id = 5')).toBe(1);
+  });
+
+  it('runs a statement from outside after an open transaction, never inside it', async () => {
+    let outside: Promise<number> | undefined;
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into thread_t values (6, 'in a transaction')`);
+      outside = count('thread_t where id = 6');
+      // Whatever the main thread does meanwhile, the outside statement waits for the commit.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await tx.execute(sql`update thread_t set note = 'committed' where id = 6`);
+    });
+    expect(await outside).toBe(1);
+  });
+
+  it('hears a NOTIFY before the answer of the statement that sent it', async () => {
+    const heard: string[] = [];
+    let live = false;
+    database.notifications.listen('thread_probe', {
+      notify: (payload) => heard.push(payload),
+      live: (isLive) => (live = isLive),
+    });
+    await expect.poll(() => live).toBe(true);
+    await database.db.execute(sql`select pg_notify('thread_probe', 'one')`);
+    expect(heard).toEqual(['one']);
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_notify('thread_probe', 'at commit')`);
+      expect(heard).toEqual(['one']); // not before the commit
+    });
+    expect(heard).toEqual(['one', 'at commit']);
+  });
+
+  it('fails a call whose parameter cannot cross the thread, and only that call', async () => {
+    const thread = threadOf(database);
+    await expect(thread.query('select $1::text as v', [() => 'a function'])).rejects.toThrow(
+      /could not be cloned/,
+    );
+    expect((await thread.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('fails every call at once when its thread dies, and the health check says so', async () => {
+    const thread = threadOf(database);
+    expect((await server.get('/api/v1/health')).status).toBe(200);
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+    try {
+      let inFlight: Promise<unknown> | undefined;
+      const open = database.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`insert into thread_t values (7, 'lost')`);
+          // Started now (drizzle's query runs when first awaited), answered or failed once.
+          inFlight = tx.execute(sql`select pg_sleep(5)`).then(
+            () => 'answered',
+            (e: unknown) => e,
+          );
+          await thread.worker.terminate();
+          throw await inFlight;
+        })
+        .catch((error: unknown) => error);
+      const error = await open;
+      expect(error).toBeInstanceOf(Error);
+      expect(pgErrorCode(error)).toBeUndefined();
+      expect(causeOf(await inFlight)).toBeInstanceOf(PgliteThreadError);
+      expect(thread.failure).toBeInstanceOf(PgliteThreadError);
+      const later = await database.db.execute(sql`select 1`).catch((e: unknown) => e);
+      expect(causeOf(later)).toBe(thread.failure);
+      const health = await server.get('/api/v1/health');
+      expect(health.status).toBe(503);
+      expect(health.body).toEqual({ detail: 'Database unavailable' });
+      expect(errors.join('\n')).toMatch(/\[db\] The embedded database stopped/);
+    } finally {
+      console.error = original;
+    }
+  });
+});
+
+describe.skipIf(onPostgres)('a PGlite thread that cannot start', () => {
+  let opened: Database | undefined;
+  afterAll(async () => {
+    await opened?.close();
+  });
+
+  it('says why, instead of waiting', async () => {
+    const image = new Blob([new Uint8Array([0x1f, 0x8b, 1, 2, 3])]);
+    await expect(
+      openDatabase({ dataDir: null, image }).then((database) => (opened = database)),
+    ).rejects.toThrow();
+  });
+});
