@@ -69,7 +69,10 @@ export const TAGLINE_SHOWN_WHOLE =
   "sessionStorage.getItem('ayah:tagline-typed')==='1'||" +
   "matchMedia('(prefers-reduced-motion: reduce)').matches";
 
-/** The attribute of `<html>` by which the first-load script shows one prerendered screen (app.css). */
+/**
+ * The attribute of `<html>` by which the first-load script shows one prerendered screen (app.css),
+ * set once the HTML is parsed: never a part of the screen, which would move as the rest came.
+ */
 export const SCREEN_ATTRIBUTE = 'data-screen';
 
 /**

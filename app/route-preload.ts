@@ -14,9 +14,9 @@ import {
 /**
  * The build's `first-load-[hash].js`, loaded from index.html's head before the body: it picks which
  * prerendered screen the page shows (app/first-load.ts's PRERENDERED, by path and stored session),
- * so that the first paint is already the right one, and holds the input on it until the app is live
- * (app/early-input.ts); it adds a modulepreload
- * for each chunk of the page the visitor's path shows (app/first-load.ts), so those download beside the
+ * so that the first paint is already the right one, shows it once the HTML is parsed (whole), and
+ * holds the input on it until the app is live (app/early-input.ts); it adds a modulepreload for each
+ * chunk of the page the visitor's path shows (app/first-load.ts), so those download beside the
  * entry instead of after it has run; signed in, it sends the session's first GET /me; and it warms the
  * time zone lookup meanwhile. A plain file rather than an inline script: the app's CSP allows
  * only its own scripts.
@@ -69,7 +69,13 @@ export function routePreload(): Plugin {
         // Blocking, but small and beside the stylesheet: the screen is chosen before the first paint.
         `var s=(${JSON.stringify(PRERENDERED)}[location.pathname]||[])[t?1:0];` +
         `if(s==='out')try{if(${TAGLINE_SHOWN_WHOLE})s=null}catch(e){s=null}` +
-        `if(s){document.documentElement.setAttribute(${JSON.stringify(SCREEN_ATTRIBUTE)},s);` +
+        // Shown once the HTML is parsed, not before: the browser paints what it has parsed (the HTML
+        // arriving slowly, or its parser pausing on a busy phone), and a part of the screen lays out
+        // otherwise than the whole (the empty chat's greeting at the foot of a shell that has no
+        // composer yet), then moves. readyState turns 'interactive' as the parse ends, in the same
+        // task, so the first paint after it is the whole screen (one before it is the empty root).
+        `if(s){var v=function(){document.documentElement.setAttribute(${JSON.stringify(SCREEN_ATTRIBUTE)},s)};` +
+        `if(document.readyState==='loading')document.addEventListener('readystatechange',v,{once:true});else v();` +
         // Clicks, Enters and text on the screen are held until the app can do them (early-input.ts).
         `(${String(holdEarlyInput)})()}` +
         `var p=${JSON.stringify(pages)},r=${JSON.stringify(routes)}` +

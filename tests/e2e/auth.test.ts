@@ -3,6 +3,9 @@
  * onboarding, the assistant, sign out and in again, a password reset, the route guards, and
  * axe-core on every page of the slice. Real server on a scratch data dir, real Chromium.
  */
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 
@@ -294,7 +297,14 @@ describe('the first screen', () => {
       token,
       viewport,
       hold,
-    }: { token?: string; viewport?: { width: number; height: number }; hold?: RegExp },
+      origin = e2e.product.url,
+    }: {
+      token?: string;
+      viewport?: { width: number; height: number };
+      hold?: RegExp;
+      /** Where the page is loaded from: the product, or a slow network in front of it. */
+      origin?: string;
+    },
     prerendered: (page: Page) => Promise<void>,
   ) {
     const page = await newPage(viewport);
@@ -349,7 +359,7 @@ describe('the first screen', () => {
         await route.continue();
       });
     }
-    await page.goto(`${e2e.product.url}${path}`, { waitUntil: 'commit' });
+    await page.goto(`${origin}${path}`, { waitUntil: 'commit' });
     // What shows is what the stylesheet shows (nothing paints before it).
     await page.waitForFunction(() =>
       [...document.styleSheets].some((sheet) => sheet.href?.includes('/assets/')),
@@ -364,15 +374,20 @@ describe('the first screen', () => {
       page,
       errors,
       releaseHeld,
-      shifts: () =>
-        page.evaluate(() => (window as never as { __shifts: { total: number } }).__shifts.total),
-      /** What moved in each shift (element, its top and height before → after). */
-      moved: () =>
-        page.evaluate(() =>
-          (window as never as { __shifts: { moved: string[] } }).__shifts.moved.join('\n'),
-        ),
+      shifts: () => shiftsOn(page),
+      moved: () => movedOn(page),
     };
   }
+
+  /** The layout shifts `page` has recorded so far (firstLoad's), added up. */
+  const shiftsOn = (page: Page) =>
+    page.evaluate(() => (window as never as { __shifts: { total: number } }).__shifts.total);
+
+  /** What moved in each of those shifts (element, its top and height before → after). */
+  const movedOn = (page: Page) =>
+    page.evaluate(() =>
+      (window as never as { __shifts: { moved: string[] } }).__shifts.moved.join('\n'),
+    );
 
   /** Whether React has hydrated (claimed) this element of the prerendered HTML. */
   const hydrated = (selector: string) => (page: Page) =>
@@ -451,6 +466,117 @@ describe('the first screen', () => {
     expect(errors.filter((e) => HYDRATION.test(e) || e.startsWith('Uncaught'))).toEqual([]);
     await page.context().close();
   }, 60_000);
+
+  /**
+   * The product behind a network that delivers a page's HTML in two parts, as slow 4G does: up to the
+   * end of `until` in the prerendered screen `screen`, and the rest once `rest()` is called. Every other
+   * request passes straight through.
+   */
+  async function slowHtml(screen: string, until: string) {
+    let rest = () => {};
+    const gate = new Promise<void>((resolve) => (rest = resolve));
+    const server = createServer((req, res) => {
+      const upstream = request(
+        `${e2e.product.url}${req.url}`,
+        // Plain text for the HTML, to cut it where the screen is.
+        { method: req.method, headers: { ...req.headers, 'accept-encoding': 'identity' } },
+        (answer) => {
+          const isHtml = /^text\/html/.test(answer.headers['content-type'] ?? '');
+          if (!isHtml) {
+            res.writeHead(answer.statusCode!, answer.headers);
+            answer.pipe(res);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', async () => {
+            const html = Buffer.concat(chunks).toString('utf8');
+            const at = html.indexOf(until, html.indexOf(`data-prerendered="${screen}"`));
+            if (at < 0) throw new Error(`no ${until} in the ${screen} screen`);
+            const headers = { ...answer.headers };
+            delete headers['content-length'];
+            res.writeHead(answer.statusCode!, headers);
+            res.write(html.slice(0, at + until.length));
+            await gate;
+            res.end(html.slice(at + until.length));
+          });
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      rest,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  // On a slow network (or a busy phone whose parser pauses) the browser paints what it has of the HTML.
+  // Half a screen lays out otherwise than the whole one (the empty chat's greeting at the foot of a
+  // shell with no composer yet, a sign-in card half as tall): it would jump once the rest came.
+  test.each([
+    [
+      'signed in, the shell',
+      {
+        path: '/assistant',
+        screen: 'in',
+        until: 'Ready to learn together?</h2>',
+        part: '[data-prerendered="in"] h2',
+        last: (page: Page) => page.getByRole('textbox', { name: 'Message Ayah' }),
+      },
+    ],
+    [
+      'signed out, the sign-in screen',
+      {
+        path: '/auth',
+        screen: 'out',
+        until: 'Continue with Email</button>',
+        part: '[data-prerendered="out"] [data-slot="button"]',
+        last: (page: Page) => page.getByRole('button', { name: 'Continue with MetaMask' }),
+      },
+    ],
+  ] as const)(
+    'on a phone over a slow network, %s shows whole or not at all',
+    async (_, { path, screen, until, part, last }) => {
+      const student =
+        screen === 'in'
+          ? await createStudent(e2e.product, {
+              email: `first.slow.${Date.now()}@example.com`,
+              name: 'Noor',
+            })
+          : null;
+      const network = await slowHtml(screen, until);
+      try {
+        const { page } = await firstLoad(
+          path,
+          { token: student?.token, viewport: MOBILE, origin: network.url },
+          async (page) => {
+            // The first part has been parsed and the page has rendered a frame with it.
+            await page.waitForFunction((query) => document.querySelector(query), part);
+            await page.evaluate(
+              () => new Promise((done) => requestAnimationFrame(() => setTimeout(done))),
+            );
+            network.rest();
+            await last(page).waitFor();
+            await page.evaluate(
+              () => new Promise((done) => requestAnimationFrame(() => setTimeout(done))),
+            );
+            // The app's code is still held: these are the HTML's shifts alone.
+            expect(await shiftsOn(page), await movedOn(page)).toBe(0);
+          },
+        );
+        await page.context().close();
+      } finally {
+        await network.close();
+      }
+    },
+    60_000,
+  );
 
   test.each([
     ['desktop', undefined],
