@@ -47,6 +47,14 @@ function zonedWeekStart(at: Date | Placeholder, tz: string | Placeholder, weeks 
   return sql`((date_trunc('week', ${instant}::timestamptz at time zone ${tz}) + make_interval(weeks => ${weeks})) at time zone ${tz})`;
 }
 
+/** Goals created in the week `at` falls in, in `tz` (values, or placeholders of a prepared query). */
+function createdInWeekOf(at: Date | Placeholder, tz: string | Placeholder) {
+  return and(
+    gte(goals.createdAt, zonedWeekStart(at, tz)),
+    lt(goals.createdAt, zonedWeekStart(at, tz, 1)),
+  );
+}
+
 /**
  * 'YYYY-MM-DD' of a timestamp column's calendar day in `tz`. The zone is a literal, not a parameter:
  * the same expression is selected and grouped by, and PostgreSQL matches the two only when they are
@@ -170,35 +178,27 @@ export function createGoalsService({ db, now, config }: Deps, ledger: PointsLedg
 
   /** Goals created in the current week of `tz`. */
   function inCurrentWeek(tz: string) {
-    const at = now();
-    return and(
-      gte(goals.createdAt, zonedWeekStart(at, tz)),
-      lt(goals.createdAt, zonedWeekStart(at, tz, 1)),
-    );
+    return createdInWeekOf(now(), tz);
   }
 
   /**
-   * The week's goals of a student (`inCurrentWeek` with its values as placeholders): read before every
-   * tutor reply, so built once and (on PostgreSQL) prepared once a connection (issue 26: drizzle's
-   * building of a select was the largest part of a send's own CPU). Built on first use.
+   * The week's goals of a student (`createdInWeekOf` with placeholders for its values): read before
+   * every tutor reply, so built once and (on PostgreSQL) prepared once a connection (issue 26:
+   * drizzle's building of a select was the largest part of a send's own CPU). Built on first use.
    */
   let currentWeekQuery: ReturnType<typeof prepareCurrentWeek> | undefined;
-  const prepareCurrentWeek = () => {
-    const at = sql.placeholder('at');
-    const tz = sql.placeholder('tz');
-    return db
+  const prepareCurrentWeek = () =>
+    db
       .select()
       .from(goals)
       .where(
         and(
           eq(goals.userId, sql.placeholder('userId')),
-          gte(goals.createdAt, zonedWeekStart(at, tz)),
-          lt(goals.createdAt, zonedWeekStart(at, tz, 1)),
+          createdInWeekOf(sql.placeholder('at'), sql.placeholder('tz')),
         ),
       )
       .orderBy(desc(goals.weekStart), asc(goals.createdAt), asc(goals.id))
       .prepare('goals_current_week');
-  };
 
   return {
     async list(userId: string, scope: 'current' | 'all', tz = DEFAULT_TIMEZONE) {
