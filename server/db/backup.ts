@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 import { lockDataDir, secureDataDir } from './data-dir';
+import { PGLITE_EXTENSIONS } from './pglite-extensions';
 
 /** Writes a dump of `pgdata` to `file` (0600: it holds every account); answers its size in bytes. */
 export async function backupDataDir(pgdata: string, file: string): Promise<number> {
@@ -19,7 +19,7 @@ export async function backupDataDir(pgdata: string, file: string): Promise<numbe
   }
   const lock = lockDataDir(pgdata);
   try {
-    const client = await PGlite.create(pgdata, { extensions: { pg_trgm } });
+    const client = await PGlite.create(pgdata, { extensions: PGLITE_EXTENSIONS });
     try {
       // A checkpoint first, so that the dump holds every committed write in the data files.
       await client.exec('CHECKPOINT');
@@ -62,7 +62,7 @@ export async function restoreDataDir(pgdata: string, file: string): Promise<stri
     }
     secureDataDir(pgdata);
     const client = await PGlite.create(pgdata, {
-      extensions: { pg_trgm },
+      extensions: PGLITE_EXTENSIONS,
       loadDataDir: new Blob([new Uint8Array(dump)]),
     });
     try {

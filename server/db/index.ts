@@ -6,7 +6,6 @@
 import { fileURLToPath } from 'node:url';
 
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -18,6 +17,7 @@ import pg from 'pg';
 import { lockDataDir, secureDataDir } from './data-dir';
 import type { Notifications } from './notifications';
 import { pgliteNotifications, postgresNotifications } from './notifications';
+import { PGLITE_EXTENSIONS } from './pglite-extensions';
 import type { PgliteHandle, PgliteThread } from './pglite-thread';
 import { asPglite, startPgliteThread } from './pglite-thread';
 import * as schema from './schema';
@@ -105,9 +105,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       thread = await startPgliteThread({ dataDir: options.dataDir, image: options.image });
       client = thread;
     } else {
-      // pg_trgm backs chat search (migration 0002); PGlite loads extension modules up front.
       client = await PGlite.create(options.dataDir ?? undefined, {
-        extensions: { pg_trgm },
+        extensions: PGLITE_EXTENSIONS,
         ...(options.image && { loadDataDir: options.image }),
       });
     }

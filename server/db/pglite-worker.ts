@@ -15,7 +15,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import type { PGliteOptions, Transaction } from '@electric-sql/pglite';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+import { PGLITE_EXTENSIONS } from './pglite-extensions';
 
 /** A compiled `WebAssembly.Module` (the server's type libraries leave WebAssembly out). */
 export type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
@@ -96,7 +97,7 @@ class Rollback extends Error {}
 
 async function main() {
   const client = await PGlite.create(data.dataDir ?? undefined, {
-    extensions: { pg_trgm },
+    extensions: PGLITE_EXTENSIONS,
     pgliteWasmModule: data.wasm.pglite,
     initdbWasmModule: data.wasm.initdb,
     ...(data.image && { loadDataDir: new Blob([data.image]) }),
