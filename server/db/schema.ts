@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   customType,
   index,
@@ -128,7 +129,8 @@ export const rateLimits = pgTable('rate_limits', {
 
 /**
  * Every change of a user's points is a row; the balance is their sum. `award_key` makes one-time
- * awards (onboarding, the 10th message, a goal reaching 100 %) idempotent per user.
+ * awards (onboarding, the 10th message, a goal reaching 100 %) idempotent per user. `seq` is the
+ * order rows were written in: the tie-break for rows stamped in the same millisecond.
  */
 export const pointsLedger = pgTable(
   'points_ledger',
@@ -143,9 +145,10 @@ export const pointsLedger = pgTable(
     description: text('description').notNull(),
     awardKey: text('award_key'),
     createdAt: at('created_at').notNull().defaultNow(),
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
   },
   (t) => [
-    index('points_ledger_user_idx').on(t.userId, t.createdAt),
+    index('points_ledger_user_idx').on(t.userId, t.createdAt, t.seq),
     uniqueIndex('points_ledger_award_key').on(t.userId, t.awardKey),
   ],
 );

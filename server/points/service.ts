@@ -149,7 +149,7 @@ export function createPointsService({ db, now, logger }: Deps) {
             sql`${pointsLedger.type} = 'converted' and ${pointsLedger.awardKey} = 'conversion:' || ${conversions.id}::text`,
           )
           .where(eq(pointsLedger.userId, userId))
-          .orderBy(desc(pointsLedger.createdAt), desc(pointsLedger.id))
+          .orderBy(desc(pointsLedger.createdAt), desc(pointsLedger.seq))
           .limit(page.limit)
           .offset(offsetOf(page)),
         db
@@ -194,7 +194,7 @@ export function createPointsService({ db, now, logger }: Deps) {
         .select()
         .from(pointsLedger)
         .where(eq(pointsLedger.userId, userId))
-        .orderBy(asc(pointsLedger.createdAt));
+        .orderBy(asc(pointsLedger.createdAt), asc(pointsLedger.seq));
       const converted = await db
         .select()
         .from(conversions)

@@ -330,6 +330,9 @@ export class Harness {
       type: 'earned',
       category: 'test',
       description: 'Test grant',
+      // The server's clock, as every row the server writes (the database's own now() has
+      // microseconds, and would sort after a row the server writes in the same millisecond).
+      createdAt: this.now(),
     });
   }
 

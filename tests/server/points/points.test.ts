@@ -124,6 +124,21 @@ describeServer('points and tokens', () => {
     expect((await api.get(`${T}/finu-balance`)).body.points).toBe(200);
   });
 
+  it('lists entries made in the same millisecond in the order they were made', async () => {
+    const user = await h.user();
+    h.freezeClock();
+    try {
+      for (const amount of [1, 2, 3, 4, 5, 6, 7, 8]) await h.grant(user.id, amount);
+      const listed = await h.as(user).get(`${T}/activity?limit=8`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((a: { amount: number }) => a.amount)).toEqual([
+        8, 7, 6, 5, 4, 3, 2, 1,
+      ]);
+    } finally {
+      h.resetClock();
+    }
+  });
+
   it('refuses malformed bodies (422)', async () => {
     const api = h.as(sam);
     for (const body of [{}, { points: '100' }, { points: 100.5 }, { points: 100, extra: 1 }, []]) {
