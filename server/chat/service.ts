@@ -11,7 +11,8 @@ import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'driz
 
 import type { Queryable } from '../db';
 import { transaction } from '../db';
-import { boundWaits, lockUser, REPLY_LOCK_WAIT_MS, userLock } from '../db/locks';
+import { REPLY_LOCK_WAIT_MS } from '../db/bounds';
+import { lockUser, userLock } from '../db/locks';
 import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
@@ -358,7 +359,6 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       await writing(userId);
       // The title and its search chunk change together, under the session's row lock.
       const row = await transaction(db, async (tx) => {
-        await boundWaits(tx);
         const [updated] = await tx
           .update(chatSessions)
           .set({ title })
@@ -448,7 +448,6 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       const at = now();
       const { rateLimit, rateWindowMs } = config.chat;
       return transaction(db, async (tx) => {
-        await boundWaits(tx);
         // The user's lock, then the shared fixed-window limit (http/rate-limit.ts), in one statement
         // that takes the lock first; counted in this transaction: a send that fails is not counted.
         await enforce(
@@ -506,30 +505,33 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
 
     /** Stores the complete reply. */
     async finish(userId: string, sessionId: string, reply: string) {
-      await transaction(db, async (tx) => {
-        await boundWaits(tx, { lockWaitMs: REPLY_LOCK_WAIT_MS });
-        await lockUser(tx, userId);
-        const [session] = await tx
-          .select({ id: chatSessions.id, lastMessageAt: chatSessions.lastMessageAt })
-          .from(chatSessions)
-          .where(and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId)))
-          .for('update');
-        // Deleted while the reply was being written: nothing to store it in.
-        if (!session) return;
-        // Strictly after the question, so a fast reply never sorts before it.
-        const at = new Date(Math.max(now().getTime(), session.lastMessageAt.getTime() + 1));
-        await tx
-          .insert(chatMessages)
-          .values({ sessionId, userId, role: 'assistant', content: reply, createdAt: at });
-        await tx
-          .update(chatSessions)
-          .set({
-            lastMessageAt: at,
-            messageCount: sql`${chatSessions.messageCount} + 1`,
-          })
-          .where(eq(chatSessions.id, sessionId));
-        await indexMessage(tx, sessionId, reply);
-      });
+      await transaction(
+        db,
+        async (tx) => {
+          await lockUser(tx, userId);
+          const [session] = await tx
+            .select({ id: chatSessions.id, lastMessageAt: chatSessions.lastMessageAt })
+            .from(chatSessions)
+            .where(and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId)))
+            .for('update');
+          // Deleted while the reply was being written: nothing to store it in.
+          if (!session) return;
+          // Strictly after the question, so a fast reply never sorts before it.
+          const at = new Date(Math.max(now().getTime(), session.lastMessageAt.getTime() + 1));
+          await tx
+            .insert(chatMessages)
+            .values({ sessionId, userId, role: 'assistant', content: reply, createdAt: at });
+          await tx
+            .update(chatSessions)
+            .set({
+              lastMessageAt: at,
+              messageCount: sql`${chatSessions.messageCount} + 1`,
+            })
+            .where(eq(chatSessions.id, sessionId));
+          await indexMessage(tx, sessionId, reply);
+        },
+        { bounds: { lockWaitMs: REPLY_LOCK_WAIT_MS } },
+      );
     },
 
     async recordSafety(userId: string, sessionId: string, event: SafetyEvent) {
