@@ -15,7 +15,6 @@ import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 
 import type { Queryable } from '../db';
 import { transaction } from '../db';
-import { REPLY_LOCK_WAIT_MS } from '../db/bounds';
 import { lockUser } from '../db/locks';
 import type { AlertSeverity, AlertStatus, User } from '../db/schema';
 import {
@@ -209,88 +208,77 @@ export function createAlertService(deps: Pick<Deps, 'db' | 'now' | 'config'>) {
       const severity = SEVERITY[input.category];
       const alertIds: string[] = [];
       for (const { classId } of memberships) {
-        const id = await transaction(
-          db,
-          async (tx) => {
-            // One flag at a time per student, so two quick flags never make two alerts.
-            await lockUser(tx, input.studentId);
-            const at = now();
-            const [current] = input.sessionId
-              ? await tx
-                  .select()
-                  .from(safetyAlerts)
-                  .where(
-                    and(
-                      eq(safetyAlerts.classId, classId),
-                      eq(safetyAlerts.studentId, input.studentId),
-                      eq(safetyAlerts.sessionId, input.sessionId),
-                      inArray(safetyAlerts.status, OPEN),
-                      gte(safetyAlerts.lastFlagAt, new Date(at.getTime() - ALERT_WINDOW_MS)),
-                    ),
-                  )
-                  .orderBy(desc(safetyAlerts.lastFlagAt))
-                  .limit(1)
-              : [];
-            let alertId: string;
-            if (current) {
-              const higher = RANK[severity] > RANK[current.severity];
+        const id = await transaction(db, async (tx) => {
+          // One flag at a time per student, so two quick flags never make two alerts.
+          await lockUser(tx, input.studentId);
+          const at = now();
+          const [current] = input.sessionId
+            ? await tx
+                .select()
+                .from(safetyAlerts)
+                .where(
+                  and(
+                    eq(safetyAlerts.classId, classId),
+                    eq(safetyAlerts.studentId, input.studentId),
+                    eq(safetyAlerts.sessionId, input.sessionId),
+                    inArray(safetyAlerts.status, OPEN),
+                    gte(safetyAlerts.lastFlagAt, new Date(at.getTime() - ALERT_WINDOW_MS)),
+                  ),
+                )
+                .orderBy(desc(safetyAlerts.lastFlagAt))
+                .limit(1)
+            : [];
+          let alertId: string;
+          if (current) {
+            const higher = RANK[severity] > RANK[current.severity];
+            await tx
+              .update(safetyAlerts)
+              .set({
+                flags: sql`${safetyAlerts.flags} + 1`,
+                lastFlagAt: at,
+                updatedAt: at,
+                categories: [...new Set([...current.categories, ...input.categories])],
+                ...(higher ? { severity, category: input.category } : {}),
+              })
+              .where(eq(safetyAlerts.id, current.id));
+            alertId = current.id;
+            await record(tx, alertId, null, 'flagged_again');
+          } else {
+            const [created] = await tx
+              .insert(safetyAlerts)
+              .values({
+                classId,
+                studentId: input.studentId,
+                sessionId: input.sessionId,
+                category: input.category,
+                categories: input.categories,
+                severity,
+                createdAt: at,
+                lastFlagAt: at,
+                updatedAt: at,
+              })
+              .returning({ id: safetyAlerts.id });
+            alertId = created!.id;
+            await record(tx, alertId, null, 'created');
+            const to = await recipients(tx, classId);
+            if (to.length > 0)
               await tx
-                .update(safetyAlerts)
-                .set({
-                  flags: sql`${safetyAlerts.flags} + 1`,
-                  lastFlagAt: at,
-                  updatedAt: at,
-                  categories: [...new Set([...current.categories, ...input.categories])],
-                  ...(higher ? { severity, category: input.category } : {}),
-                })
-                .where(eq(safetyAlerts.id, current.id));
-              alertId = current.id;
-              await record(tx, alertId, null, 'flagged_again');
-            } else {
-              const [created] = await tx
-                .insert(safetyAlerts)
-                .values({
-                  classId,
-                  studentId: input.studentId,
-                  sessionId: input.sessionId,
-                  category: input.category,
-                  categories: input.categories,
-                  severity,
-                  createdAt: at,
-                  lastFlagAt: at,
-                  updatedAt: at,
-                })
-                .returning({ id: safetyAlerts.id });
-              alertId = created!.id;
-              await record(tx, alertId, null, 'created');
-              const to = await recipients(tx, classId);
-              if (to.length > 0)
-                await tx
-                  .insert(safetyAlertDeliveries)
-                  .values(
-                    to.map((recipient) => ({
-                      alertId,
-                      recipient,
-                      nextAttemptAt: at,
-                      createdAt: at,
-                    })),
-                  )
-                  .onConflictDoNothing();
-            }
-            await tx.insert(safetyAlertMessages).values({
-              alertId,
-              userId: input.studentId,
-              message: input.message,
-              answer: input.answer,
-              categories: input.categories,
-              createdAt: at,
-            });
-            return alertId;
-            // The student has been told a trusted adult will know: like a reply (db/bounds.ts), the
-            // alert waits out a burst of the student's own writes rather than be lost after 3 s.
-          },
-          { bounds: { lockWaitMs: REPLY_LOCK_WAIT_MS } },
-        );
+                .insert(safetyAlertDeliveries)
+                .values(
+                  to.map((recipient) => ({ alertId, recipient, nextAttemptAt: at, createdAt: at })),
+                )
+                .onConflictDoNothing();
+          }
+          await tx.insert(safetyAlertMessages).values({
+            alertId,
+            userId: input.studentId,
+            message: input.message,
+            answer: input.answer,
+            categories: input.categories,
+            createdAt: at,
+          });
+          return alertId;
+        });
         alertIds.push(id);
       }
       return { alertIds };

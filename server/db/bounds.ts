@@ -1,7 +1,8 @@
 /**
  * How long a request's transaction may wait and run (issue 22 #3): SET LOCAL `lock_timeout` and
- * `statement_timeout`, sent in the same round trip as its `begin` (db/index.ts `transaction`), so
- * they cost nothing and end with the transaction (no connection-level setting: pgbouncer-safe).
+ * `statement_timeout`, sent in the same round trip as its `begin` (db/index.ts `transaction`, its
+ * `bounds` option), so they cost nothing and end with the transaction (no connection-level
+ * setting: pgbouncer-safe).
  * PGlite takes them too (the worker's `begin`), though it has no second connection to wait on and
  * its WASM build never fires a statement timeout.
  */
@@ -23,7 +24,10 @@ export interface Bounds {
   statementMs: number;
 }
 
+/** A request's transaction: gives up rather than hold a pooled connection behind a busy row. */
 export const REQUEST_BOUNDS: Bounds = { lockWaitMs: LOCK_WAIT_MS, statementMs: STATEMENT_MS };
+/** Storing a finished reply (see REPLY_LOCK_WAIT_MS). */
+export const REPLY_BOUNDS: Bounds = { lockWaitMs: REPLY_LOCK_WAIT_MS, statementMs: STATEMENT_MS };
 
 /**
  * The statement that sets `bounds` for the rest of the transaction. Without parameters, so that it

@@ -17,7 +17,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 
 import type { Bounds } from './bounds';
-import { boundsSql, REQUEST_BOUNDS } from './bounds';
+import { boundsSql } from './bounds';
 import { lockDataDir, secureDataDir } from './data-dir';
 import type { Notifications } from './notifications';
 import { pgliteNotifications, postgresNotifications } from './notifications';
@@ -225,11 +225,11 @@ function txHandles(db: Db) {
 
 export interface TransactionOptions {
   /**
-   * How long the transaction's statements may wait for a lock and run (SET LOCAL, bounds.ts):
-   * REQUEST_BOUNDS unless given, either bound alone overriding the default; `null` for none of
-   * ours (the server's own settings), for background work that must not give up on a busy row.
+   * How long the transaction's statements may wait for a lock and run (SET LOCAL, bounds.ts:
+   * REQUEST_BOUNDS, REPLY_BOUNDS), set by its `begin`; none of ours (the server's own settings)
+   * unless given.
    */
-  bounds?: Partial<Bounds> | null;
+  bounds?: Bounds;
   /** Tries in all when PostgreSQL aborts the transaction for a deadlock or a serialization failure. */
   attempts?: number;
 }
@@ -239,23 +239,22 @@ export interface TransactionOptions {
  * serialization failure. Services also take their locks in one order (user → session → tokens), so a
  * retry is a backstop, not the plan. `fn` must not have effects outside the database.
  *
- * The transaction begins with its bounds in the same round trip (issue 26: before the model, every
- * statement of a send is a round trip, and on PGlite a turn of its one thread): a request that would
- * queue behind another of the same account's writes gives up after LOCK_WAIT_MS (409) instead of
- * holding a pooled connection, so one account's flood never holds the pool (issue 22 #3). It rolls
- * back when `fn` throws, and its connection goes back to the pool on every path.
+ * The transaction begins with its `bounds` in the same round trip (issue 26: before the model,
+ * every statement of a send is a round trip, and on PGlite a turn of its one thread): with
+ * REQUEST_BOUNDS a request that would queue behind another of the same account's writes gives up
+ * after LOCK_WAIT_MS (409) instead of holding a pooled connection (issue 22 #3). It rolls back when
+ * `fn` throws, and its connection goes back to the pool on every path.
  */
 export async function transaction<T>(
   db: Db,
   fn: (tx: Tx) => Promise<T>,
-  { bounds = {}, attempts = 3 }: TransactionOptions = {},
+  { bounds, attempts = 3 }: TransactionOptions = {},
 ): Promise<T> {
   const open = openers.get(db);
   if (!open) throw new Error('transaction() takes a database that openDatabase opened.');
-  const set = bounds && { ...REQUEST_BOUNDS, ...bounds };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await open(fn, set);
+      return await open(fn, bounds ?? null);
     } catch (error) {
       if (attempt >= attempts || !RETRYABLE.has(pgErrorCode(error) ?? '')) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));

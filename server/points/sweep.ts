@@ -32,37 +32,31 @@ export async function sweepStaleConversions(
     .where(and(eq(conversions.status, 'pending'), lt(conversions.updatedAt, cutoff)))
     .limit(500);
   let refunded = 0;
-  // Not a request: a refund waits its turn behind a busy student's writes rather than give up, and
-  // give up the rest of the sweep with it, after a request's 3 s (db/bounds.ts).
   for (const { id, userId } of stale) {
-    const done = await transaction(
-      db,
-      async (tx) => {
-        await lockUser(tx, userId);
-        // Claimed under the lock: a sweep that comes second finds it no longer pending.
-        const [row] = await tx
-          .update(conversions)
-          .set({ status: 'failed', updatedAt: now() })
-          .where(and(eq(conversions.id, id), eq(conversions.status, 'pending')))
-          .returning();
-        if (!row) return false;
-        const inserted = await tx
-          .insert(pointsLedger)
-          .values({
-            userId,
-            amount: row.points,
-            type: 'earned',
-            category: 'conversion',
-            description: `Refund of a failed conversion of ${row.points} points`,
-            awardKey: `conversion:${id}:refund`,
-            createdAt: now(),
-          })
-          .onConflictDoNothing()
-          .returning({ id: pointsLedger.id });
-        return inserted.length > 0;
-      },
-      { bounds: null },
-    );
+    const done = await transaction(db, async (tx) => {
+      await lockUser(tx, userId);
+      // Claimed under the lock: a sweep that comes second finds it no longer pending.
+      const [row] = await tx
+        .update(conversions)
+        .set({ status: 'failed', updatedAt: now() })
+        .where(and(eq(conversions.id, id), eq(conversions.status, 'pending')))
+        .returning();
+      if (!row) return false;
+      const inserted = await tx
+        .insert(pointsLedger)
+        .values({
+          userId,
+          amount: row.points,
+          type: 'earned',
+          category: 'conversion',
+          description: `Refund of a failed conversion of ${row.points} points`,
+          awardKey: `conversion:${id}:refund`,
+          createdAt: now(),
+        })
+        .onConflictDoNothing()
+        .returning({ id: pointsLedger.id });
+      return inserted.length > 0;
+    });
     if (done) refunded++;
   }
   if (refunded > 0) logger.warn(`[points] refunded ${refunded} interrupted conversion(s)`);

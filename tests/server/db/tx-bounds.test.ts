@@ -11,12 +11,22 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import type { Database, Db, Tx } from '../../../server/db';
 import { openDatabase, pgErrorCode, transaction } from '../../../server/db';
+import { REQUEST_BOUNDS } from '../../../server/db/bounds';
 import type { PgliteThread } from '../../../server/db/pglite-thread';
-import type { Loose } from '../harness';
+import { FakeOpenAI } from '../fake-openai';
+import type { HarnessOptions, Loose } from '../harness';
 import { describeServer, freshPgDatabase, onPostgres, useTestServer } from '../harness';
 
 const C = '/api/v1/chat';
-const h = useTestServer();
+// A model endpoint (its default reply), so that a send costs the server nothing of its own coach.
+const fake = new FakeOpenAI();
+const options: HarnessOptions = {};
+beforeAll(async () => {
+  await fake.start();
+  options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 10_000 };
+});
+afterAll(() => fake.close());
+const h = useTestServer(options);
 
 const say = (content: string, sessionId?: string) => ({
   messages: [{ role: 'user', content }],
@@ -57,18 +67,19 @@ const rowsOf = async (db: Db) =>
   );
 
 describeServer("a transaction's bounds", () => {
-  it('holds them for itself alone (SET LOCAL): the defaults, its own, or none', async () => {
+  it("holds them for itself alone (SET LOCAL): a request's, its own, or none", async () => {
     for (const { db } of [single, h.database]) {
-      expect(await transaction(db, settingsOf)).toEqual({ lock: '3s', statement: '10s' });
+      const bounds = REQUEST_BOUNDS;
+      expect(await transaction(db, settingsOf, { bounds })).toEqual({
+        lock: '3s',
+        statement: '10s',
+      });
       expect(
         await transaction(db, settingsOf, { bounds: { lockWaitMs: 15_000, statementMs: 250 } }),
       ).toEqual({ lock: '15s', statement: '250ms' });
-      expect(await transaction(db, settingsOf, { bounds: null })).toEqual({
-        lock: '0',
-        statement: '0',
-      });
+      expect(await transaction(db, settingsOf)).toEqual({ lock: '0', statement: '0' });
       // Nested transactions (savepoints) run inside the same bounds.
-      expect(await transaction(db, (tx) => tx.transaction(settingsOf))).toEqual({
+      expect(await transaction(db, (tx) => tx.transaction(settingsOf), { bounds })).toEqual({
         lock: '3s',
         statement: '10s',
       });
@@ -77,10 +88,10 @@ describeServer("a transaction's bounds", () => {
     expect(await settingsOf(single.db)).toEqual({ lock: '0', statement: '0' });
     // Only our own integers become SQL.
     await expect(
-      transaction(single.db, settingsOf, { bounds: { lockWaitMs: 1.5 } }),
+      transaction(single.db, settingsOf, { bounds: { ...REQUEST_BOUNDS, lockWaitMs: 1.5 } }),
     ).rejects.toThrow(RangeError);
     await expect(
-      transaction(single.db, settingsOf, { bounds: { statementMs: -1 } }),
+      transaction(single.db, settingsOf, { bounds: { ...REQUEST_BOUNDS, statementMs: -1 } }),
     ).rejects.toThrow(RangeError);
   });
 
@@ -129,30 +140,37 @@ describeServer("a transaction's bounds", () => {
           const waited = await transaction(
             db,
             (tx) => tx.execute(sql`update bounded_t set note = 'mine' where id = 1`),
-            { bounds: { lockWaitMs: 20 } },
+            { bounds: { ...REQUEST_BOUNDS, lockWaitMs: 20 } },
           ).catch((error: unknown) => error);
           expect(pgErrorCode(waited)).toBe('55P03');
         }
       });
       // Without its bound the sleep would outlast the test's timeout.
       const cut = await transaction(db, (tx) => tx.execute(sql`select pg_sleep(60)`), {
-        bounds: { statementMs: 50 },
+        bounds: { ...REQUEST_BOUNDS, statementMs: 50 },
       }).catch((error: unknown) => error);
       expect(pgErrorCode(cut)).toBe('57014');
-      expect(await transaction(db, settingsOf)).toEqual({ lock: '3s', statement: '10s' });
+      expect(await transaction(db, settingsOf, { bounds: REQUEST_BOUNDS })).toEqual({
+        lock: '3s',
+        statement: '10s',
+      });
     },
   );
 
   it('answers N+1 failing sends on a pool of N, then a good one', async () => {
     const owner = await h.user('Owner');
     const other = await h.user('Other');
-    const theirs = (await h.as(owner).post(`${C}/send`, say('mine'))).body.sessionId as string;
+    const { rows } = (await h.database.db.execute(sql`
+      insert into chat_sessions (user_id, title, created_at, last_message_at)
+      values (${owner.id}, 'Mine', now(), now()) returning id`)) as unknown as {
+      rows: { id: string }[];
+    };
+    const theirs = rows[0]!.id;
     // Each fails inside the send's transaction (someone else's chat), after the rate-limit write.
     for (let i = 0; i < 11; i++) {
       expect((await h.as(other).post(`${C}/send`, say('let me in', theirs))).status).toBe(404);
     }
-    const sent = await h.as(other).post(`${C}/send`, say('my own chat'));
-    expect(sent.status).toBe(200);
+    expect((await h.as(other).post(`${C}/send`, say('my own chat'))).status).toBe(200);
   });
 });
 
