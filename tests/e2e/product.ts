@@ -11,10 +11,17 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 
+import { withLock } from '../built-package';
 import type { FakeOpenAI } from '../server/fake-openai';
 import { launch } from './browser';
 
 const root = path.resolve(import.meta.dirname, '../..');
+/**
+ * Held while a product starts: the e2e files run two at a time, and `scripts/start.mjs` builds the app
+ * (dist-app/) and the server (server/dist/) when they are missing or stale. The first start builds
+ * them, alone; the others wait for it, then find them fresh and start in a second or two.
+ */
+const START_LOCK = path.join(root, '.tmp-product-start.lock');
 
 export type Product = {
   url: string;
@@ -45,27 +52,29 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   const template = process.env.VITEST ? inject('ayahPgdataTemplate') : '';
   if (template) cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), PUBLIC_URL: url, AYAH_DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  const child = await withLock(START_LOCK, async () => {
+    const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), PUBLIC_URL: url, AYAH_DATA_DIR: dataDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
 
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the product exited early:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/v1/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the product exited early:\n${output}`);
+      try {
+        const res = await fetch(`${url}/api/v1/health`);
+        if (res.ok) return child;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`the product did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 250));
     }
-    if (Date.now() > deadline) throw new Error(`the product did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  });
 
   const outbox = path.join(dataDir, 'outbox');
   const mails = () => {
