@@ -14,14 +14,9 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { withLock } from '../built-package';
 import type { FakeOpenAI } from '../server/fake-openai';
 import { launch } from './browser';
+import { START_LOCK } from './product-build';
 
 const root = path.resolve(import.meta.dirname, '../..');
-/**
- * Held while a product starts: the e2e files run two at a time, and `scripts/start.mjs` builds the app
- * (dist-app/) and the server (server/dist/) when they are missing or stale. The first start builds
- * them, alone; the others wait for it, then find them fresh and start in a second or two.
- */
-const START_LOCK = path.join(root, '.tmp-product-start.lock');
 
 export type Product = {
   url: string;
@@ -53,6 +48,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   if (template) cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   const url = `http://127.0.0.1:${port}`;
   let output = '';
+  // Held until the product answers: the first start (or the global setup) builds, the others wait.
   const child = await withLock(START_LOCK, async () => {
     const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
       cwd: root,
