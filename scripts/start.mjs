@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds the app into dist-app/ and the server into server/dist/ when either is missing or
 // older than its sources, then runs the built server (plain node, no tsx), which serves the app and the
-// API on one port.
+// API on one port. AYAH_BUILD_ONLY=1: build what is missing or stale, then exit without serving.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -158,6 +158,7 @@ if (process.env.AYAH_SKIP_BUILD !== '1') buildApp();
 if (process.env.AYAH_DEMO_PORTAL === '1') buildDemoPortal();
 // The server is always built when stale: without it there is nothing to run.
 buildServer();
+if (process.env.AYAH_BUILD_ONLY === '1') process.exit(0);
 
 const server = spawn(process.execPath, [path.join(serverDir, 'dist', 'main.js')], {
   cwd: root,

@@ -5,6 +5,7 @@
 // fails the build. The shared rules (`ayah-coach/rules`, the library's src/lib) are bundled in, so a
 // deployment needs neither the library's build nor its publication. The migrations and the
 // common-password list are copied beside main.js, where the code finds them by `import.meta.url`.
+// `node server/build.mjs <dir>` builds into <dir> instead (emptied first), leaving server/dist/ alone.
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const serverDir = path.dirname(fileURLToPath(import.meta.url));
-const outDir = path.join(serverDir, 'dist');
+const outDir = process.argv[2] ? path.resolve(process.argv[2]) : path.join(serverDir, 'dist');
 const manifest = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
 const declared = new Set(Object.keys(manifest.dependencies ?? {}));
 const builtins = new Set(builtinModules);

@@ -30,26 +30,36 @@ function isFresh(): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Builds dist/ with tsup unless it is up to date; safe to call from test files running in parallel. */
-export async function ensureBuilt(): Promise<void> {
-  // The lock comes first: while tsup runs, dist/index.js exists before the declarations do.
+/**
+ * Runs `work` holding the lock directory `lock`, which test files in other workers (processes) take
+ * too: one at a time, whichever comes first. A lock left by a crashed run is cleared after 5 minutes.
+ */
+export async function withLock<T>(lock: string, work: () => T | Promise<T>): Promise<T> {
   for (;;) {
     try {
-      mkdirSync(LOCK);
+      mkdirSync(lock);
       break;
     } catch {
-      // Another test file is building: wait for it (or clear the lock a crashed run left behind).
-      const lock = statSync(LOCK, { throwIfNoEntry: false });
-      if (lock && Date.now() - lock.mtimeMs > STALE_LOCK_MS)
-        rmSync(LOCK, { recursive: true, force: true });
+      // Another test file holds it: wait for it (or clear the lock a crashed run left behind).
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS)
+        rmSync(lock, { recursive: true, force: true });
       await sleep(500);
     }
   }
   try {
-    if (!isFresh()) execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'pipe' });
+    return await work();
   } finally {
-    rmSync(LOCK, { recursive: true, force: true });
+    rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/** Builds dist/ with tsup unless it is up to date; safe to call from test files running in parallel. */
+export async function ensureBuilt(): Promise<void> {
+  // The lock comes first: while tsup runs, dist/index.js exists before the declarations do.
+  await withLock(LOCK, () => {
+    if (!isFresh()) execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'pipe' });
+  });
 }
 
 /** Bare module specifiers and relative chunks a file imports statically (not `import()`). */

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 
 import { openDatabase } from '../../server/db';
+import { buildInBackground } from './product-build';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,6 +22,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // The app and the server, built while the rest of the run goes on (product-build.ts).
+  const stopBuild = buildInBackground();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ayah-e2e-template-'));
   const pgdata = path.join(dir, 'pgdata');
   const database = await openDatabase({ dataDir: pgdata });
@@ -30,5 +33,8 @@ export default async function setup(project: TestProject) {
     await database.close();
   }
   project.provide('ayahPgdataTemplate', pgdata);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await stopBuild();
+  };
 }

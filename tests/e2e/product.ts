@@ -11,8 +11,10 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 
+import { withLock } from '../built-package';
 import type { FakeOpenAI } from '../server/fake-openai';
 import { launch } from './browser';
+import { START_LOCK } from './product-build';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -45,27 +47,30 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   const template = process.env.VITEST ? inject('ayahPgdataTemplate') : '';
   if (template) cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), PUBLIC_URL: url, AYAH_DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  // Held until the product answers: the first start (or the global setup) builds, the others wait.
+  const child = await withLock(START_LOCK, async () => {
+    const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), PUBLIC_URL: url, AYAH_DATA_DIR: dataDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
 
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the product exited early:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/v1/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the product exited early:\n${output}`);
+      try {
+        const res = await fetch(`${url}/api/v1/health`);
+        if (res.ok) return child;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`the product did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 250));
     }
-    if (Date.now() > deadline) throw new Error(`the product did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  });
 
   const outbox = path.join(dataDir, 'outbox');
   const mails = () => {

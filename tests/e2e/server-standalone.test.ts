@@ -1,6 +1,6 @@
 /**
- * The server installs and runs alone, as production would: server/ built (server/build.mjs), its
- * dist/ and package.json copied to a scratch directory outside the repo, `npm install --omit=dev`
+ * The server installs and runs alone, as production would: server/ built (server/build.mjs) into a
+ * scratch directory outside the repo, its package.json copied beside, `npm install --omit=dev`
  * there (from the registry, or npm's cache), and `node dist/main.js` on a scratch data dir answering
  * /api/v1/health. Nothing of the repo's node_modules is reachable from there, so an undeclared
  * dependency or a development-only one fails to load.
@@ -26,19 +26,20 @@ afterAll(() => {
 
 describe('the server as its own package', () => {
   it('builds to plain JavaScript that imports only its declared dependencies', () => {
-    const build = spawnSync(process.execPath, [path.join(root, 'server/build.mjs')], {
-      cwd: root,
-      encoding: 'utf8',
-    });
+    // Into the scratch directory: server/dist/ is what the other e2e files' products run, side by side.
+    const build = spawnSync(
+      process.execPath,
+      [path.join(root, 'server/build.mjs'), path.join(scratch, 'dist')],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(build.status, build.stderr).toBe(0);
-    const main = readFileSync(path.join(root, 'server/dist/main.js'), 'utf8');
+    const main = readFileSync(path.join(scratch, 'dist/main.js'), 'utf8');
     expect(main).not.toMatch(/from ["'][./]*src\/lib/);
     expect(main).not.toMatch(/from ["']ayah-coach/);
-    expect(existsSync(path.join(root, 'server/dist/migrations/meta/_journal.json'))).toBe(true);
+    expect(existsSync(path.join(scratch, 'dist/migrations/meta/_journal.json'))).toBe(true);
   });
 
   it('installs with --omit=dev outside the repo and answers /api/v1/health', async () => {
-    cpSync(path.join(root, 'server/dist'), path.join(scratch, 'dist'), { recursive: true });
     cpSync(path.join(root, 'server/package.json'), path.join(scratch, 'package.json'));
     const install = spawnSync(
       npm,

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { lockFileOf } from '../../../server/db/data-dir';
+import { withLock } from '../../built-package';
+import { START_LOCK } from '../../e2e/product-build';
 import { onPostgres } from '../harness';
 import { JWT_SECRET, root } from '../server-process';
 
@@ -46,8 +48,16 @@ interface Started {
   url: string;
 }
 
-/** Starts `command` in its own process group; resolves once the server says where it listens. */
-async function startProduct(command: string, args: string[]): Promise<Started> {
+/**
+ * Starts `command` in its own process group; resolves once the server says where it listens. Holds
+ * the e2e products' start lock meanwhile: a start may build server/dist/, which the e2e project's
+ * global setup may be building too in a run of both projects (tests/e2e/product-build.ts).
+ */
+function startProduct(command: string, args: string[]): Promise<Started> {
+  return withLock(START_LOCK, () => startHeld(command, args));
+}
+
+async function startHeld(command: string, args: string[]): Promise<Started> {
   const child = spawn(command, args, {
     cwd: root,
     detached: true,
