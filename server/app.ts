@@ -163,11 +163,16 @@ export function createApp(appDeps: AppDeps) {
   // A write's answer waits until this server has heard every change committed before it (a round
   // trip on PostgreSQL, nothing on PGlite): whoever gets the answer to a sign-out, a password change
   // or a deleted account, and asks again, is refused by this server at once. Google's callback is a
-  // GET that signs in (it writes the user's last sign-in and maybe the avatar).
+  // GET that signs in (it writes the user's last sign-in and maybe the avatar). A chat send writes
+  // no user and no session (its user lock is `for no key update`, which announces nothing): its
+  // answer, the tutor's first words above all, does not wait for that round trip (issue 26).
   const writesOnGet = new Set([`${API_PREFIX}/auth/google/callback`]);
+  const announceNothing = new Set([`${API_PREFIX}/chat/send`, `${API_PREFIX}/chat/send/stream`]);
   app.use('/api/*', async (c, next) => {
     await next();
-    if (WRITES.has(c.req.method) || writesOnGet.has(c.req.path)) await notifications.caughtUp();
+    const { method, path } = c.req;
+    if ((WRITES.has(method) && !announceNothing.has(path)) || writesOnGet.has(path))
+      await notifications.caughtUp();
   });
 
   // Every domain's service, and the ports they ask of each other.

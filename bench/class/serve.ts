@@ -85,7 +85,8 @@ async function app() {
   loop.enable();
   let peak = process.memoryUsage.rss();
   let cpu = process.cpuUsage();
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  // Every 100 ms: reading the RSS costs ~0.25 ms here under load, in the process being measured.
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
   const mb = (bytes: number) => bytes / (1024 * 1024);
   return {
     shown: { url: served.url, tokens },

@@ -11,7 +11,7 @@ import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'driz
 
 import type { Queryable } from '../db';
 import { transaction } from '../db';
-import { boundWaits, lockUser, REPLY_LOCK_WAIT_MS, userLock } from '../db/locks';
+import { boundWaits, REPLY_LOCK_WAIT_MS, userLock } from '../db/locks';
 import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
@@ -108,17 +108,11 @@ function appendToChunks(sessionId: string, piece: SQL) {
   };
 }
 
-/** Adds one message to the session's search chunks, in one statement. */
-async function indexMessage(q: Queryable, sessionId: string, content: string) {
-  const { ctes, insert } = appendToChunks(sessionId, chunkPiece(content));
-  await q.execute(sql`with ${ctes} ${insert}`);
-}
-
 /**
  * Stores a student's message in ONE statement (issue 26: a send made eleven round trips before the
  * model was called): the session — a new one titled from the message with its title chunk, or the
  * caller's `sessionId`, already row-locked (`ownSession`) — gets the message, its activity and count,
- * and the message's search chunk (as `indexMessage` does); and the student's earlier questions are
+ * and the message's search chunk (`appendToChunks`); and the student's earlier questions are
  * counted, up to TEN_MESSAGES (a count that stops there, not one that grows with the history), for
  * the 10th-message award. The caller holds the user's lock, taken in an earlier statement, so this
  * statement's snapshot sees every earlier send of the student, and no other write of this session
@@ -171,6 +165,36 @@ async function storeQuestion(
     messageId: String(row.message_id),
     sentBefore: Number(row.sent_before),
   };
+}
+
+/**
+ * Stores a finished reply in ONE statement (issue 26: it took five, each a round trip while other
+ * replies stream): the message, stamped strictly after the session's last message so that a fast
+ * reply never sorts before its question, the session's activity and count, and the reply's search
+ * chunk (`appendToChunks`). The caller holds the session's lock, taken in an earlier
+ * statement, so this statement's snapshot sees the session's last message and its last chunk.
+ */
+async function storeReply(
+  q: Queryable,
+  userId: string,
+  sessionId: string,
+  reply: string,
+  at: Date,
+) {
+  const { ctes, insert } = appendToChunks(sessionId, chunkPiece(reply));
+  await q.execute(sql`
+    with s as (
+      update ${chatSessions} set
+        last_message_at = greatest(${at.toISOString()}::timestamptz,
+          last_message_at + interval '1 millisecond'),
+        message_count = message_count + 1
+      where id = ${sessionId} returning id, last_message_at),
+    m as (
+      insert into ${chatMessages} (session_id, user_id, role, content, created_at)
+      select id, ${userId}, 'assistant', ${reply}, last_message_at from s),
+    ${ctes},
+    indexed as (${insert})
+    select 1`);
 }
 
 /**
@@ -407,7 +431,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
 
     /**
      * Sessions, archived ones too (marked), whose title or any message contains `text`,
-     * case-insensitively: a match in one of the session's search chunks (see `indexMessage`), newest
+     * case-insensitively: a match in one of the session's search chunks (see `appendToChunks`), newest
      * activity first. `total` is exact up to
      * SEARCH_COUNT_LIMIT matches; past it, it says "at least that many".
      */
@@ -508,27 +532,13 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
     async finish(userId: string, sessionId: string, reply: string) {
       await transaction(db, async (tx) => {
         await boundWaits(tx, { lockWaitMs: REPLY_LOCK_WAIT_MS });
-        await lockUser(tx, userId);
-        const [session] = await tx
-          .select({ id: chatSessions.id, lastMessageAt: chatSessions.lastMessageAt })
-          .from(chatSessions)
-          .where(and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId)))
-          .for('update');
+        // The user's lock, then the session's: the same order as every writer of the session.
+        const locked = await tx.execute(sql`
+          select s.id from (${userLock(userId)}) first, ${chatSessions} s
+          where s.id = ${sessionId} and s.user_id = ${userId} for update of s`);
         // Deleted while the reply was being written: nothing to store it in.
-        if (!session) return;
-        // Strictly after the question, so a fast reply never sorts before it.
-        const at = new Date(Math.max(now().getTime(), session.lastMessageAt.getTime() + 1));
-        await tx
-          .insert(chatMessages)
-          .values({ sessionId, userId, role: 'assistant', content: reply, createdAt: at });
-        await tx
-          .update(chatSessions)
-          .set({
-            lastMessageAt: at,
-            messageCount: sql`${chatSessions.messageCount} + 1`,
-          })
-          .where(eq(chatSessions.id, sessionId));
-        await indexMessage(tx, sessionId, reply);
+        if ((locked as unknown as { rows: unknown[] }).rows.length === 0) return;
+        await storeReply(tx, userId, sessionId, reply, now());
       });
     },
 

@@ -172,6 +172,21 @@ describeServer('chat with the offline coach', () => {
     expect(step).toContain('**Step 2 of 3**');
   });
 
+  it('stamps a reply strictly after its question, even within the same millisecond', async () => {
+    const api = h.as(await h.user());
+    h.freezeClock();
+    try {
+      const sent = await api.post(`${C}/send`, say('What is a prime number?'));
+      expect(sent.status).toBe(200);
+      const { messages } = (await api.get(`${C}/sessions/${sent.body.sessionId}`)).body;
+      expect(messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+      const [asked, replied] = messages.map((m: { createdAt: string }) => Date.parse(m.createdAt));
+      expect(replied - asked).toBe(1);
+    } finally {
+      h.resetClock();
+    }
+  });
+
   it('titles sessions from the first message, at most 60 characters', async () => {
     const api = h.as(await h.user());
     const long = 'Could you please explain how the water cycle works, step by step, with examples?';
