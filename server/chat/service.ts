@@ -11,7 +11,8 @@ import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'driz
 
 import type { Queryable } from '../db';
 import { transaction } from '../db';
-import { boundWaits, REPLY_LOCK_WAIT_MS, userLock } from '../db/locks';
+import { REPLY_BOUNDS, REQUEST_BOUNDS } from '../db/bounds';
+import { userLock } from '../db/locks';
 import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
@@ -381,17 +382,20 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       if (!isUuid(id)) throw new AppError(404, CHAT_MESSAGES.notFound);
       await writing(userId);
       // The title and its search chunk change together, under the session's row lock.
-      const row = await transaction(db, async (tx) => {
-        await boundWaits(tx);
-        const [updated] = await tx
-          .update(chatSessions)
-          .set({ title })
-          .where(and(eq(chatSessions.id, id), eq(chatSessions.userId, userId)))
-          .returning(sessionFields);
-        if (!updated) throw new AppError(404, CHAT_MESSAGES.notFound);
-        await indexTitle(tx, id, title);
-        return updated;
-      });
+      const row = await transaction(
+        db,
+        async (tx) => {
+          const [updated] = await tx
+            .update(chatSessions)
+            .set({ title })
+            .where(and(eq(chatSessions.id, id), eq(chatSessions.userId, userId)))
+            .returning(sessionFields);
+          if (!updated) throw new AppError(404, CHAT_MESSAGES.notFound);
+          await indexTitle(tx, id, title);
+          return updated;
+        },
+        { bounds: REQUEST_BOUNDS },
+      );
       return publicSession(row);
     },
 
@@ -471,41 +475,44 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
     async begin(userId: string, sessionId: string | null | undefined, text: string) {
       const at = now();
       const { rateLimit, rateWindowMs } = config.chat;
-      return transaction(db, async (tx) => {
-        await boundWaits(tx);
-        // The user's lock, then the shared fixed-window limit (http/rate-limit.ts), in one statement
-        // that takes the lock first; counted in this transaction: a send that fails is not counted.
-        await enforce(
-          tx,
-          `chat-send:${userId}`,
-          { limit: rateLimit, windowMs: rateWindowMs },
-          at,
-          CHAT_MESSAGES.rateLimited,
-          userLock(userId),
-        );
-
-        // The rest is one statement (issue 26: every statement before the model is a round trip,
-        // and on PGlite a turn of the one thread): see `storeQuestion`.
-        const created = !sessionId || isClientSessionId(sessionId);
-        if (!created) await ownSession(tx, userId, sessionId!, true);
-        const stored = await storeQuestion(tx, userId, created ? null : sessionId!, text, at);
-        // The 10th message: the award is written once (its key), under the user's lock.
-        if (stored.sentBefore + 1 >= TEN_MESSAGES) {
-          await ledger.award(tx, userId, {
-            key: TEN_MESSAGES_KEY,
-            amount: POINTS.tenMessagesAward,
-            category: 'chat',
-            description: `Sent ${TEN_MESSAGES} messages to Ayah`,
+      return transaction(
+        db,
+        async (tx) => {
+          // The user's lock, then the shared fixed-window limit (http/rate-limit.ts), in one statement
+          // that takes the lock first; counted in this transaction: a send that fails is not counted.
+          await enforce(
+            tx,
+            `chat-send:${userId}`,
+            { limit: rateLimit, windowMs: rateWindowMs },
             at,
-          });
-        }
-        return {
-          session: { id: stored.id, threadId: stored.threadId },
-          messageId: stored.messageId,
-          created,
-          at,
-        };
-      });
+            CHAT_MESSAGES.rateLimited,
+            userLock(userId),
+          );
+
+          // The rest is one statement (issue 26: every statement before the model is a round trip,
+          // and on PGlite a turn of the one thread): see `storeQuestion`.
+          const created = !sessionId || isClientSessionId(sessionId);
+          if (!created) await ownSession(tx, userId, sessionId!, true);
+          const stored = await storeQuestion(tx, userId, created ? null : sessionId!, text, at);
+          // The 10th message: the award is written once (its key), under the user's lock.
+          if (stored.sentBefore + 1 >= TEN_MESSAGES) {
+            await ledger.award(tx, userId, {
+              key: TEN_MESSAGES_KEY,
+              amount: POINTS.tenMessagesAward,
+              category: 'chat',
+              description: `Sent ${TEN_MESSAGES} messages to Ayah`,
+              at,
+            });
+          }
+          return {
+            session: { id: stored.id, threadId: stored.threadId },
+            messageId: stored.messageId,
+            created,
+            at,
+          };
+        },
+        { bounds: REQUEST_BOUNDS },
+      );
     },
 
     /**
@@ -530,16 +537,19 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
 
     /** Stores the complete reply. */
     async finish(userId: string, sessionId: string, reply: string) {
-      await transaction(db, async (tx) => {
-        await boundWaits(tx, { lockWaitMs: REPLY_LOCK_WAIT_MS });
-        // The user's lock, then the session's: the same order as every writer of the session.
-        const locked = await tx.execute(sql`
-          select s.id from (${userLock(userId)}) first, ${chatSessions} s
-          where s.id = ${sessionId} and s.user_id = ${userId} for update of s`);
-        // Deleted while the reply was being written: nothing to store it in.
-        if ((locked as unknown as { rows: unknown[] }).rows.length === 0) return;
-        await storeReply(tx, userId, sessionId, reply, now());
-      });
+      await transaction(
+        db,
+        async (tx) => {
+          // The user's lock, then the session's: the same order as every writer of the session.
+          const locked = await tx.execute(sql`
+            select s.id from (${userLock(userId)}) first, ${chatSessions} s
+            where s.id = ${sessionId} and s.user_id = ${userId} for update of s`);
+          // Deleted while the reply was being written: nothing to store it in.
+          if ((locked as unknown as { rows: unknown[] }).rows.length === 0) return;
+          await storeReply(tx, userId, sessionId, reply, now());
+        },
+        { bounds: REPLY_BOUNDS },
+      );
     },
 
     async recordSafety(userId: string, sessionId: string, event: SafetyEvent) {

@@ -5,15 +5,19 @@
  */
 import { fileURLToPath } from 'node:url';
 
+import type { Transaction as PgliteTx } from '@electric-sql/pglite';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite, PgliteSession, PgliteTransaction } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 
+import type { Bounds } from './bounds';
+import { boundsSql } from './bounds';
 import { lockDataDir, secureDataDir } from './data-dir';
 import type { Notifications } from './notifications';
 import { pgliteNotifications, postgresNotifications } from './notifications';
@@ -69,6 +73,29 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', (error) => console.error('[db] idle client error:', error.message));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    const handle = txHandles(db).postgres;
+    openers.set(db, async (fn, bounds) => {
+      const client = await pool.connect();
+      try {
+        // One simple-protocol query (no parameters): the transaction and its bounds, one round trip.
+        await client.query(bounds ? `begin; ${boundsSql(bounds)}` : 'begin');
+      } catch (error) {
+        client.release(error as Error); // a connection in an unknown state is not reused
+        throw error;
+      }
+      let broken: Error | undefined;
+      try {
+        const result = await fn(handle(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        // After a failed commit there is nothing to roll back: PostgreSQL only warns.
+        await client.query('rollback').catch((e: unknown) => (broken = e as Error));
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    });
     const notifications = postgresNotifications(options.url);
     return {
       db,
@@ -118,6 +145,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const pglite = drizzlePglite({ client: asPglite(client), schema });
   const db = pglite as unknown as Db;
+  const handle = txHandles(db).pglite;
+  const inThread = thread;
+  openers.set(db, (fn, bounds) =>
+    inThread
+      ? // The worker's `begin` sets the bounds in the same turn of the database thread.
+        inThread.transaction((tx) => fn(handle(tx)), bounds)
+      : asPglite(client).transaction(async (tx) => {
+          if (bounds) await tx.exec(boundsSql(bounds));
+          return fn(handle(tx));
+        }),
+  );
   return {
     db,
     kind: 'pglite',
@@ -150,15 +188,73 @@ export function pgErrorCode(error: unknown): string | undefined {
 export const UNIQUE_VIOLATION = '23505';
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 
+/** Opens a transaction on the database `openDatabase` made `db` for: see `transaction`. */
+type Opener = <T>(fn: (tx: Tx) => Promise<T>, bounds: Bounds | null) => Promise<T>;
+const openers = new WeakMap<Db, Opener>();
+
+/**
+ * drizzle's own transaction handle over a connection (or PGlite transaction) that is already in a
+ * transaction we began: the classes drizzle's `db.transaction` builds (drizzle-orm 0.45,
+ * node-postgres/session.js and pglite/session.js), on the db's relational schema, so callers keep
+ * the same `Tx`, nested savepoints included (`tx.transaction`). Built by hand because drizzle's
+ * `db.transaction` sends `begin` as a round trip of its own, and takes no statement to send with it.
+ * No logger and no cache: `openDatabase` gives drizzle neither.
+ */
+function txHandles(db: Db) {
+  const dialect = new PgDialect();
+  const relational = {
+    schema: db._.schema!,
+    fullSchema: db._.fullSchema,
+    tableNamesMap: db._.tableNamesMap,
+  };
+  return {
+    postgres: (client: pg.PoolClient) =>
+      new NodePgTransaction(
+        dialect,
+        new NodePgSession(client, dialect, relational),
+        relational,
+      ) as unknown as Tx,
+    pglite: (tx: PgliteTx) =>
+      new PgliteTransaction(
+        dialect,
+        new PgliteSession(tx, dialect, relational),
+        relational,
+      ) as unknown as Tx,
+  };
+}
+
+export interface TransactionOptions {
+  /**
+   * How long the transaction's statements may wait for a lock and run (SET LOCAL, bounds.ts:
+   * REQUEST_BOUNDS, REPLY_BOUNDS), set by its `begin`; none of ours (the server's own settings)
+   * unless given.
+   */
+  bounds?: Bounds;
+  /** Tries in all when PostgreSQL aborts the transaction for a deadlock or a serialization failure. */
+  attempts?: number;
+}
+
 /**
  * Runs `fn` in a transaction, retrying a few times when PostgreSQL aborts it for a deadlock or a
  * serialization failure. Services also take their locks in one order (user → session → tokens), so a
  * retry is a backstop, not the plan. `fn` must not have effects outside the database.
+ *
+ * The transaction begins with its `bounds` in the same round trip (issue 26: before the model,
+ * every statement of a send is a round trip, and on PGlite a turn of its one thread): with
+ * REQUEST_BOUNDS a request that would queue behind another of the same account's writes gives up
+ * after LOCK_WAIT_MS (409) instead of holding a pooled connection (issue 22 #3). It rolls back when
+ * `fn` throws, and its connection goes back to the pool on every path.
  */
-export async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, attempts = 3): Promise<T> {
+export async function transaction<T>(
+  db: Db,
+  fn: (tx: Tx) => Promise<T>,
+  { bounds, attempts = 3 }: TransactionOptions = {},
+): Promise<T> {
+  const open = openers.get(db);
+  if (!open) throw new Error('transaction() takes a database that openDatabase opened.');
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(fn);
+      return await open(fn, bounds ?? null);
     } catch (error) {
       if (attempt >= attempts || !RETRYABLE.has(pgErrorCode(error) ?? '')) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));

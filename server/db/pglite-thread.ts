@@ -20,6 +20,7 @@ import { Worker } from 'node:worker_threads';
 
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 
+import type { Bounds } from './bounds';
 import type {
   PgliteCall,
   PgliteMessage,
@@ -50,6 +51,11 @@ export interface PgliteHandle {
 }
 
 export interface PgliteThread extends PgliteHandle {
+  /**
+   * A transaction held open in the thread; `bounds` (bounds.ts) are set by its `begin`, in the same
+   * message: one turn of the database thread for both.
+   */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, bounds?: Bounds | null): Promise<T>;
   /** Why the thread stopped, while it has not been closed on purpose; null while it runs. */
   readonly failure: Error | null;
   /** The worker itself (tests end it to see a crash surface). */
@@ -245,8 +251,8 @@ export async function startPgliteThread(options: {
     },
     query: (sql, params, options) => query(sql, params, options),
     exec: (sql) => exec(sql),
-    async transaction(fn) {
-      const id = await send<number>({ op: 'begin' });
+    async transaction(fn, bounds) {
+      const id = await send<number>({ op: 'begin', ...(bounds && { bounds }) });
       let ended = false;
       const tx = {
         query: (sql: string, params?: unknown[], options?: QueryOptions) =>

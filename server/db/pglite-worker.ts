@@ -7,8 +7,8 @@
  *
  * One message in, one answer out (`{ id, result }` or `{ id, error }`), in the order PGlite answers.
  * A transaction is held open here while the main thread sends its statements one at a time (PGlite
- * runs one at a time anyway): `begin` answers its id, statements name it, `end` commits or rolls it
- * back. A `NOTIFY` heard while a statement runs is posted before that statement's answer, so the
+ * runs one at a time anyway): `begin` (with the transaction's bounds, in the same turn) answers its
+ * id, statements name it, `end` commits or rolls it back. A `NOTIFY` heard while a statement runs is posted before that statement's answer, so the
  * main thread hears it before the caller goes on, as it did with PGlite on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -16,6 +16,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { PGliteOptions, Transaction } from '@electric-sql/pglite';
 import { PGlite } from '@electric-sql/pglite';
 
+import type { Bounds } from './bounds';
+import { boundsSql } from './bounds';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
 
 /** A compiled `WebAssembly.Module` (the server's type libraries leave WebAssembly out). */
@@ -40,7 +42,8 @@ interface CallOptions {
 export type PgliteCall =
   | { id: number; op: 'query'; sql: string; params: unknown[]; options: CallOptions; tx?: number }
   | { id: number; op: 'exec'; sql: string; tx?: number }
-  | { id: number; op: 'begin' }
+  /** Opens a transaction, with its bounds when given (SET LOCAL, bounds.ts) in the same turn. */
+  | { id: number; op: 'begin'; bounds?: Bounds }
   | { id: number; op: 'end'; tx: number; commit: boolean }
   | { id: number; op: 'listen'; channel: string }
   | { id: number; op: 'dump'; compression: 'gzip' | 'none' }
@@ -110,10 +113,11 @@ async function main() {
     return held.tx;
   }
 
-  function begin(id: number) {
+  function begin(id: number, bounds: Bounds | undefined) {
     let ended: { commit: boolean; id: number } | null = null;
     client
       .transaction(async (tx) => {
+        if (bounds) await tx.exec(boundsSql(bounds));
         ended = await new Promise<{ commit: boolean; id: number }>((resolve) => {
           open.set(id, { tx, end: (commit, endId) => resolve({ commit, id: endId }) });
           answer(id, id);
@@ -124,7 +128,7 @@ async function main() {
         () => answer(ended!.id),
         (error: unknown) => {
           if (!ended)
-            refuse(id, error); // BEGIN itself failed
+            refuse(id, error); // BEGIN (or its bounds) failed
           else if (error instanceof Rollback) answer(ended.id);
           else refuse(ended.id, error); // the COMMIT failed
         },
@@ -147,7 +151,7 @@ async function main() {
         case 'exec':
           return answer(call.id, await handleOf(call.tx).exec(call.sql));
         case 'begin':
-          return begin(call.id);
+          return begin(call.id, call.bounds);
         case 'end': {
           const held = open.get(call.tx);
           if (!held) throw new Error('The transaction has already ended.');

@@ -189,8 +189,8 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
       ? c.json({ detail: 'Could not validate credentials' }, 401, BEARER_CHALLENGE)
       : c.json({ detail: 'Not Found' }, 404);
   }
-  // A bounded transaction (db/locks.ts `boundWaits`) that waited too long for another request of the
-  // same account, or ran too long: the client may try again; nothing was written.
+  // A bounded transaction (db/bounds.ts) that waited too long for another request of the same
+  // account, or ran too long: the client may try again; nothing was written.
   if (pgErrorCode(error) === LOCK_NOT_AVAILABLE) {
     return c.json({ detail: BUSY_MESSAGES.locked }, 409, { 'Retry-After': '1' });
   }

@@ -1,0 +1,265 @@
+/**
+ * Issue 26 (a send's CPU): a transaction opens with its bounds (SET LOCAL lock_timeout and
+ * statement_timeout, db/bounds.ts) in the same round trip as its `begin` — one simple-protocol query
+ * on PostgreSQL, one message to PGlite's thread — instead of a `set_config` statement of its own. The
+ * bounds still hold and end with the transaction, a failed transaction rolls back and gives its
+ * connection back, and a send's transaction is one statement shorter.
+ */
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import type { Database, Db, Tx } from '../../../server/db';
+import { openDatabase, pgErrorCode, transaction } from '../../../server/db';
+import { REQUEST_BOUNDS } from '../../../server/db/bounds';
+import type { PgliteThread } from '../../../server/db/pglite-thread';
+import { FakeOpenAI } from '../fake-openai';
+import type { HarnessOptions, Loose } from '../harness';
+import { describeServer, freshPgDatabase, onPostgres, useTestServer } from '../harness';
+
+const C = '/api/v1/chat';
+// A model endpoint (its default reply), so that a send costs the server nothing of its own coach.
+const fake = new FakeOpenAI();
+const options: HarnessOptions = {};
+beforeAll(async () => {
+  await fake.start();
+  options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 10_000 };
+});
+afterAll(() => fake.close());
+const h = useTestServer(options);
+
+const say = (content: string, sessionId?: string) => ({
+  messages: [{ role: 'user', content }],
+  ...(sessionId ? { sessionId } : {}),
+});
+
+/**
+ * A database of the pass's kind with one connection: PostgreSQL with a pool of one (a connection
+ * not given back would hang the next transaction), or PGlite on the main thread (the harness's
+ * runs in a thread), so both ways PGlite opens a transaction are tried.
+ */
+let single: Database;
+let dropSingle = async () => {};
+beforeAll(async () => {
+  if (!onPostgres) {
+    single = await openDatabase({ dataDir: null, thread: false });
+  } else {
+    const fresh = await freshPgDatabase();
+    dropSingle = fresh.drop;
+    single = await openDatabase({ url: fresh.url, poolSize: 1 });
+  }
+  await single.db.execute(sql`create table bounded_t (id int primary key, note text)`);
+}, 60_000);
+afterAll(async () => {
+  await single?.close();
+  await dropSingle();
+});
+
+type Settings = { lock: string; statement: string };
+const settingsOf = async (q: Db | Tx): Promise<Settings> => {
+  const { rows } = (await q.execute(sql`select current_setting('lock_timeout') as lock,
+    current_setting('statement_timeout') as statement`)) as unknown as { rows: Settings[] };
+  return rows[0]!;
+};
+const rowsOf = async (db: Db) =>
+  ((await db.execute(sql`select id from bounded_t order by id`)) as Loose).rows.map(
+    (r: { id: number }) => r.id,
+  );
+
+describeServer("a transaction's bounds", () => {
+  it("holds them for itself alone (SET LOCAL): a request's, its own, or none", async () => {
+    for (const { db } of [single, h.database]) {
+      const bounds = REQUEST_BOUNDS;
+      expect(await transaction(db, settingsOf, { bounds })).toEqual({
+        lock: '3s',
+        statement: '10s',
+      });
+      expect(
+        await transaction(db, settingsOf, { bounds: { lockWaitMs: 15_000, statementMs: 250 } }),
+      ).toEqual({ lock: '15s', statement: '250ms' });
+      expect(await transaction(db, settingsOf)).toEqual({ lock: '0', statement: '0' });
+      // Nested transactions (savepoints) run inside the same bounds.
+      expect(await transaction(db, (tx) => tx.transaction(settingsOf), { bounds })).toEqual({
+        lock: '3s',
+        statement: '10s',
+      });
+    }
+    // After it, on the same connection (the only one), nothing is left of them.
+    expect(await settingsOf(single.db)).toEqual({ lock: '0', statement: '0' });
+    // Only our own integers become SQL.
+    await expect(
+      transaction(single.db, settingsOf, { bounds: { ...REQUEST_BOUNDS, lockWaitMs: 1.5 } }),
+    ).rejects.toThrow(RangeError);
+    await expect(
+      transaction(single.db, settingsOf, { bounds: { ...REQUEST_BOUNDS, statementMs: -1 } }),
+    ).rejects.toThrow(RangeError);
+  });
+
+  it('rolls back a failed transaction and gives its connection back, N+1 times on a pool of N', async () => {
+    // A pool of one: a connection kept by a failed transaction would hang the next one for good.
+    const failures = [
+      // The function throws after a write.
+      transaction(single.db, async (tx) => {
+        await tx.execute(sql`insert into bounded_t values (1, 'thrown away')`);
+        throw new Error('changed my mind');
+      }),
+      // A statement fails (a duplicate key) after a write.
+      transaction(single.db, async (tx) => {
+        await tx.execute(sql`insert into bounded_t values (2, 'first')`);
+        await tx.execute(sql`insert into bounded_t values (2, 'again')`);
+      }),
+      // A nested transaction fails and the outer one throws it on.
+      transaction(single.db, async (tx) => {
+        await tx.execute(sql`insert into bounded_t values (3, 'outer')`);
+        await tx.transaction(async (inner) => {
+          await inner.execute(sql`insert into bounded_t values (4, 'inner')`);
+          throw new Error('inner');
+        });
+      }),
+    ];
+    const outcomes = await Promise.allSettled(failures);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(pgErrorCode((outcomes[1] as PromiseRejectedResult).reason)).toBe('23505');
+    expect(await rowsOf(single.db)).toEqual([]);
+    await transaction(single.db, (tx) => tx.execute(sql`insert into bounded_t values (5, 'kept')`));
+    expect(await rowsOf(single.db)).toEqual([5]);
+  });
+
+  // PGlite has one connection (no lock to wait on) and its WASM build fires no statement timeout.
+  it.runIf(onPostgres)(
+    'gives up on a row lock after its lock wait (55P03), and on a statement after its bound (57014)',
+    { timeout: 30_000 },
+    async () => {
+      const { db } = h.database;
+      await db.execute(sql`create table if not exists bounded_t (id int primary key, note text)`);
+      await db.execute(sql`insert into bounded_t values (1, 'held') on conflict do nothing`);
+      await db.transaction(async (holder) => {
+        await holder.execute(sql`select id from bounded_t where id = 1 for update`);
+        // Past the pool's 10 connections (one is the holder's): none is kept by a failed wait.
+        for (let i = 0; i < 11; i++) {
+          const waited = await transaction(
+            db,
+            (tx) => tx.execute(sql`update bounded_t set note = 'mine' where id = 1`),
+            { bounds: { ...REQUEST_BOUNDS, lockWaitMs: 20 } },
+          ).catch((error: unknown) => error);
+          expect(pgErrorCode(waited)).toBe('55P03');
+        }
+      });
+      // Without its bound the sleep would outlast the test's timeout.
+      const cut = await transaction(db, (tx) => tx.execute(sql`select pg_sleep(60)`), {
+        bounds: { ...REQUEST_BOUNDS, statementMs: 50 },
+      }).catch((error: unknown) => error);
+      expect(pgErrorCode(cut)).toBe('57014');
+      expect(await transaction(db, settingsOf, { bounds: REQUEST_BOUNDS })).toEqual({
+        lock: '3s',
+        statement: '10s',
+      });
+    },
+  );
+
+  it('answers N+1 failing sends on a pool of N, then a good one', async () => {
+    const owner = await h.user('Owner');
+    const other = await h.user('Other');
+    const { rows } = (await h.database.db.execute(sql`
+      insert into chat_sessions (user_id, title, created_at, last_message_at)
+      values (${owner.id}, 'Mine', now(), now()) returning id`)) as unknown as {
+      rows: { id: string }[];
+    };
+    const theirs = rows[0]!.id;
+    // Each fails inside the send's transaction (someone else's chat), after the rate-limit write.
+    for (let i = 0; i < 11; i++) {
+      expect((await h.as(other).post(`${C}/send`, say('let me in', theirs))).status).toBe(404);
+    }
+    expect((await h.as(other).post(`${C}/send`, say('my own chat'))).status).toBe(200);
+  });
+});
+
+/**
+ * The statements of the send's transactions as the database heard them: on PostgreSQL each query a
+ * pooled client sent, by client; on PGlite each message to its thread, by transaction.
+ */
+function recordStatements() {
+  const heard: { conn: unknown; text: string }[] = [];
+  if (onPostgres) {
+    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+    const query = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const [config] = args;
+      heard.push({
+        conn: this,
+        text: typeof config === 'string' ? config : (config as { text: string }).text,
+      });
+      return query.apply(this, args);
+    };
+    return { heard, stop: () => void (proto.query = query) };
+  }
+  const { worker } = (h.database.db as unknown as { $client: PgliteThread }).$client;
+  const post = worker.postMessage;
+  const ids = new Map<number, number>(); // a begin's message id → its transaction
+  worker.postMessage = function (this: unknown, message: Loose, ...rest: unknown[]) {
+    if (message.op === 'begin') {
+      ids.set(message.id, message.id);
+      heard.push({ conn: message.id, text: `begin ${JSON.stringify(message.bounds ?? null)}` });
+    } else if (message.op === 'end') {
+      heard.push({ conn: message.tx, text: message.commit ? 'commit' : 'rollback' });
+    } else if (message.tx) {
+      heard.push({ conn: message.tx, text: message.sql });
+    }
+    return post.call(this, message, ...(rest as []));
+  } as typeof post;
+  return { heard, stop: () => void (worker.postMessage = post) };
+}
+
+/** Each transaction heard: its statements from its begin to its commit or rollback. */
+function transactionsOf(heard: { conn: unknown; text: string }[]): string[][] {
+  const open = new Map<unknown, string[]>();
+  const done: string[][] = [];
+  for (const { conn, text } of heard) {
+    const trimmed = text.trim();
+    if (/^begin\b/i.test(trimmed)) open.set(conn, [trimmed]);
+    else if (open.has(conn)) {
+      open.get(conn)!.push(trimmed);
+      if (/^(commit|rollback)$/i.test(trimmed)) {
+        done.push(open.get(conn)!);
+        open.delete(conn);
+      }
+    }
+  }
+  return done;
+}
+
+describeServer("a send's transaction", () => {
+  it('opens with its bounds in one round trip: five statements, not six', async () => {
+    const user = await h.user('Counted');
+    const api = h.as(user);
+    const first = await api.post(`${C}/send`, say('What is half of 8?'));
+    expect(first.status).toBe(200);
+    const { heard, stop } = recordStatements();
+    let sent;
+    try {
+      sent = await api.post(`${C}/send`, say('And half of 6?', first.body.sessionId));
+    } finally {
+      stop();
+    }
+    expect(sent.status).toBe(200);
+    const [question, reply, ...rest] = transactionsOf(heard);
+    expect(rest).toEqual([]);
+    const begin = onPostgres
+      ? "begin; select set_config('lock_timeout', '3000ms', true), " +
+        "set_config('statement_timeout', '10000ms', true)"
+      : 'begin {"lockWaitMs":3000,"statementMs":10000}';
+    // begin with its bounds, the user's lock and the rate limit, the session's lock, the question
+    // stored, commit.
+    expect(question).toHaveLength(5);
+    expect(question![0]).toBe(begin);
+    expect(question![1]).toMatch(/^insert into "rate_limits".*for no key update/s);
+    expect(question![2]).toMatch(/^select .* from "chat_sessions" .* for update$/s);
+    expect(question![3]).toMatch(/insert into "chat_messages"/);
+    expect(question![4]).toBe('commit');
+    // The reply's, with its longer lock wait.
+    expect(reply![0]).toBe(begin.replace('3000', '15000'));
+    expect(reply!.at(-1)).toBe('commit');
+    // No bound is a statement of its own anywhere.
+    expect(heard.filter((s) => /set_config/.test(s.text) && !/^begin/.test(s.text))).toEqual([]);
+  });
+});
