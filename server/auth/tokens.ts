@@ -2,14 +2,14 @@
  * Access tokens are short-lived JWTs (HS256 only, issuer, audience and expiry checked). Refresh,
  * verification and reset tokens are 256 random bits, handed out once and stored only as SHA-256.
  */
-import type { webcrypto } from 'node:crypto';
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
+
+import { verifyHs256Jwt } from './jwt-hs256';
 
 export const JWT_ISSUER = 'ayah-coach';
 export const JWT_AUDIENCE = 'ayah-coach:api';
-const ALGORITHMS = ['HS256'];
 
 export interface AccessClaims {
   /** The user's id. */
@@ -41,31 +41,15 @@ export async function signAccessToken(
 export type AccessTokenResult =
   { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
-/**
- * The secret as a WebCrypto key, imported once per secret: given the raw bytes, jose imports them
- * again on every verification.
- */
-const verifyKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
-function verifyKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
-  let key = verifyKeys.get(secret);
-  if (!key) {
-    // A copy: WebCrypto takes bytes over an ArrayBuffer, never a SharedArrayBuffer.
-    key = crypto.subtle.importKey(
-      'raw',
-      new Uint8Array(secret),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['verify'],
-    );
-    verifyKeys.set(secret, key);
-  }
-  return key;
-}
-
 const CLOCK_TOLERANCE_SEC = 5;
+const EXPECTED = {
+  issuer: JWT_ISSUER,
+  audience: JWT_AUDIENCE,
+  clockToleranceSec: CLOCK_TOLERANCE_SEC,
+};
 
 /**
- * Tokens whose signature and claims jose has checked, per secret, with the times that bound their
+ * Tokens whose signature and claims have been checked, per secret, with the times that bound their
  * life. A client sends one access token with every request for as long as it lives: checking its
  * HMAC once is enough, while its times are checked afresh on every use. Nothing about the session is
  * kept here: whether it is revoked, expired or its user's token version moved on is the session
@@ -80,7 +64,7 @@ interface Verified {
 const verifiedTokens = new WeakMap<Uint8Array, Map<string, Verified>>();
 const VERIFIED_TOKENS_MAX = 10_000;
 
-/** The claims of a token verified before, if its times still hold at `now` (jose's own test). */
+/** The claims of a token verified before, if its times still hold at `now` (the same test). */
 function alreadyVerified(token: string, secret: Uint8Array, now: Date): AccessClaims | undefined {
   const seen = verifiedTokens.get(secret)?.get(token);
   if (!seen) return undefined;
@@ -88,7 +72,7 @@ function alreadyVerified(token: string, secret: Uint8Array, now: Date): AccessCl
   const inTime =
     seen.exp > at - CLOCK_TOLERANCE_SEC &&
     (seen.nbf === undefined || seen.nbf <= at + CLOCK_TOLERANCE_SEC);
-  // Out of its time, the token goes through jose again, which says why it is refused.
+  // Out of its time, the token is checked afresh, which says why it is refused.
   return inTime ? seen.claims : undefined;
 }
 
@@ -106,26 +90,17 @@ export async function verifyAccessToken(
 ): Promise<AccessTokenResult> {
   const claims = alreadyVerified(token, secret, now);
   if (claims) return { ok: true, claims };
-  try {
-    const { payload } = await jwtVerify(token, await verifyKey(secret), {
-      algorithms: ALGORITHMS,
-      issuer: JWT_ISSUER,
-      audience: JWT_AUDIENCE,
-      requiredClaims: ['exp', 'iat', 'sub'],
-      currentDate: now,
-      clockTolerance: CLOCK_TOLERANCE_SEC,
-    });
-    const { sub, sid, tv } = payload;
-    if (typeof sub !== 'string' || typeof sid !== 'string' || !Number.isInteger(tv)) {
-      return { ok: false, reason: 'invalid' };
-    }
-    if (!UUID.test(sub) || !UUID.test(sid)) return { ok: false, reason: 'invalid' };
-    const verified = { sub, sid, tv: tv as number };
-    rememberVerified(token, secret, { claims: verified, exp: payload.exp!, nbf: payload.nbf });
-    return { ok: true, claims: verified };
-  } catch (error) {
-    return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+  const verified = verifyHs256Jwt(token, secret, EXPECTED, now);
+  if (!verified.ok) return verified;
+  const { payload } = verified;
+  const { sub, sid, tv } = payload;
+  if (typeof sub !== 'string' || typeof sid !== 'string' || !Number.isInteger(tv)) {
+    return { ok: false, reason: 'invalid' };
   }
+  if (!UUID.test(sub) || !UUID.test(sid)) return { ok: false, reason: 'invalid' };
+  const accepted = { sub, sid, tv: tv as number };
+  rememberVerified(token, secret, { claims: accepted, exp: payload.exp, nbf: payload.nbf });
+  return { ok: true, claims: accepted };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

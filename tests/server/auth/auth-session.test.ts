@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import { REFRESH_GRACE_MS } from '../../../server/auth/sessions';
 import { JWT_AUDIENCE, JWT_ISSUER, signAccessToken } from '../../../server/auth/tokens';
 import { authSessions, pointsLedger, refreshTokens, users } from '../../../server/db/schema';
+import { handSignedJwt, hs256 } from '../../support/jwt';
 import { describeServer, uniqueEmail, useTestServer } from '../harness';
 
 const h = useTestServer();
@@ -29,6 +30,34 @@ async function forge(
 
 function claimsOf(token: string): { sub: string; sid: string; tv: number } {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+}
+
+/**
+ * A token for the same user and session as `token`, built and signed by hand with the server's
+ * secret: the header given, the claims changed as given (undefined removes one), times from the
+ * server's clock.
+ */
+function handMade(
+  token: string,
+  change: Record<string, unknown> = {},
+  header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' },
+): string {
+  const { sub, sid, tv } = claimsOf(token);
+  const at = Math.floor(h.now().getTime() / 1000);
+  const claims: Record<string, unknown> = {
+    ...{ sub, sid, tv, iss: JWT_ISSUER, aud: JWT_AUDIENCE, iat: at - 60, exp: at + 600 },
+    jti: randomUUID(),
+  };
+  for (const [claim, value] of Object.entries(change)) {
+    if (value === undefined) delete claims[claim];
+    else claims[claim] = value;
+  }
+  return handSignedJwt(header, claims, h.config.jwtSecret);
+}
+
+async function meWith(token: string) {
+  const reply = await h.get(`${AUTH}/me`, { token });
+  return reply.status === 401 ? (reply.body as { detail: string }).detail : reply.status;
 }
 
 describeServer('bearer tokens', () => {
@@ -93,13 +122,75 @@ describeServer('bearer tokens', () => {
       { sub: claims.sub, sid: claims.sid, tv: claims.tv },
       { alg: 'HS512' },
     );
-    for (const token of [unsecured, `${unsecured}x`, hs512]) {
+    // Signed by hand with HMAC-SHA-256 and the server's own secret: only the header is wrong.
+    const lying = [
+      handMade(user.access_token, {}, { alg: 'HS512', typ: 'JWT' }),
+      handMade(user.access_token, {}, { alg: 'none', typ: 'JWT' }),
+      handMade(user.access_token, {}, { typ: 'JWT' }),
+      handMade(user.access_token, {}, { alg: 'HS256', crit: ['exp'], exp: 1 }),
+      handMade(user.access_token, {}, { alg: 'HS256', crit: ['b64'], b64: true }),
+      handMade(user.access_token, {}, { alg: 'HS256', crit: ['b64'], b64: false }),
+    ];
+    for (const token of [unsecured, `${unsecured}x`, hs512, ...lying]) {
       const reply = await h.get(`${AUTH}/me`, { token });
       expect(reply.status).toBe(401);
+      expect(reply.body).toEqual({ detail: 'Could not validate credentials' });
     }
     // The same claims, properly signed, pass: the refusals above are about the algorithm.
     const good = await forge({ sub: claims.sub, sid: claims.sid, tv: claims.tv });
     expect((await h.get(`${AUTH}/me`, { token: good })).status).toBe(200);
+    expect(await meWith(handMade(user.access_token))).toBe(200);
+  });
+
+  it('refuses a malformed token: extra dots, padding, a payload that is not an object', async () => {
+    const user = await h.signedInUser();
+    // A payload whose base64url is not a multiple of 4 long, so that it can be padded.
+    let good = handMade(user.access_token);
+    for (let pad = 'x'; good.split('.')[1]!.length % 4 === 0; pad += 'x') {
+      good = handMade(user.access_token, { pad });
+    }
+    const [header, payload, signature] = good.split('.') as [string, string, string];
+    const notObject = handSignedJwt({ alg: 'HS256' }, '["a","b"]', h.config.jwtSecret);
+    const padded = `${payload}${'='.repeat(4 - (payload.length % 4))}`;
+    const signedPadded = `${header}.${padded}.${hs256(`${header}.${padded}`, h.config.jwtSecret)}`;
+    const malformed = [
+      `${good}.`,
+      `${good}.${signature}`,
+      `${header}..${payload}.${signature}`,
+      `${header}.${payload}`,
+      `${good}=`,
+      signedPadded,
+      notObject,
+    ];
+    for (const token of malformed) {
+      expect(await meWith(token), token).toBe('Could not validate credentials');
+    }
+    expect(await meWith(good)).toBe(200);
+  });
+
+  it('requires exp, iat and sub, and checks nbf and exp with a 5 s tolerance', async () => {
+    const user = await h.signedInUser();
+    h.freezeClock();
+    try {
+      const at = Math.floor(h.now().getTime() / 1000);
+      const made = (change: Record<string, unknown>) => handMade(user.access_token, change);
+      for (const claim of ['exp', 'iat', 'sub']) {
+        expect(await meWith(made({ [claim]: undefined })), claim).toBe(
+          'Could not validate credentials',
+        );
+      }
+      expect(await meWith(made({ exp: String(at + 600) }))).toBe('Could not validate credentials');
+      expect(await meWith(made({ nbf: at + 60 }))).toBe('Could not validate credentials');
+      expect(await meWith(made({ nbf: at + 5 }))).toBe(200);
+      expect(await meWith(made({ exp: at - 3 }))).toBe(200); // expired by less than the tolerance
+      expect(await meWith(made({ exp: at - 5 }))).toBe('Token has expired');
+      // Expired, but refused first for its issuer, as before.
+      expect(await meWith(made({ exp: at - 60, iss: 'someone-else' }))).toBe(
+        'Could not validate credentials',
+      );
+    } finally {
+      h.resetClock();
+    }
   });
 
   it('checks issuer and audience', async () => {
@@ -109,6 +200,11 @@ describeServer('bearer tokens', () => {
       const token = await forge({ sub: claims.sub, sid: claims.sid, tv: claims.tv }, options);
       expect((await h.get(`${AUTH}/me`, { token })).status).toBe(401);
     }
+    // An audience list is ours when it holds ours (as jose had it).
+    const ours = handMade(user.access_token, { aud: ['another-api', JWT_AUDIENCE] });
+    expect(await meWith(ours)).toBe(200);
+    const notOurs = handMade(user.access_token, { aud: ['another-api'] });
+    expect(await meWith(notOurs)).toBe('Could not validate credentials');
   });
 
   it('expires access tokens after 30 minutes (401 "Token has expired")', async () => {
