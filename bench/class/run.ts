@@ -29,6 +29,7 @@
  *   npm run bench:class -- --processes 2     # also 300 streams over two app processes on one PostgreSQL
  *   npm run bench:class -- --profile profiles  # the app under `node --cpu-prof` (files there)
  *   npm run bench:class -- --untraced          # the app without the send trace (no phase report)
+ *   npm run bench:class -- --warm              # each student's connection opened before the burst
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -57,6 +58,13 @@ const DATABASES = text('db', 'pglite,pg').split(',');
 const PROCESSES = arg('processes', 1);
 /** `--untraced`: the app without AYAH_TRACE_SENDS (its async hooks cost CPU; no phase report then). */
 const UNTRACED = process.argv.includes('--untraced') ? ['--untraced'] : [];
+/**
+ * `--warm`: each student's connection is open before the burst (one request each, on both sides),
+ * as when students have the app open on kept-alive connections, or behind a proxy that keeps its
+ * own connections to the app. Without it every send opens a connection, and Node 20's libuv
+ * accepts one connection per turn of a busy event loop (libuv#3696).
+ */
+const WARM = process.argv.includes('--warm');
 const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR =
   profileAt === -1 ? null : path.resolve(process.argv[profileAt + 1] ?? 'profiles');
@@ -295,6 +303,15 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
       ...apps.map((a, k) => throughAyah(String(a.shown.url), tokens[k * 3 + i]!, i)),
     ]),
   );
+  if (WARM) {
+    const open = (url: string) => fetch(url).then((r) => r.arrayBuffer());
+    await Promise.all(Array.from({ length: n }, () => open(`${endpoint}/models`)));
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        open(`${String(apps[i % apps.length]!.shown.url)}/api/v1/health`),
+      ),
+    );
+  }
   const load = loadAverage();
   // The client's own cost of each side (its CPU a stream, the connections it opened): the same
   // code and the same connection pool (fetch's) for both, so the baseline is a fair one.
