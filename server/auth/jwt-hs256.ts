@@ -119,13 +119,29 @@ function claimsRefusal(
   if (claims.iss !== expected.issuer || !audienceIncludes(claims.aud, expected.audience)) {
     return INVALID;
   }
-  const tolerance = expected.clockToleranceSec;
   if (typeof claims.iat !== 'number') return INVALID;
-  if (Object.hasOwn(claims, 'nbf')) {
-    if (typeof claims.nbf !== 'number' || claims.nbf > now + tolerance) return INVALID;
-  }
+  if (Object.hasOwn(claims, 'nbf') && typeof claims.nbf !== 'number') return INVALID;
   if (typeof claims.exp !== 'number') return INVALID;
-  if (claims.exp <= now - tolerance) return EXPIRED;
+  return timesRefusal(
+    claims.nbf as number | undefined,
+    claims.exp,
+    now,
+    expected.clockToleranceSec,
+  );
+}
+
+/**
+ * Why a token's times refuse it at `now` (seconds), `tolerance` either way: not valid yet
+ * ('invalid', as jose), or expired; undefined while they hold.
+ */
+export function timesRefusal(
+  nbf: number | undefined,
+  exp: number,
+  now: number,
+  tolerance: number,
+): typeof INVALID | typeof EXPIRED | undefined {
+  if (nbf !== undefined && nbf > now + tolerance) return INVALID;
+  if (exp <= now - tolerance) return EXPIRED;
   return undefined;
 }
 

@@ -6,7 +6,7 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 
 import { SignJWT } from 'jose';
 
-import { verifyHs256Jwt } from './jwt-hs256';
+import { timesRefusal, verifyHs256Jwt } from './jwt-hs256';
 
 export const JWT_ISSUER = 'ayah-coach';
 export const JWT_AUDIENCE = 'ayah-coach:api';
@@ -69,11 +69,8 @@ function alreadyVerified(token: string, secret: Uint8Array, now: Date): AccessCl
   const seen = verifiedTokens.get(secret)?.get(token);
   if (!seen) return undefined;
   const at = Math.floor(now.getTime() / 1000);
-  const inTime =
-    seen.exp > at - CLOCK_TOLERANCE_SEC &&
-    (seen.nbf === undefined || seen.nbf <= at + CLOCK_TOLERANCE_SEC);
   // Out of its time, the token is checked afresh, which says why it is refused.
-  return inTime ? seen.claims : undefined;
+  return timesRefusal(seen.nbf, seen.exp, at, CLOCK_TOLERANCE_SEC) ? undefined : seen.claims;
 }
 
 function rememberVerified(token: string, secret: Uint8Array, entry: Verified): void {
