@@ -10,7 +10,7 @@ import type { SQL } from 'drizzle-orm';
 import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 
 import type { Queryable } from '../db';
-import { transaction } from '../db';
+import { rowsOf, transaction } from '../db';
 import { REPLY_BOUNDS, REQUEST_BOUNDS } from '../db/bounds';
 import { userLock } from '../db/locks';
 import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
@@ -159,7 +159,7 @@ async function storeQuestion(
       returning id)
     select s.id, s.thread_id, (select id from m) as message_id, ${sentBefore} as sent_before
     from s`);
-  const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0]!;
+  const row = rowsOf(result)[0]!;
   return {
     id: String(row.id),
     threadId: String(row.thread_id),
@@ -545,7 +545,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
             select s.id from (${userLock(userId)}) first, ${chatSessions} s
             where s.id = ${sessionId} and s.user_id = ${userId} for update of s`);
           // Deleted while the reply was being written: nothing to store it in.
-          if ((locked as unknown as { rows: unknown[] }).rows.length === 0) return;
+          if (rowsOf(locked).length === 0) return;
           await storeReply(tx, userId, sessionId, reply, now());
         },
         { bounds: REPLY_BOUNDS },

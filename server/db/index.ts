@@ -31,6 +31,11 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Queryable = Db | Tx;
 
+/** The rows of a raw statement (`db.execute`): node-postgres and PGlite both answer `{ rows }`. */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return (result as { rows?: T[] }).rows ?? [];
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';

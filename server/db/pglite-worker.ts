@@ -8,8 +8,9 @@
  * One message in, one answer out (`{ id, result }` or `{ id, error }`), in the order PGlite answers.
  * A transaction is held open here while the main thread sends its statements one at a time (PGlite
  * runs one at a time anyway): `begin` (with the transaction's bounds, in the same turn) answers its
- * id, statements name it, `end` commits or rolls it back. A `NOTIFY` heard while a statement runs is posted before that statement's answer, so the
- * main thread hears it before the caller goes on, as it did with PGlite on the main thread.
+ * id, statements name it, `end` commits or rolls it back. A `NOTIFY` heard while a statement runs is
+ * posted before that statement's answer, so the main thread hears it before the caller goes on, as
+ * it did with PGlite on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 

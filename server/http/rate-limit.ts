@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 
 import type { RateRule } from '../config';
 import type { Queryable } from '../db';
+import { rowsOf } from '../db';
 import { rateLimits } from '../db/schema';
 import { AppError } from './errors';
 
@@ -35,7 +36,7 @@ export async function consume(
       window_start = case when ${rateLimits.windowStart} <= ${expired}::timestamptz
         then ${at}::timestamptz else ${rateLimits.windowStart} end
     returning count, (extract(epoch from window_start) * 1000)::float8 as window_ms`);
-  const [row] = (result as unknown as { rows: { count: number; window_ms: number }[] }).rows;
+  const [row] = rowsOf<{ count: number; window_ms: number }>(result);
   if (!row || Number(row.count) <= rule.limit) return 0;
   const endsIn = Number(row.window_ms) + rule.windowMs - now.getTime();
   return Math.max(1, Math.ceil(endsIn / 1000));

@@ -11,6 +11,7 @@
 import type { SQL } from 'drizzle-orm';
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 
+import { rowsOf } from '../db';
 import { learningMemories } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
@@ -40,9 +41,6 @@ function anyWordQuery(query: string): SQL | null {
   );
 }
 
-/** The rows of `db.execute` (node-postgres and PGlite both answer `{rows}`). */
-const rowsOf = (result: unknown): unknown[] => (result as { rows?: unknown[] }).rows ?? [];
-
 const vectorLiteral = (v: number[]) => `{${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}`;
 
 export const MEMORY_MESSAGES = {
@@ -57,7 +55,7 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
   let mode: Promise<'pgvector' | 'sql'> | null = null;
   function vectorMode() {
     mode ??= db.execute(sql`select 1 from pg_extension where extname = 'vector'`).then((r) => {
-      const has = ((r as { rows?: unknown[] }).rows ?? []).length > 0;
+      const has = rowsOf(r).length > 0;
       logger.info(
         has
           ? '[memory] embeddings ranked with pgvector'
