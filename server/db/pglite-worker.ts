@@ -20,6 +20,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { Bounds } from './bounds';
 import { boundsSql } from './bounds';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
+import { preparedStatements } from './pglite-statements';
 
 /** A compiled `WebAssembly.Module` (the server's type libraries leave WebAssembly out). */
 export type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
@@ -107,12 +108,17 @@ async function main() {
     ...(data.image && { loadDataDir: new Blob([data.image]) }),
   });
 
-  function handleOf(tx: number | undefined): Pick<Transaction, 'query' | 'exec'> {
-    if (tx === undefined) return client;
+  // Statements with parameters run as named prepared statements (pglite-statements.ts, issue 26).
+  const statements = preparedStatements(client);
+
+  function heldTx(tx: number | undefined): Transaction | undefined {
+    if (tx === undefined) return undefined;
     const held = open.get(tx);
     if (!held) throw new Error('The transaction has already ended.');
     return held.tx;
   }
+  const handleOf = (tx: number | undefined): Pick<Transaction, 'query' | 'exec'> =>
+    heldTx(tx) ?? client;
 
   function begin(id: number, bounds: Bounds | undefined) {
     let ended: { commit: boolean; id: number } | null = null;
@@ -143,10 +149,12 @@ async function main() {
         case 'query': {
           const { rowMode, textTypes } = call.options;
           const parsers = parsersOf(textTypes);
-          const result = await handleOf(call.tx).query(call.sql, call.params, {
-            ...(rowMode && { rowMode }),
-            ...(parsers && { parsers }),
-          });
+          const result = await statements.query(
+            call.sql,
+            call.params,
+            { ...(rowMode && { rowMode }), ...(parsers && { parsers }) },
+            heldTx(call.tx),
+          );
           return answer(call.id, result);
         }
         case 'exec':

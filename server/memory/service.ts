@@ -41,6 +41,13 @@ function anyWordQuery(query: string): SQL | null {
   );
 }
 
+/**
+ * A search's query as a row `q (query)`, worked out once a statement: `offset 0` keeps PostgreSQL
+ * from folding it into the rows' expressions, where a generic plan (PGlite's prepared statements,
+ * db/pglite-statements.ts) would parse the words or the vector again for every row it reads.
+ */
+const queryOnce = (query: SQL) => sql`(select ${query} as query offset 0)`;
+
 const vectorLiteral = (v: number[]) => `{${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}`;
 
 export const MEMORY_MESSAGES = {
@@ -105,14 +112,15 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
     let rows: unknown[];
     if (vector && llm.embeddingModel) {
       const literal = vectorLiteral(vector);
-      const score =
-        (await vectorMode()) === 'pgvector'
-          ? sql`1 - (embedding::vector <=> ${literal}::real[]::vector)`
-          : sql`ayah_cosine_similarity(embedding, ${literal}::real[])`;
+      const pgvector = (await vectorMode()) === 'pgvector';
+      const score = pgvector
+        ? sql`1 - (embedding::vector <=> q.query)`
+        : sql`ayah_cosine_similarity(embedding, q.query)`;
+      const query = pgvector ? sql`${literal}::real[]::vector` : sql`${literal}::real[]`;
       rows = rowsOf(
         await db.execute(sql`
           select id, text, metadata, created_at, ${score} as score
-          from learning_memories
+          from learning_memories, ${queryOnce(query)} q
           where user_id = ${userId} and embedding is not null and embedding_model = ${llm.embeddingModel}
             and cardinality(embedding) = ${vector.length}
           order by score desc, created_at desc
@@ -124,7 +132,7 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
       rows = rowsOf(
         await db.execute(sql`
           select id, text, metadata, created_at, ts_rank_cd(tsv, q.query, 32) as score
-          from learning_memories, (select ${tsquery} as query) q
+          from learning_memories, ${queryOnce(tsquery)} q
           where user_id = ${userId} and tsv @@ q.query
           order by score desc, created_at desc
           limit ${limit}`),
@@ -147,7 +155,7 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
           ? sql`
           with hits as (
             select id, text, metadata, created_at, ts_rank_cd(tsv, q.query, 32) as score
-            from learning_memories, (select ${tsquery} as query) q
+            from learning_memories, ${queryOnce(tsquery)} q
             where user_id = ${userId} and tsv @@ q.query
             order by score desc, created_at desc
             limit ${limit})
