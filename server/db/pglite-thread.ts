@@ -241,6 +241,58 @@ export async function startPgliteThread(options: {
   const exec = (sql: string, tx?: number) =>
     send<Results[]>({ op: 'exec', sql, ...(tx && { tx }) });
 
+  /**
+   * A transaction in the thread, opened by its first statement (in the same message: one turn of
+   * the database thread less a transaction, issue 26), with its bounds. A transaction that sends no
+   * statement never opens, and has nothing to end.
+   */
+  async function transaction<T>(
+    fn: (tx: Transaction) => Promise<T>,
+    bounds?: Bounds | null,
+  ): Promise<T> {
+    let opened: Promise<number> | null = null;
+    let ended = false;
+    /** Sends `call` in the transaction: the first one opens it, the rest wait for its id. */
+    const inTx = async <R>(call: Call & { op: 'query' | 'exec' }): Promise<R> => {
+      if (ended) throw new Error('The transaction has already ended.');
+      if (opened) return send<R>({ ...call, tx: await opened });
+      let answer!: Promise<{ tx: number; result?: R; error?: ThreadError }>;
+      opened = new Promise<number>((resolve, reject) => {
+        answer = send({ ...call, begin: { ...(bounds && { bounds }) } });
+        answer.then(({ tx }) => resolve(tx), reject);
+      });
+      // Its failure is the first statement's, thrown below; the rest only read its id.
+      opened.catch(() => {});
+      const { result, error } = await answer;
+      if (error) throw fromThread(error);
+      return result as R;
+    };
+    const tx = {
+      query: (sql: string, params: unknown[] = [], options?: QueryOptions) =>
+        inTx({ op: 'query', sql, params, options: callOptions(options) }),
+      exec: (sql: string) => inTx({ op: 'exec', sql }),
+      get closed() {
+        return ended;
+      },
+    } as unknown as Transaction;
+    // Ends the transaction the thread holds, if it was opened (a failed opening holds nothing).
+    const end = async (commit: boolean) => {
+      ended = true;
+      const id = opened && (await opened.catch(() => null));
+      if (id) await send({ op: 'end', tx: id, commit });
+    };
+    let result;
+    try {
+      result = await fn(tx);
+    } catch (error) {
+      // The thread may be gone already: the caller's own error is the one that matters.
+      await end(false).catch(() => {});
+      throw error;
+    }
+    await end(true);
+    return result;
+  }
+
   const thread: PgliteThread = {
     worker,
     get failure() {
@@ -251,33 +303,7 @@ export async function startPgliteThread(options: {
     },
     query: (sql, params, options) => query(sql, params, options),
     exec: (sql) => exec(sql),
-    async transaction(fn, bounds) {
-      const id = await send<number>({ op: 'begin', ...(bounds && { bounds }) });
-      let ended = false;
-      const tx = {
-        query: (sql: string, params?: unknown[], options?: QueryOptions) =>
-          ended
-            ? Promise.reject(new Error('The transaction has already ended.'))
-            : query(sql, params, options, id),
-        exec: (sql: string) =>
-          ended ? Promise.reject(new Error('The transaction has already ended.')) : exec(sql, id),
-        get closed() {
-          return ended;
-        },
-      } as unknown as Transaction;
-      let result;
-      try {
-        result = await fn(tx);
-      } catch (error) {
-        ended = true;
-        // The thread may be gone already: the caller's own error is the one that matters.
-        await send({ op: 'end', tx: id, commit: false }).catch(() => {});
-        throw error;
-      }
-      ended = true;
-      await send({ op: 'end', tx: id, commit: true });
-      return result;
-    },
+    transaction,
     async listen(channel, callback) {
       let known = listeners.get(channel);
       if (!known) listeners.set(channel, (known = new Set()));

@@ -7,8 +7,9 @@
  *
  * One message in, one answer out (`{ id, result }` or `{ id, error }`), in the order PGlite answers.
  * A transaction is held open here while the main thread sends its statements one at a time (PGlite
- * runs one at a time anyway): `begin` (with the transaction's bounds, in the same turn) answers its
- * id, statements name it, `end` commits or rolls it back. A `NOTIFY` heard while a statement runs is
+ * runs one at a time anyway): its first statement opens it (with the transaction's bounds, in the
+ * same turn) and answers its id with its result, later statements name it, `end` commits or rolls it
+ * back. A `NOTIFY` heard while a statement runs is
  * posted before that statement's answer, so the main thread hears it before the caller goes on, as
  * it did with PGlite on the main thread.
  */
@@ -41,11 +42,23 @@ interface CallOptions {
   textTypes?: number[];
 }
 
+/**
+ * A statement's call opens its transaction (`begin`, with its bounds) when it is the transaction's
+ * first: the answer is then `{ tx, result }` or `{ tx, error }` (the transaction stays open, as it
+ * would after a failed statement, until its `end`).
+ */
+type Opening = { begin?: { bounds?: Bounds } };
+
 export type PgliteCall =
-  | { id: number; op: 'query'; sql: string; params: unknown[]; options: CallOptions; tx?: number }
-  | { id: number; op: 'exec'; sql: string; tx?: number }
-  /** Opens a transaction, with its bounds when given (SET LOCAL, bounds.ts) in the same turn. */
-  | { id: number; op: 'begin'; bounds?: Bounds }
+  | ({
+      id: number;
+      op: 'query';
+      sql: string;
+      params: unknown[];
+      options: CallOptions;
+      tx?: number;
+    } & Opening)
+  | ({ id: number; op: 'exec'; sql: string; tx?: number } & Opening)
   | { id: number; op: 'end'; tx: number; commit: boolean }
   | { id: number; op: 'listen'; channel: string }
   | { id: number; op: 'dump'; compression: 'gzip' | 'none' }
@@ -120,14 +133,29 @@ async function main() {
   const handleOf = (tx: number | undefined): Pick<Transaction, 'query' | 'exec'> =>
     heldTx(tx) ?? client;
 
-  function begin(id: number, bounds: Bounds | undefined) {
+  /**
+   * Opens the transaction `id` (the id of the call of its first statement) with its bounds, runs
+   * `first` in it and answers `{ tx, result | error }`: a failed first statement leaves the
+   * transaction open (aborted, as PostgreSQL leaves it) until the main thread ends it.
+   */
+  function begin(
+    id: number,
+    bounds: Bounds | undefined,
+    first: (tx: Transaction) => Promise<unknown>,
+  ) {
     let ended: { commit: boolean; id: number } | null = null;
     client
       .transaction(async (tx) => {
         if (bounds) await tx.exec(boundsSql(bounds));
+        let opened: { tx: number; result?: unknown; error?: ThreadError };
+        try {
+          opened = { tx: id, result: await first(tx) };
+        } catch (error) {
+          opened = { tx: id, error: threadError(error) };
+        }
         ended = await new Promise<{ commit: boolean; id: number }>((resolve) => {
           open.set(id, { tx, end: (commit, endId) => resolve({ commit, id: endId }) });
-          answer(id, id);
+          answer(id, opened);
         });
         if (!ended.commit) throw new Rollback();
       })
@@ -149,18 +177,19 @@ async function main() {
         case 'query': {
           const { rowMode, textTypes } = call.options;
           const parsers = parsersOf(textTypes);
-          const result = await statements.query(
-            call.sql,
-            call.params,
-            { ...(rowMode && { rowMode }), ...(parsers && { parsers }) },
-            heldTx(call.tx),
+          const options = { ...(rowMode && { rowMode }), ...(parsers && { parsers }) };
+          if (call.begin)
+            return begin(call.id, call.begin.bounds, (tx) =>
+              statements.query(call.sql, call.params, options, tx),
+            );
+          return answer(
+            call.id,
+            await statements.query(call.sql, call.params, options, heldTx(call.tx)),
           );
-          return answer(call.id, result);
         }
         case 'exec':
+          if (call.begin) return begin(call.id, call.begin.bounds, (tx) => tx.exec(call.sql));
           return answer(call.id, await handleOf(call.tx).exec(call.sql));
-        case 'begin':
-          return begin(call.id, call.bounds);
         case 'end': {
           const held = open.get(call.tx);
           if (!held) throw new Error('The transaction has already ended.');

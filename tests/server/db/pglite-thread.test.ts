@@ -106,6 +106,58 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
     expect(await count('thread_t where id = 5')).toBe(1);
   });
 
+  it("opens a transaction with its first statement, and a failed first statement's stays aborted", async () => {
+    const thread = threadOf(database);
+    const post = thread.worker.postMessage;
+    const sent: Loose[] = [];
+    thread.worker.postMessage = function (this: unknown, message: Loose, ...rest: unknown[]) {
+      sent.push(message);
+      return post.call(this, message, ...(rest as []));
+    } as typeof post;
+    try {
+      // A transaction that sends nothing costs the thread nothing.
+      expect(await transaction(database.db, async () => 'nothing to do')).toBe('nothing to do');
+      expect(sent).toEqual([]);
+      // Its first statement opens it; its later ones and its end name it.
+      await transaction(database.db, async (tx) => {
+        await tx.execute(sql`insert into thread_t values (30, 'opened')`);
+        await tx.execute(sql`update thread_t set note = 'kept' where id = 30`);
+      });
+      expect(sent.map((m) => [m.op, m.begin ? 'opens' : m.tx === sent[0]!.id])).toEqual([
+        ['query', 'opens'],
+        ['query', true],
+        ['end', true],
+      ]);
+      // A first statement that fails: its error, and the transaction it opened refuses the rest
+      // (25P02) until it is rolled back, as PostgreSQL does; nothing of it is kept.
+      const codes: (string | undefined)[] = [];
+      const committing = transaction(database.db, async (tx) => {
+        for (const statement of [
+          sql`insert into thread_t values (30, 'a duplicate')`,
+          sql`insert into thread_t values (31, 'after the failure')`,
+        ])
+          await tx.execute(statement).catch((error: unknown) => codes.push(pgErrorCode(error)));
+      });
+      // Its commit is a rollback, and says so.
+      await expect(committing).rejects.toThrow('Transaction was rolled back instead of committed');
+      expect(codes).toEqual([UNIQUE_VIOLATION, '25P02']);
+      expect(await count('thread_t where id = 31')).toBe(0);
+      // Two first statements at once: one opens the transaction, the other joins it.
+      await expect(
+        transaction(database.db, async (tx) => {
+          await Promise.all([
+            tx.execute(sql`insert into thread_t values (32, 'together')`),
+            tx.execute(sql`insert into thread_t values (33, 'together')`),
+          ]);
+          throw new Error('both go');
+        }),
+      ).rejects.toThrow('both go');
+      expect(await count('thread_t where id in (32, 33)')).toBe(0);
+    } finally {
+      thread.worker.postMessage = post;
+    }
+  });
+
   it('runs a statement from outside after an open transaction, never inside it', async () => {
     let outside: Promise<number> | undefined;
     await database.db.transaction(async (tx) => {

@@ -180,6 +180,8 @@ describeServer("a transaction's bounds", () => {
  */
 function recordStatements() {
   const heard: { conn: unknown; text: string }[] = [];
+  /** PGlite: each message to the thread, by the transaction it belongs to (or its own id). */
+  const messages: unknown[] = [];
   if (onPostgres) {
     const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
     const query = proto.query;
@@ -191,15 +193,17 @@ function recordStatements() {
       });
       return query.apply(this, args);
     };
-    return { heard, stop: () => void (proto.query = query) };
+    return { heard, messages, stop: () => void (proto.query = query) };
   }
   const { worker } = (h.database.db as unknown as { $client: PgliteThread }).$client;
   const post = worker.postMessage;
-  const ids = new Map<number, number>(); // a begin's message id → its transaction
   worker.postMessage = function (this: unknown, message: Loose, ...rest: unknown[]) {
-    if (message.op === 'begin') {
-      ids.set(message.id, message.id);
-      heard.push({ conn: message.id, text: `begin ${JSON.stringify(message.bounds ?? null)}` });
+    messages.push(message.tx ?? message.id);
+    if (message.begin) {
+      // A transaction's first statement opens it, in the same message (its id is the call's).
+      const bounds = message.begin.bounds ?? null;
+      heard.push({ conn: message.id, text: `begin ${JSON.stringify(bounds)}` });
+      heard.push({ conn: message.id, text: message.sql });
     } else if (message.op === 'end') {
       heard.push({ conn: message.tx, text: message.commit ? 'commit' : 'rollback' });
     } else if (message.tx) {
@@ -207,7 +211,7 @@ function recordStatements() {
     }
     return post.call(this, message, ...(rest as []));
   } as typeof post;
-  return { heard, stop: () => void (worker.postMessage = post) };
+  return { heard, messages, stop: () => void (worker.postMessage = post) };
 }
 
 /** Each transaction heard: its statements from its begin to its commit or rollback. */
@@ -234,7 +238,7 @@ describeServer("a send's transaction", () => {
     const api = h.as(user);
     const first = await api.post(`${C}/send`, say('What is half of 8?'));
     expect(first.status).toBe(200);
-    const { heard, stop } = recordStatements();
+    const { heard, messages, stop } = recordStatements();
     let sent;
     try {
       sent = await api.post(`${C}/send`, say('And half of 6?', first.body.sessionId));
@@ -259,6 +263,11 @@ describeServer("a send's transaction", () => {
     // The reply's, with its longer lock wait.
     expect(reply![0]).toBe(begin.replace('3000', '15000'));
     expect(reply!.at(-1)).toBe('commit');
+    // On PGlite the begin rides with the first statement: four messages to the thread, not five.
+    if (!onPostgres) {
+      const opened = heard.find((s) => s.text === begin)!.conn;
+      expect(messages.filter((m) => m === opened)).toHaveLength(4);
+    }
     // No bound is a statement of its own anywhere.
     expect(heard.filter((s) => /set_config/.test(s.text) && !/^begin/.test(s.text))).toEqual([]);
   });
