@@ -53,6 +53,9 @@ async function app() {
     AYAH_JWT_SECRET: SECRET,
     AYAH_LLM_BASE_URL: option('llm')!,
     AYAH_LLM_MODEL: 'bench-tutor',
+    // Counted and checked as ever, never reached: a student sends twice a burst (warm-up, burst),
+    // and repeated bursts would pass 20 a minute.
+    AYAH_CHAT_RATE_LIMIT: '1000',
     // Where each send's time goes (bench/class/phases.ts), unless `--untraced`: the trace's
     // AsyncLocalStorage turns on async hooks for every promise and timer, ~1 ms of CPU a stream.
     AYAH_TRACE_SENDS: args.includes('--untraced') ? '0' : '1',
