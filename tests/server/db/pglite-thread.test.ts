@@ -158,6 +158,32 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
     }
   });
 
+  it('hands a burst of answers over across turns of the event loop, in order', async () => {
+    // 200 statements, whose answers queue while this thread is busy; each request they let go on
+    // takes 0.5 ms: 100 ms in all, handed over 10 ms a turn (HAND_OVER_MS) with timers between.
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setTimeout(tick, 0);
+    };
+    const turns = new Set<number>();
+    const answers = Array.from({ length: 200 }, (_, i) =>
+      database.db.execute(sql`select ${i}::int as n`).then((result) => {
+        turns.add(turn);
+        const end = performance.now() + 0.5;
+        while (performance.now() < end);
+        return (result as Loose).rows[0].n as number;
+      }),
+    );
+    const end = performance.now() + 300;
+    while (performance.now() < end);
+    setTimeout(tick, 0);
+    expect(await Promise.all(answers)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    ticking = false;
+    expect(turns.size).toBeGreaterThanOrEqual(5);
+  });
+
   it('runs a statement from outside after an open transaction, never inside it', async () => {
     let outside: Promise<number> | undefined;
     await database.db.transaction(async (tx) => {
