@@ -91,7 +91,8 @@ const chunkPiece = (content: string) => sql`(chr(1) || lower(${content}::text))`
 /**
  * The parts of a statement that add `piece` to the session's search chunks: the WITH entries `last`
  * and `grown` (onto the last chunk when it fits, never onto the title's), then `insert` (else as the
- * next chunk). Callers hold the session's row lock.
+ * next chunk). They append to the session the statement's WITH entry `s` wrote (its `id`), and to
+ * nothing when `s` found no row. Callers hold the session's row lock.
  */
 function appendToChunks(sessionId: string, piece: SQL) {
   return {
@@ -99,12 +100,12 @@ function appendToChunks(sessionId: string, piece: SQL) {
         select seq, length(text) as n from ${chatSearchChunks}
         where session_id = ${sessionId} order by seq desc limit 1),
       grown as (
-        update ${chatSearchChunks} c set text = c.text || ${piece} from last
-        where c.session_id = ${sessionId} and c.seq = last.seq and last.seq > 0
+        update ${chatSearchChunks} c set text = c.text || ${piece} from last, s
+        where c.session_id = s.id and c.seq = last.seq and last.seq > 0
           and last.n + length(${piece}) <= ${CHUNK_CHARS}
         returning 1)`,
     insert: sql`insert into ${chatSearchChunks} (session_id, seq, text)
-      select ${sessionId}, coalesce((select seq from last), 0) + 1, ${piece}
+      select s.id, coalesce((select seq from last), 0) + 1, ${piece} from s
       where not exists (select 1 from grown)`,
   };
 }
@@ -112,7 +113,8 @@ function appendToChunks(sessionId: string, piece: SQL) {
 /**
  * Stores a student's message in ONE statement (issue 26: a send made eleven round trips before the
  * model was called): the session — a new one titled from the message with its title chunk, or the
- * caller's `sessionId`, already row-locked (`ownSession`) — gets the message, its activity and count,
+ * caller's `sessionId` when it is the student's (the update takes its row lock; null when it is not:
+ * nothing is written, and the caller answers 404) — gets the message, its activity and count,
  * and the message's search chunk (`appendToChunks`); and the student's earlier questions are
  * counted, up to TEN_MESSAGES (a count that stops there, not one that grows with the history), for
  * the 10th-message award. The caller holds the user's lock, taken in an earlier statement, so this
@@ -125,7 +127,7 @@ async function storeQuestion(
   sessionId: string | null,
   text: string,
   at: Date,
-): Promise<{ id: string; threadId: string; messageId: string; sentBefore: number }> {
+): Promise<{ id: string; threadId: string; messageId: string; sentBefore: number } | null> {
   const when = at.toISOString();
   const piece = chunkPiece(text);
   const sentBefore = sql`(select count(*)::int from (
@@ -149,7 +151,7 @@ async function storeQuestion(
       : sql`s as (
           update ${chatSessions} set last_message_at = ${when}::timestamptz,
             message_count = message_count + 1, archived_at = null
-          where id = ${sessionId} returning id, thread_id),
+          where id = ${sessionId} and user_id = ${userId} returning id, thread_id),
         ${appended(sessionId)}`;
   const result = await q.execute(sql`
     with ${session},
@@ -159,7 +161,8 @@ async function storeQuestion(
       returning id)
     select s.id, s.thread_id, (select id from m) as message_id, ${sentBefore} as sent_before
     from s`);
-  const row = rowsOf(result)[0]!;
+  const row = rowsOf(result)[0];
+  if (!row) return null;
   return {
     id: String(row.id),
     threadId: String(row.thread_id),
@@ -492,8 +495,10 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           // The rest is one statement (issue 26: every statement before the model is a round trip,
           // and on PGlite a turn of the one thread): see `storeQuestion`.
           const created = !sessionId || isClientSessionId(sessionId);
-          if (!created) await ownSession(tx, userId, sessionId!, true);
+          if (!created && !isUuid(sessionId!)) throw new AppError(404, CHAT_MESSAGES.notFound);
+          // Someone else's session (or none): nothing was written, and the count rolls back too.
           const stored = await storeQuestion(tx, userId, created ? null : sessionId!, text, at);
+          if (!stored) throw new AppError(404, CHAT_MESSAGES.notFound);
           // The 10th message: the award is written once (its key), under the user's lock.
           if (stored.sentBefore + 1 >= TEN_MESSAGES) {
             await ledger.award(tx, userId, {

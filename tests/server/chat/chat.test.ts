@@ -444,7 +444,11 @@ describeServer('chat with the offline coach', () => {
     expect((await api.delete(`${C}/sessions/${id}`)).status).toBe(404);
     expect((await api.delete(`${C}/sessions/${id}/archive`)).status).toBe(404);
     expect((await api.post(`${C}/send`, say('hijack', id))).status).toBe(404);
+    expect((await api.post(`${C}/send/stream`, say('hijack', id))).status).toBe(404);
+    expect((await api.post(`${C}/send`, say('hijack', 'not-a-uuid'))).status).toBe(404);
     expect((await api.get(`${C}/sessions/not-a-uuid`)).status).toBe(404);
+    // Nothing of the refused sends reached the owner's session, its search included.
+    expect((await owner.get(`${C}/search?search=hijack`)).body.sessions).toEqual([]);
     await api.delete(`${C}/all`);
     await api.patch(`${C}/archives`);
     const still = (await owner.get(`${C}/sessions/${id}`)).body;

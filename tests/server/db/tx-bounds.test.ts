@@ -233,7 +233,7 @@ function transactionsOf(heard: { conn: unknown; text: string }[]): string[][] {
 }
 
 describeServer("a send's transaction", () => {
-  it('opens with its bounds in one round trip: five statements, not six', async () => {
+  it('opens with its bounds in one round trip: four statements, not six', async () => {
     const user = await h.user('Counted');
     const api = h.as(user);
     const first = await api.post(`${C}/send`, say('What is half of 8?'));
@@ -252,21 +252,22 @@ describeServer("a send's transaction", () => {
       ? "begin; select set_config('lock_timeout', '3000ms', true), " +
         "set_config('statement_timeout', '10000ms', true)"
       : 'begin {"lockWaitMs":3000,"statementMs":10000}';
-    // begin with its bounds, the user's lock and the rate limit, the session's lock, the question
-    // stored, commit.
-    expect(question).toHaveLength(5);
+    // begin with its bounds, the user's lock and the rate limit, the question stored in the
+    // student's session (whose row its update locks), commit.
+    expect(question).toHaveLength(4);
     expect(question![0]).toBe(begin);
     expect(question![1]).toMatch(/^insert into "rate_limits".*for no key update/s);
-    expect(question![2]).toMatch(/^select .* from "chat_sessions" .* for update$/s);
-    expect(question![3]).toMatch(/insert into "chat_messages"/);
-    expect(question![4]).toBe('commit');
+    expect(question![2]).toMatch(
+      /update "chat_sessions" .* and user_id = .*insert into "chat_messages"/s,
+    );
+    expect(question![3]).toBe('commit');
     // The reply's, with its longer lock wait.
     expect(reply![0]).toBe(begin.replace('3000', '15000'));
     expect(reply!.at(-1)).toBe('commit');
-    // On PGlite the begin rides with the first statement: four messages to the thread, not five.
+    // On PGlite the begin rides with the first statement: three messages to the thread, not four.
     if (!onPostgres) {
       const opened = heard.find((s) => s.text === begin)!.conn;
-      expect(messages.filter((m) => m === opened)).toHaveLength(4);
+      expect(messages.filter((m) => m === opened)).toHaveLength(3);
     }
     // No bound is a statement of its own anywhere.
     expect(heard.filter((s) => /set_config/.test(s.text) && !/^begin/.test(s.text))).toEqual([]);
