@@ -11,7 +11,8 @@
  * The statements kept are the `capacity` most recently used; an older one is closed when a new one
  * needs its place. A statement without parameters (`begin`, a migration's DDL) runs as PGlite runs
  * it. A kept statement that PostgreSQL refuses to run as it was prepared (a table changed under it:
- * 0A000, or it is gone: 26000) is prepared again once. Errors carry `query`, `params` and
+ * 0A000, or it is gone: 26000) is closed and prepared anew: at once outside a transaction, the next
+ * time inside one (whose statement failed with it). Errors carry `query`, `params` and
  * `queryOptions` as PGlite's own do.
  */
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
@@ -48,8 +49,10 @@ export interface PreparedStatements {
 }
 
 export function preparedStatements(client: PGlite, capacity = 256): PreparedStatements {
-  /** By text, least recently used first. */
+  /** By key (the text, and the parameter types when given), least recently used first. */
   const kept = new Map<string, Prepared>();
+  /** Names to close in PostgreSQL (past capacity, or stale) when the next statement is prepared. */
+  const closing: string[] = [];
   let made = 0;
   const send = (message: Uint8Array) => client.execProtocolStream(message, { syncToFs: false });
 
@@ -64,7 +67,11 @@ export function preparedStatements(client: PGlite, capacity = 256): PreparedStat
     return answers;
   }
 
-  async function prepare(sql: string, options: QueryOptions | undefined): Promise<Prepared> {
+  async function prepare(
+    key: string,
+    sql: string,
+    options: QueryOptions | undefined,
+  ): Promise<Prepared> {
     const name = `ayah_${++made}`;
     const answers = await exchange([
       serialize.parse({
@@ -79,13 +86,19 @@ export function preparedStatements(client: PGlite, capacity = 256): PreparedStat
       types: parse.parseDescribeStatementResults(answers),
       rows: answers.find((m) => m.name === 'rowDescription') ?? null,
     };
-    kept.set(sql, prepared);
-    // Past capacity: the least recently used statement is closed, its memory in PostgreSQL freed.
-    for (const [text, old] of kept) {
+    kept.set(key, prepared);
+    // Past capacity: the least recently used statement goes, its memory in PostgreSQL freed.
+    for (const [older, old] of kept) {
       if (kept.size <= capacity) break;
-      kept.delete(text);
-      await exchange([serialize.close({ type: 'S', name: old.name })]);
+      kept.delete(older);
+      closing.push(old.name);
     }
+    // Closed now that a Parse has just gone through (not in an aborted transaction); a Close that
+    // fails leaves a statement behind in PostgreSQL, not this one's answer unanswered.
+    if (closing.length > 0)
+      await exchange(
+        closing.splice(0).map((old) => serialize.close({ type: 'S', name: old })),
+      ).catch(() => {});
     return prepared;
   }
 
@@ -93,14 +106,17 @@ export function preparedStatements(client: PGlite, capacity = 256): PreparedStat
     sql: string,
     params: unknown[],
     options: QueryOptions | undefined,
+    inTransaction: boolean,
   ): Promise<Results<T>> {
-    for (let attempt = 0; ; attempt++) {
-      let prepared = kept.get(sql);
-      if (prepared) {
+    const key = options?.paramTypes ? `${options.paramTypes.join(',')}\n${sql}` : sql;
+    for (;;) {
+      const cached = kept.get(key);
+      if (cached) {
         // Most recently used: to the end of the line.
-        kept.delete(sql);
-        kept.set(sql, prepared);
-      } else prepared = await prepare(sql, options);
+        kept.delete(key);
+        kept.set(key, cached);
+      }
+      const prepared = cached ?? (await prepare(key, sql, options));
       const values = params.map((value, i) => {
         if (value === null || value === undefined) return null;
         const type = prepared.types[i]!;
@@ -116,8 +132,12 @@ export function preparedStatements(client: PGlite, capacity = 256): PreparedStat
         return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
       } catch (error) {
         const code = (error as { code?: string }).code;
-        if (attempt > 0 || !code || !STALE.has(code)) throw error;
-        kept.delete(sql);
+        if (!cached || !code || !STALE.has(code)) throw error;
+        // A kept statement PostgreSQL will not run as it was prepared: prepared anew next time, and
+        // at once outside a transaction (inside one, this error has aborted it: the caller hears it).
+        kept.delete(key);
+        closing.push(prepared.name);
+        if (inTransaction) throw error;
       }
     }
   }
@@ -136,7 +156,7 @@ export function preparedStatements(client: PGlite, capacity = 256): PreparedStat
       const inTransaction = tx !== undefined;
       const once = async () => {
         try {
-          const result = await run<T>(sql, params, options);
+          const result = await run<T>(sql, params, options, inTransaction);
           if (!inTransaction) await client.syncToFs();
           return result;
         } catch (error) {

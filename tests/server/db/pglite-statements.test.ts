@@ -108,10 +108,50 @@ describe.skipIf(onPostgres)('PGlite prepared statements', () => {
     expect((await statements.query(sql, [1], undefined, undefined)).rows).toEqual([
       { id: 1, body: 'one' },
     ]);
+    const stale = (await held()).find((s) => s.statement === sql)!.name;
     await client.exec('alter table notes add column mood text');
     expect((await statements.query(sql, [1], undefined, undefined)).rows).toEqual([
       { id: 1, body: 'one', mood: null },
     ]);
+    // The stale one is closed in PostgreSQL, not left behind.
+    const names = (await held()).map((s) => s.name);
+    expect(names).not.toContain(stale);
+    expect(names.length).toBeLessThanOrEqual(3);
+  });
+
+  it("inside a transaction, answers a changed table's error as it is, and prepares anew after", async () => {
+    const sql = 'select * from notes where id = $1';
+    await client.exec('alter table notes add column weather text');
+    const failed = await client
+      .transaction(async (tx) => {
+        await statements.query(sql, [1], undefined, tx);
+      })
+      .then(
+        () => null,
+        (e: unknown) => e as { code?: string },
+      );
+    // PostgreSQL's own refusal, not "current transaction is aborted" from a second try inside it.
+    expect(failed?.code).toBe('0A000');
+    expect((await statements.query(sql, [1], undefined, undefined)).rows).toEqual([
+      { id: 1, body: 'one', mood: null, weather: null },
+    ]);
+  });
+
+  it('keeps a statement apart for each set of parameter types', async () => {
+    const sql = 'select pg_typeof($1)::text as t';
+    const asInt = await statements.query<{ t: string }>(
+      sql,
+      ['7'],
+      { paramTypes: [23] },
+      undefined,
+    );
+    const asText = await statements.query<{ t: string }>(
+      sql,
+      ['7'],
+      { paramTypes: [25] },
+      undefined,
+    );
+    expect([asInt.rows[0]!.t, asText.rows[0]!.t]).toEqual(['integer', 'text']);
   });
 
   it('fails with the statement named and its code, keeping nothing of it', async () => {
