@@ -138,8 +138,8 @@ function callOptions(options: QueryOptions | undefined) {
 }
 
 /**
- * How long the answers the thread sent while the main thread was busy are handed over (the requests
- * they let go on running) before timers and I/O get a turn. Node delivers every message queued on a
+ * How long the answers the thread sent while the main thread was busy are handed over at once (the
+ * requests they let go on running) before the rest go one a turn, timers and I/O between. Node delivers every message queued on a
  * port in one turn of the event loop: under a class's burst 300 answers, and the work of the 300
  * requests they let go on, ran back to back and held every stream's next words (bench:class: the
  * event loop blocked 170–300 ms at 300 on PGlite, issue 26).
@@ -147,29 +147,24 @@ function callOptions(options: QueryOptions | undefined) {
 const HAND_OVER_MS = 10;
 
 /**
- * Hands answers over in order, at once while a turn of the event loop has spent less than `budgetMs`
- * on them, and past that in the next turns, `budgetMs` at a time (a timer between them, so that
- * timers and I/O come first). Each answer's own continuations run before the next is handed over.
+ * Hands answers over in order: at once while a turn of the event loop has spent less than
+ * `budgetMs` on them (Node runs each message's continuations before the next message), and past
+ * that one answer a turn, each from a callback of its own (`setImmediate`), so that all of its
+ * continuations, however deep, run before the next answer, and timers and I/O come between.
  */
 export function handOverInTurns(budgetMs: number): (deliver: () => void) => void {
   const waiting: (() => void)[] = [];
   /** When this turn's hand-overs began, or -1 before the first. */
   let since = -1;
   let draining = false;
-  const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-  async function drain() {
-    while (waiting.length > 0) {
-      if (since < 0 || performance.now() - since >= budgetMs) {
-        await nextTurn();
-        since = performance.now();
-      }
-      waiting.shift()!();
-      // The answer's continuations (queued before this one) run before the clock is read again.
-      await undefined;
+  function next() {
+    waiting.shift()!();
+    if (waiting.length > 0) setImmediate(next);
+    else {
+      draining = false;
+      since = -1;
     }
-    draining = false;
-    since = -1;
   }
 
   return (deliver) => {
@@ -187,7 +182,7 @@ export function handOverInTurns(budgetMs: number): (deliver: () => void) => void
     waiting.push(deliver);
     if (!draining) {
       draining = true;
-      void drain();
+      setImmediate(next);
     }
   };
 }

@@ -143,6 +143,7 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
       expect(codes).toEqual([UNIQUE_VIOLATION, '25P02']);
       expect(await count('thread_t where id = 31')).toBe(0);
       // Two first statements at once: one opens the transaction, the other joins it.
+      sent.length = 0;
       await expect(
         transaction(database.db, async (tx) => {
           await Promise.all([
@@ -153,6 +154,10 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
         }),
       ).rejects.toThrow('both go');
       expect(await count('thread_t where id in (32, 33)')).toBe(0);
+      const [opening, joining] = sent.filter((m) => m.op === 'query');
+      expect(opening!.begin).toBeDefined();
+      expect(joining).toMatchObject({ tx: opening!.id });
+      expect(joining!.begin).toBeUndefined();
     } finally {
       thread.worker.postMessage = post;
     }
