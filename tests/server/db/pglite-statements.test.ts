@@ -16,6 +16,8 @@ import { onPostgres } from '../harness';
 describe.skipIf(onPostgres)('PGlite prepared statements', () => {
   let client: PGlite;
   let statements: PreparedStatements;
+  const INSERT = 'insert into notes (id, body) values ($1, $2)';
+  const COUNT_OF = 'select count(*)::int as n from notes where id = $1';
   /** The names of the statements PostgreSQL holds for this connection. */
   const held = async () =>
     (
@@ -46,10 +48,9 @@ describe.skipIf(onPostgres)('PGlite prepared statements', () => {
   });
 
   it('writes, counts the rows it changed and answers nulls', async () => {
-    const insert = 'insert into notes (id, body) values ($1, $2)';
-    const first = await statements.query(insert, [1, 'one'], undefined, undefined);
+    const first = await statements.query(INSERT, [1, 'one'], undefined, undefined);
     expect(first.affectedRows).toBe(1);
-    await statements.query(insert, [2, null], undefined, undefined);
+    await statements.query(INSERT, [2, null], undefined, undefined);
     const rows = await statements.query(
       'select id, body from notes where id = any($1::int[]) order by id',
       [[1, 2]],
@@ -175,16 +176,14 @@ describe.skipIf(onPostgres)('PGlite prepared statements', () => {
   });
 
   it('runs inside a transaction, and makes a statement outside wait for its end', async () => {
-    const insert = 'insert into notes (id, body) values ($1, $2)';
-    const countOf = 'select count(*)::int as n from notes where id = $1';
     let outside: Promise<Results<{ n: number }>> | undefined;
     const seen: string[] = [];
     await client
       .transaction(async (tx) => {
-        await statements.query(insert, [10, 'ten'], undefined, tx);
-        const inside = await statements.query<{ n: number }>(countOf, [10], undefined, tx);
+        await statements.query(INSERT, [10, 'ten'], undefined, tx);
+        const inside = await statements.query<{ n: number }>(COUNT_OF, [10], undefined, tx);
         expect(inside.rows).toEqual([{ n: 1 }]);
-        outside = statements.query<{ n: number }>(countOf, [10], undefined, undefined);
+        outside = statements.query<{ n: number }>(COUNT_OF, [10], undefined, undefined);
         void outside.then(() => seen.push('outside'));
         await new Promise((resolve) => setTimeout(resolve, 50));
         seen.push('rollback');
@@ -197,19 +196,13 @@ describe.skipIf(onPostgres)('PGlite prepared statements', () => {
   });
 
   it('rolls back a failed statement inside a transaction with the rest of it', async () => {
-    const insert = 'insert into notes (id, body) values ($1, $2)';
     await expect(
       client.transaction(async (tx) => {
-        await statements.query(insert, [20, 'twenty'], undefined, tx);
-        await statements.query(insert, [20, 'again'], undefined, tx);
+        await statements.query(INSERT, [20, 'twenty'], undefined, tx);
+        await statements.query(INSERT, [20, 'again'], undefined, tx);
       }),
     ).rejects.toMatchObject({ code: '23505' });
-    const left = await statements.query<{ n: number }>(
-      'select count(*)::int as n from notes where id = $1',
-      [20],
-      undefined,
-      undefined,
-    );
+    const left = await statements.query<{ n: number }>(COUNT_OF, [20], undefined, undefined);
     expect(left.rows).toEqual([{ n: 0 }]);
   });
 });
