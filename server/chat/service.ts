@@ -10,7 +10,7 @@ import type { SQL } from 'drizzle-orm';
 import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 
 import type { Queryable } from '../db';
-import { rowsOf, transaction } from '../db';
+import { inOrder, rowsOf, transaction } from '../db';
 import { REPLY_BOUNDS, REQUEST_BOUNDS } from '../db/bounds';
 import { userLock } from '../db/locks';
 import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
@@ -481,23 +481,26 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       return transaction(
         db,
         async (tx) => {
-          // The user's lock, then the shared fixed-window limit (http/rate-limit.ts), in one statement
-          // that takes the lock first; counted in this transaction: a send that fails is not counted.
-          await enforce(
-            tx,
-            `chat-send:${userId}`,
-            { limit: rateLimit, windowMs: rateWindowMs },
-            at,
-            CHAT_MESSAGES.rateLimited,
-            userLock(userId),
-          );
-
-          // The rest is one statement (issue 26: every statement before the model is a round trip,
-          // and on PGlite a turn of the one thread): see `storeQuestion`.
           const created = !sessionId || isClientSessionId(sessionId);
           if (!created && !isUuid(sessionId!)) throw new AppError(404, CHAT_MESSAGES.notFound);
+          // Two statements sent together, in one write with the `begin` (issue 26: every round trip
+          // before the model is waited for, and on PGlite a turn of the one thread), run in order:
+          // the user's lock and the shared fixed-window limit (http/rate-limit.ts), the lock first,
+          // counted in this transaction (a send that fails is not counted); then the rest, in one
+          // statement that starts once the lock is held (`storeQuestion`). A refused send's
+          // question is rolled back with its count.
+          const [, stored] = await inOrder([
+            enforce(
+              tx,
+              `chat-send:${userId}`,
+              { limit: rateLimit, windowMs: rateWindowMs },
+              at,
+              CHAT_MESSAGES.rateLimited,
+              userLock(userId),
+            ),
+            storeQuestion(tx, userId, created ? null : sessionId!, text, at),
+          ]);
           // Someone else's session (or none): nothing was written, and the count rolls back too.
-          const stored = await storeQuestion(tx, userId, created ? null : sessionId!, text, at);
           if (!stored) throw new AppError(404, CHAT_MESSAGES.notFound);
           // The 10th message: the award is written once (its key), under the user's lock.
           if (stored.sentBefore + 1 >= TEN_MESSAGES) {

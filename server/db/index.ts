@@ -74,26 +74,43 @@ const MIGRATION_LOCK = 7_245_113;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('url' in options) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // `pipeline`: a client writes each query as it is made, not once the one before is answered, so
+    // a transaction's `begin` and its first statements make one round trip (below).
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      pipeline: true,
+    });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', (error) => console.error('[db] idle client error:', error.message));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     const handle = txHandles(db).postgres;
-    openers.set(db, async (fn, bounds) => {
+    openers.set(db, async <T>(fn: (tx: Tx) => Promise<T>, bounds: Bounds | null) => {
+      // One simple-protocol query (no parameters): the transaction and its bounds.
+      const begin = bounds ? `begin; ${boundsSql(bounds)}` : 'begin';
       const client = await pool.connect();
-      try {
-        // One simple-protocol query (no parameters): the transaction and its bounds, one round trip.
-        await client.query(bounds ? `begin; ${boundsSql(bounds)}` : 'begin');
-      } catch (error) {
-        client.release(error as Error); // a connection in an unknown state is not reused
-        throw error;
-      }
+      const socket = (client as unknown as pg.Client).connection.stream;
+      let begun: Promise<unknown> = Promise.resolve();
+      let body: Promise<T> | undefined;
       let broken: Error | undefined;
       try {
-        const result = await fn(handle(client));
+        // `begin`, and every statement `fn` makes before it first waits, leave in ONE write (issue
+        // 26: each write wakes the backend, and each round trip before the model is waited for):
+        // the socket is corked until `fn` first yields.
+        socket.cork();
+        try {
+          begun = client.query(begin);
+          body = (async () => fn(handle(client)))();
+        } finally {
+          socket.uncork();
+        }
+        const [, result] = await inOrder([begun, body]);
         await client.query('commit');
         return result;
       } catch (error) {
+        // Nothing of `fn` may still be running on the connection once it goes back to the pool
+        // (what it sent is answered before the rollback: a connection answers in order).
+        await Promise.allSettled([begun, body]);
         // After a failed commit there is nothing to roll back: PostgreSQL only warns.
         await client.query('rollback').catch((e: unknown) => (broken = e as Error));
         throw error;
@@ -177,6 +194,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         lock?.release();
       }
     },
+  };
+}
+
+/**
+ * `Promise.all` for statements sent together in one transaction (issue 26: they leave in one write):
+ * waits for every one, then throws the failure of the first that failed in the order given, not the
+ * first to arrive. In an aborted transaction every later statement fails too (25P02), and only the
+ * first failure says why (a lock waited for too long, a refused rate limit).
+ */
+export async function inOrder<const T extends readonly unknown[]>(
+  statements: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(statements);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as {
+    -readonly [K in keyof T]: Awaited<T[K]>;
   };
 }
 

@@ -5,12 +5,14 @@
  * bounds still hold and end with the transaction, a failed transaction rolls back and gives its
  * connection back, and a send's transaction is one statement shorter.
  */
+import net from 'node:net';
+
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import type { Database, Db, Tx } from '../../../server/db';
-import { openDatabase, pgErrorCode, transaction } from '../../../server/db';
+import { openDatabase, pgErrorCode, transaction, UNIQUE_VIOLATION } from '../../../server/db';
 import { REQUEST_BOUNDS } from '../../../server/db/bounds';
 import type { PgliteThread } from '../../../server/db/pglite-thread';
 import { FakeOpenAI } from '../fake-openai';
@@ -272,4 +274,101 @@ describeServer("a send's transaction", () => {
     // No bound is a statement of its own anywhere.
     expect(heard.filter((s) => /set_config/.test(s.text) && !/^begin/.test(s.text))).toEqual([]);
   });
+});
+
+/**
+ * A TCP proxy in front of PostgreSQL that counts round trips: a run of the client's bytes after
+ * the server last spoke is one (what one write sends may arrive in pieces; a round trip never
+ * does, as the server speaks between).
+ */
+async function countingProxy(target: string) {
+  const { hostname, port } = new URL(target);
+  let trips = 0;
+  let serverSpokeLast = true;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port), hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    client.on('data', (bytes) => {
+      if (serverSpokeLast) trips++;
+      serverSpokeLast = false;
+      upstream.write(bytes);
+    });
+    upstream.on('data', (bytes) => {
+      serverSpokeLast = true;
+      client.write(bytes);
+    });
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    /** Round trips since the last call. */
+    take() {
+      const n = trips;
+      trips = 0;
+      return n;
+    },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describeServer('a transaction on PostgreSQL', () => {
+  // PGlite's thread has its own count (above); this is the wire.
+  it.runIf(onPostgres)(
+    'sends its begin with the statements it makes before it first waits: one round trip',
+    async () => {
+      const fresh = await freshPgDatabase();
+      const proxy = await countingProxy(fresh.url);
+      const proxied = await openDatabase({ url: proxy.url, poolSize: 1 });
+      try {
+        await proxied.db.execute(sql`create table piped_t (id int primary key)`);
+        proxy.take();
+        // begin + both inserts in one write, then the commit.
+        await transaction(
+          proxied.db,
+          (tx) =>
+            Promise.all([
+              tx.execute(sql`insert into piped_t values (1)`),
+              tx.execute(sql`insert into piped_t values (2)`),
+            ]),
+          { bounds: REQUEST_BOUNDS },
+        );
+        expect(proxy.take()).toBe(2);
+        // A statement made after an answer is a round trip of its own.
+        await transaction(proxied.db, async (tx) => {
+          await tx.execute(sql`insert into piped_t values (3)`);
+          await tx.execute(sql`insert into piped_t values (4)`);
+        });
+        expect(proxy.take()).toBe(3);
+        // A failure in the first write rolls back all of it, and the connection is reused.
+        const failed = await transaction(proxied.db, (tx) =>
+          Promise.all([
+            tx.execute(sql`insert into piped_t values (5)`),
+            tx.execute(sql`insert into piped_t values (1)`),
+          ]),
+        ).catch((error: unknown) => error);
+        expect(pgErrorCode(failed)).toBe(UNIQUE_VIOLATION);
+        const { rows } = (await proxied.db.execute(
+          sql`select id from piped_t order by id`,
+        )) as unknown as { rows: { id: number }[] };
+        expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4]);
+      } finally {
+        await proxied.close();
+        await proxy.close();
+        await fresh.drop();
+      }
+    },
+  );
 });
