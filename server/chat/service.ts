@@ -192,7 +192,7 @@ async function storeReply(
         last_message_at = greatest(${at.toISOString()}::timestamptz,
           last_message_at + interval '1 millisecond'),
         message_count = message_count + 1
-      where id = ${sessionId} returning id, last_message_at),
+      where id = ${sessionId} and user_id = ${userId} returning id, last_message_at),
     m as (
       insert into ${chatMessages} (session_id, user_id, role, content, created_at)
       select id, ${userId}, 'assistant', ${reply}, last_message_at from s),
@@ -549,12 +549,15 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
         db,
         async (tx) => {
           // The user's lock, then the session's: the same order as every writer of the session.
-          const locked = await tx.execute(sql`
-            select s.id from (${userLock(userId)}) first, ${chatSessions} s
-            where s.id = ${sessionId} and s.user_id = ${userId} for update of s`);
-          // Deleted while the reply was being written: nothing to store it in.
-          if (rowsOf(locked).length === 0) return;
-          await storeReply(tx, userId, sessionId, reply, now());
+          // Sent together with the reply, in one write with the `begin` (issue 26): the reply's
+          // statement starts once the locks are held, and writes nothing to a session deleted
+          // while the reply was being written (its every part hangs on the session's row).
+          await inOrder([
+            tx.execute(sql`
+              select s.id from (${userLock(userId)}) first, ${chatSessions} s
+              where s.id = ${sessionId} and s.user_id = ${userId} for update of s`),
+            storeReply(tx, userId, sessionId, reply, now()),
+          ]);
         },
         { bounds: REPLY_BOUNDS },
       );

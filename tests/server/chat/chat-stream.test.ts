@@ -178,6 +178,33 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     expect((await messagesOf(user)).map((m) => m.role)).toEqual(['user']);
   });
 
+  it('stores nothing of a reply whose chat was deleted while it was written', async () => {
+    const user = await h.user();
+    fake.script({ kind: 'chunks', chunks: ['Half', ' of', ' eight', ' is four.'], delayMs: 150 });
+    const response = await fetch(h.url + `${C}/send/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(say('What is half of 8?')),
+    });
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toContain('event: chunk');
+    const [{ id }] = await h.sql<{ id: string }>(
+      sql`select id from chat_sessions where user_id = ${user.id}`,
+    );
+    expect((await h.as(user).delete(`${C}/sessions/${id}`)).status).toBe(200);
+    let rest = '';
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      rest += new TextDecoder().decode(read.value);
+    // The student still reads the whole reply; the server keeps nothing of it, and fails nothing.
+    expect(parseSse(rest).at(-1)).toMatchObject({ event: 'done' });
+    expect(await messagesOf(user)).toEqual([]);
+    expect(
+      await h.sql(sql`select 1 from chat_search_chunks where session_id = ${id}`),
+    ).toEqual([]);
+    expect((await h.as(user).post(`${C}/send`, say('Still there?'))).status).toBe(200);
+  });
+
   it('answers a self-harm message kindly with where to find help, without the model', async () => {
     const user = await h.user();
     const calls = fake.completions().length;
