@@ -189,9 +189,10 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     const reader = response.body!.getReader();
     const { value } = await reader.read();
     expect(new TextDecoder().decode(value)).toContain('event: chunk');
-    const [{ id }] = await h.sql<{ id: string }>(
+    const [session] = await h.sql<{ id: string }>(
       sql`select id from chat_sessions where user_id = ${user.id}`,
     );
+    const id = session!.id;
     expect((await h.as(user).delete(`${C}/sessions/${id}`)).status).toBe(200);
     let rest = '';
     for (let read = await reader.read(); !read.done; read = await reader.read())
