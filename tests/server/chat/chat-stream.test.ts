@@ -200,9 +200,7 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     // The student still reads the whole reply; the server keeps nothing of it, and fails nothing.
     expect(parseSse(rest).at(-1)).toMatchObject({ event: 'done' });
     expect(await messagesOf(user)).toEqual([]);
-    expect(
-      await h.sql(sql`select 1 from chat_search_chunks where session_id = ${id}`),
-    ).toEqual([]);
+    expect(await h.sql(sql`select 1 from chat_search_chunks where session_id = ${id}`)).toEqual([]);
     expect((await h.as(user).post(`${C}/send`, say('Still there?'))).status).toBe(200);
   });
 
