@@ -104,13 +104,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         } finally {
           socket.uncork();
         }
+        // `inOrder` waits for both: nothing of `fn` is still running on the connection when it is
+        // rolled back and goes back to the pool (a connection answers in order).
         const [, result] = await inOrder([begun, body]);
         await client.query('commit');
         return result;
       } catch (error) {
-        // Nothing of `fn` may still be running on the connection once it goes back to the pool
-        // (what it sent is answered before the rollback: a connection answers in order).
-        await Promise.allSettled([begun, body]);
         // After a failed commit there is nothing to roll back: PostgreSQL only warns.
         await client.query('rollback').catch((e: unknown) => (broken = e as Error));
         throw error;
