@@ -31,7 +31,10 @@ interface Prepared {
 /** PostgreSQL's refusals that mean "prepare it again": a changed result type, a missing statement. */
 const STALE = new Set(['0A000', '26000']);
 
+type Parsers = Parameters<typeof parse.parseResults>[1];
+
 const { serialize } = protocol;
+const SYNC = serialize.sync();
 
 export interface PreparedStatements {
   /**
@@ -54,17 +57,22 @@ export function preparedStatements(client: PGlite, capacity = 256): PreparedStat
   /** Names to close in PostgreSQL (past capacity, or stale) when the next statement is prepared. */
   const closing: string[] = [];
   let made = 0;
-  const send = (message: Uint8Array) => client.execProtocolStream(message, { syncToFs: false });
 
-  /** Sends `messages` in turn, then Sync whatever happened (as PGlite's `query` does). */
-  async function exchange(messages: Uint8Array[]): Promise<BackendMessage[]> {
-    const answers: BackendMessage[] = [];
-    try {
-      for (const message of messages) answers.push(...(await send(message)));
-    } finally {
-      answers.push(...(await send(serialize.sync())));
+  /**
+   * Sends `messages` and a Sync in one turn of PGlite's PostgreSQL, which reads them in order and,
+   * after an error, skips to the Sync as any PostgreSQL server does: one call into WASM a statement
+   * where a call a message took three (issue 26).
+   */
+  function exchange(messages: Uint8Array[]): Promise<BackendMessage[]> {
+    let length = SYNC.length;
+    for (const message of messages) length += message.length;
+    const batch = new Uint8Array(length);
+    let at = 0;
+    for (const message of [...messages, SYNC]) {
+      batch.set(message, at);
+      at += message.length;
     }
-    return answers;
+    return client.execProtocolStream(batch, { syncToFs: false });
   }
 
   async function prepare(
@@ -102,6 +110,23 @@ export function preparedStatements(client: PGlite, capacity = 256): PreparedStat
     return prepared;
   }
 
+  /**
+   * The parsers and options for `parseResults`, with the caller's parsers merged into PGlite's once
+   * per set of them: `parseResults` would copy PGlite's whole table for every statement, 15 % of the
+   * thread's time under bench:class (issue 26). The worker keeps one parsers object a set of types.
+   */
+  const merged = new WeakMap<object, Parsers>();
+  function parsing(options: QueryOptions | undefined): [Parsers, QueryOptions | undefined] {
+    const own = options?.parsers;
+    if (!own) return [client.parsers, options];
+    let parsers = merged.get(own);
+    if (!parsers) {
+      parsers = { ...client.parsers, ...own };
+      merged.set(own, parsers);
+    }
+    return [parsers, { ...options, parsers: undefined }];
+  }
+
   async function run<T>(
     sql: string,
     params: unknown[],
@@ -129,7 +154,7 @@ export function preparedStatements(client: PGlite, capacity = 256): PreparedStat
           serialize.execute({}),
         ]);
         const messages = prepared.rows ? [prepared.rows, ...answers] : answers;
-        return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
+        return parse.parseResults(messages, ...parsing(options))[0] as Results<T>;
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (!cached || !code || !STALE.has(code)) throw error;
