@@ -64,15 +64,7 @@ export function preparedStatements(client: PGlite, capacity = 256): PreparedStat
    * where a call a message took three (issue 26).
    */
   function exchange(messages: Uint8Array[]): Promise<BackendMessage[]> {
-    let length = SYNC.length;
-    for (const message of messages) length += message.length;
-    const batch = new Uint8Array(length);
-    let at = 0;
-    for (const message of [...messages, SYNC]) {
-      batch.set(message, at);
-      at += message.length;
-    }
-    return client.execProtocolStream(batch, { syncToFs: false });
+    return client.execProtocolStream(Buffer.concat([...messages, SYNC]), { syncToFs: false });
   }
 
   async function prepare(
