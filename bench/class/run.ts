@@ -32,6 +32,7 @@
  *   npm run bench:class -- --untraced          # the app without the send trace (no phase report)
  *   npm run bench:class -- --warm              # each student's connection opened before the burst
  *   npm run bench:class -- --cold              # no warm-up burst: the first burst meets cold code
+ *   npm run bench:class -- --history 20        # each student goes on with a chat of 20 messages
  *   npm run bench:class -- --repeat 5          # each burst 5 times, the median kept (3 by default)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -79,6 +80,14 @@ const WARM = process.argv.includes('--warm');
  * also measures V8 compiling the send's code and the database's first plans.
  */
 const COLD = process.argv.includes('--cold');
+/**
+ * `--history M`: each student goes on with a chat of M earlier messages (questions and 400-token
+ * replies in turn, seeded with their search chunks), as in the middle of a lesson; without it each
+ * send starts a new chat.
+ */
+const HISTORY = arg('history', 0);
+/** Each student's chat under `--history`, by token. */
+const chatOf = new Map<string, string>();
 const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR =
   profileAt === -1 ? null : path.resolve(process.argv[profileAt + 1] ?? 'profiles');
@@ -214,8 +223,9 @@ async function timed(
   return timing;
 }
 
-const question = (i: number) => ({
+const question = (i: number, sessionId?: string) => ({
   messages: [{ role: 'user', content: `Student ${i}: how do I add 3/4 and 5/6?` }],
+  ...(sessionId && { sessionId }),
 });
 
 function throughAyah(url: string, token: string, i: number) {
@@ -224,7 +234,7 @@ function throughAyah(url: string, token: string, i: number) {
       fetch(`${url}/api/v1/chat/send/stream`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(question(i)),
+        body: JSON.stringify(question(i, chatOf.get(token))),
       }),
     (block) => block.startsWith('event: chunk'),
     (block) => block.startsWith('event: done'),
@@ -367,7 +377,7 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
         warmUp(
           `${String(apps[i % apps.length]!.shown.url)}/api/v1/chat/send/stream`,
           tokens[apps.length * 3 + i]!,
-          question(i),
+          question(i, chatOf.get(tokens[apps.length * 3 + i]!)),
         ),
       ),
     );
@@ -482,7 +492,17 @@ async function onDatabase(
   const most = Math.max(...sizes);
   const students = processes * 3 + most;
   const first = await child(
-    ['app', ...where, '--llm', endpoint, '--students', String(students), '--seed', ...UNTRACED],
+    [
+      'app',
+      ...where,
+      '--llm',
+      endpoint,
+      '--students',
+      String(students),
+      '--seed',
+      ...(HISTORY > 0 ? ['--history', String(HISTORY)] : []),
+      ...UNTRACED,
+    ],
     true,
   );
   const apps = [first];
@@ -490,6 +510,8 @@ async function onDatabase(
     for (let p = 1; p < processes; p++)
       apps.push(await child(['app', ...where, '--llm', endpoint, ...UNTRACED], true));
     const tokens = first.shown.tokens as string[];
+    const chats = (first.shown.sessions ?? []) as string[];
+    chats.forEach((chat, i) => chatOf.set(tokens[i]!, chat));
     const results: Burst[] = [];
     // A student sends at most twice a burst (its warm-up, then the burst; serve.ts lifts the rate
     // limit out of reach).
@@ -514,7 +536,7 @@ async function onDatabase(
 
 async function main() {
   console.log(
-    `bench:class: ${REPLY_CHUNKS.length}-chunk replies, students ${SIZES.join(' and ')}, Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage()}`,
+    `bench:class: ${REPLY_CHUNKS.length}-chunk replies, students ${SIZES.join(' and ')}${HISTORY > 0 ? `, each going on with a chat of ${HISTORY} messages` : ''}, Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
   const endpoint = await child(['endpoint']);
   const url = String(endpoint.shown.url);

@@ -3,10 +3,12 @@
  *
  * - `endpoint`: the scripted OpenAI-compatible endpoint (tests/server/fake-openai.ts), every
  *   completion a 400-token reply in 100 chunks 25 ms apart. Prints `{url}`.
- * - `app --url postgres://… | --data-dir dir --llm url --students n [--seed] [--untraced]`: the real app over that
- *   database with that endpoint as its model, `n` signed-in students made straight in the database
- *   (`--seed`; a second process on the same PostgreSQL is started without it and is handed the
- *   first one's tokens through the shared JWT secret). Prints `{url, tokens}`; then answers `stats`
+ * - `app --url postgres://… | --data-dir dir --llm url --students n [--seed] [--history m]
+ *   [--untraced]`: the real app over that database with that endpoint as its model, `n` signed-in
+ *   students made straight in the database (`--seed`; a second process on the same PostgreSQL is
+ *   started without it and is handed the first one's tokens through the shared JWT secret), each
+ *   with a chat of `m` earlier messages when `--history` is given. Prints `{url, tokens, sessions}`
+ *   (`sessions[i]` is student i's chat, or absent); then answers `stats`
  *   on stdin with one JSON line `{cpuMs, rssMb, peakRssMb, loopMaxMs, loopP99Ms}` and `reset` (CPU time,
  *   peak RSS and the event-loop delay histogram start again) with `{}`.
  *
@@ -17,6 +19,11 @@ import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 
+import { sql } from 'drizzle-orm';
+
+import { reindexSessions } from '../../server/chat/service';
+import type { Db } from '../../server/db';
+import { chatMessages, chatSessions } from '../../server/db/schema';
 import { FakeOpenAI } from '../../tests/server/fake-openai';
 import { insertSignedInUser } from '../../tests/server/seed-user';
 import { startServer } from '../support';
@@ -70,17 +77,21 @@ async function app() {
   });
   const { config, database } = served;
   const tokens: string[] = [];
+  const sessions: string[] = [];
   if (args.includes('--seed')) {
     const count = Number(option('students') ?? 0);
+    const history = Number(option('history') ?? 0);
     for (let i = 0; i < count; i++) {
-      const { token } = await insertSignedInUser(
+      const { id, token } = await insertSignedInUser(
         database,
         config.jwtSecret,
         { email: `class-${randomUUID()}@example.com`, displayName: `Student ${i}` },
         { tokenSeconds: 3 * 3600 },
       );
       tokens.push(token);
+      if (history > 0) sessions.push(await seedChat(database.db, id, i, history));
     }
+    if (history > 0) await reindexSessions(database.db, sql`s.id in ${sessions}`);
   }
 
   const phases = keepPhases();
@@ -92,7 +103,7 @@ async function app() {
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
   const mb = (bytes: number) => bytes / (1024 * 1024);
   return {
-    shown: { url: served.url, tokens },
+    shown: { url: served.url, tokens, sessions },
     onLine: (line: string) => {
       // Under `--cpu-prof`: when each burst starts and ends, on the profile's clock (µs), to cut it by.
       if (profiling) console.error(`bench:class mark ${line} ${process.hrtime.bigint() / 1000n}`);
@@ -124,6 +135,38 @@ async function app() {
       await served.close();
     },
   };
+}
+
+/**
+ * Student `i`'s chat of `messages` earlier messages, questions and the endpoint's replies in turn,
+ * a minute apart and ending a minute ago, written straight to the database (its search chunks are
+ * built by the caller): a class that goes on with its lesson's chat, not one that starts anew.
+ */
+async function seedChat(db: Db, userId: string, i: number, messages: number): Promise<string> {
+  const start = Date.now() - (messages + 1) * 60_000;
+  const [session] = await db
+    .insert(chatSessions)
+    .values({
+      userId,
+      title: `Student ${i}'s fractions`,
+      createdAt: new Date(start),
+      lastMessageAt: new Date(start + messages * 60_000),
+      messageCount: messages,
+    })
+    .returning({ id: chatSessions.id });
+  await db.insert(chatMessages).values(
+    Array.from({ length: messages }, (_, k) => ({
+      sessionId: session!.id,
+      userId,
+      role: k % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content:
+        k % 2 === 0
+          ? `Student ${i}, question ${k / 2 + 1}: what comes next?`
+          : REPLY_CHUNKS.join(''),
+      createdAt: new Date(start + (k + 1) * 60_000),
+    })),
+  );
+  return session!.id;
 }
 
 /** Serves `argv` (`endpoint`, or `app` and its options) until stdin ends; see the header. */
