@@ -101,8 +101,6 @@ function retire(thread: Thread) {
 
 function startThread(): Thread {
   const worker = createWorker();
-  // An idle thread never keeps the process alive.
-  worker.unref();
   let markReady = () => {};
   const thread: Thread = {
     worker,
@@ -138,6 +136,9 @@ function startThread(): Thread {
   };
   worker.on('error', (error) => failed(`The check failed: ${error.message}`));
   worker.on('exit', () => failed(TOO_LONG));
+  // An idle thread never keeps the process alive. After the listeners: adding a 'message' listener
+  // refs the worker's port again, and a script that had asked for maths never exited.
+  worker.unref();
   threads.push(thread);
   return thread;
 }

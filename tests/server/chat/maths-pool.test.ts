@@ -3,6 +3,9 @@
  * thread busy for its whole budget, and only that thread is ended, while the others answer everyone
  * else's maths; a call's clock starts when it runs; a huge expression never reaches the engines.
  */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -74,4 +77,26 @@ describe('the maths pool', () => {
       expect(order.slice(0, 2)).toEqual(['refused', 'refused']);
     },
   );
+
+  it('never keeps a process alive once its answers are in', { timeout: 60_000 }, async () => {
+    // A script that checked one equation ends by itself (a bench once hung after its last line:
+    // the threads' ports were referenced again by their listeners).
+    const pool = fileURLToPath(new URL('../../../server/llm/maths-pool.ts', import.meta.url));
+    const script = `const { runMaths } = await import(${JSON.stringify(pool)});
+      const answer = await runMaths({ name: 'check_math', input: { expression: '2x + 3 = 11' } }, 30000);
+      console.log(JSON.stringify(answer));`;
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '--eval', script],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (bytes: Buffer) => (out += String(bytes)));
+    const ended = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const stuck = setTimeout(() => child.kill('SIGKILL'), 40_000);
+    const code = await ended;
+    clearTimeout(stuck);
+    expect(JSON.parse(out)).toEqual({ solutions: 'x = 4' });
+    expect(code).toBe(0);
+  });
 });
