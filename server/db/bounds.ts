@@ -3,8 +3,8 @@
  * `statement_timeout`, sent in the same round trip as its `begin` (db/index.ts `transaction`, its
  * `bounds` option), so they cost nothing and end with the transaction (no connection-level
  * setting: pgbouncer-safe).
- * PGlite takes them too (the worker's `begin`), though it has no second connection to wait on and
- * its WASM build never fires a statement timeout.
+ * PGlite goes without them (db/index.ts): it runs one transaction at a time on one connection, so
+ * nothing waits for a lock, and its WASM build never fires a statement timeout.
  */
 
 /** How long a request's transaction waits for a row lock before it answers 409 (http/errors.ts). */

@@ -168,14 +168,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const db = pglite as unknown as Db;
   const handle = txHandles(db).pglite;
   const inThread = thread;
-  openers.set(db, (fn, bounds) =>
+  // Without bounds (bounds.ts): PGlite runs one transaction at a time on its one connection, so no
+  // statement ever waits for a lock, and its WASM build fires no statement timeout. Setting them
+  // was a statement of PGlite's one thread for every transaction (issue 26).
+  openers.set(db, (fn) =>
     inThread
-      ? // The worker's `begin` sets the bounds in the same turn of the database thread.
-        inThread.transaction((tx) => fn(handle(tx)), bounds)
-      : asPglite(client).transaction(async (tx) => {
-          if (bounds) await tx.exec(boundsSql(bounds));
-          return fn(handle(tx));
-        }),
+      ? inThread.transaction((tx) => fn(handle(tx)))
+      : asPglite(client).transaction((tx) => fn(handle(tx))),
   );
   return {
     db,
@@ -265,7 +264,7 @@ export interface TransactionOptions {
   /**
    * How long the transaction's statements may wait for a lock and run (SET LOCAL, bounds.ts:
    * REQUEST_BOUNDS, REPLY_BOUNDS), set by its `begin`; none of ours (the server's own settings)
-   * unless given.
+   * unless given. PostgreSQL only: PGlite has nothing for them to bound (see `openDatabase`).
    */
   bounds?: Bounds;
   /** Tries in all when PostgreSQL aborts the transaction for a deadlock or a serialization failure. */

@@ -20,7 +20,6 @@ import { Worker } from 'node:worker_threads';
 
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 
-import type { Bounds } from './bounds';
 import type {
   PgliteCall,
   PgliteMessage,
@@ -51,11 +50,6 @@ export interface PgliteHandle {
 }
 
 export interface PgliteThread extends PgliteHandle {
-  /**
-   * A transaction held open in the thread; `bounds` (bounds.ts) are set by its `begin`, in the same
-   * message: one turn of the database thread for both.
-   */
-  transaction<T>(fn: (tx: Transaction) => Promise<T>, bounds?: Bounds | null): Promise<T>;
   /** Why the thread stopped, while it has not been closed on purpose; null while it runs. */
   readonly failure: Error | null;
   /** The worker itself (tests end it to see a crash surface). */
@@ -295,13 +289,10 @@ export async function startPgliteThread(options: {
 
   /**
    * A transaction in the thread, opened by its first statement (in the same message: one turn of
-   * the database thread less a transaction, issue 26), with its bounds. A transaction that sends no
-   * statement never opens, and has nothing to end.
+   * the database thread less a transaction, issue 26). A transaction that sends no statement never
+   * opens, and has nothing to end.
    */
-  async function transaction<T>(
-    fn: (tx: Transaction) => Promise<T>,
-    bounds?: Bounds | null,
-  ): Promise<T> {
+  async function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     let opened: Promise<number> | null = null;
     let ended = false;
     /** Sends `call` in the transaction: the first one opens it, the rest wait for its id. */
@@ -310,7 +301,7 @@ export async function startPgliteThread(options: {
       if (opened) return send<R>({ ...call, tx: await opened });
       let answer!: Promise<{ tx: number; result?: R; error?: ThreadError }>;
       opened = new Promise<number>((resolve, reject) => {
-        answer = send({ ...call, begin: { ...(bounds && { bounds }) } });
+        answer = send({ ...call, begin: true });
         answer.then(({ tx }) => resolve(tx), reject);
       });
       // Its failure is the first statement's, thrown below; the rest only read its id.

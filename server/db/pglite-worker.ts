@@ -18,8 +18,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { PGliteOptions, Transaction } from '@electric-sql/pglite';
 import { PGlite } from '@electric-sql/pglite';
 
-import type { Bounds } from './bounds';
-import { boundsSql } from './bounds';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
 import { preparedStatements } from './pglite-statements';
 
@@ -43,11 +41,11 @@ interface CallOptions {
 }
 
 /**
- * A statement's call opens its transaction (`begin`, with its bounds) when it is the transaction's
- * first: the answer is then `{ tx, result }` or `{ tx, error }` (the transaction stays open, as it
- * would after a failed statement, until its `end`).
+ * A statement's call opens its transaction (`begin`) when it is the transaction's first: the answer
+ * is then `{ tx, result }` or `{ tx, error }` (the transaction stays open, as it would after a
+ * failed statement, until its `end`).
  */
-type Opening = { begin?: { bounds?: Bounds } };
+type Opening = { begin?: true };
 
 export type PgliteCall =
   | ({
@@ -134,19 +132,14 @@ async function main() {
     heldTx(tx) ?? client;
 
   /**
-   * Opens the transaction `id` (the id of the call of its first statement) with its bounds, runs
-   * `first` in it and answers `{ tx, result | error }`: a failed first statement leaves the
-   * transaction open (aborted, as PostgreSQL leaves it) until the main thread ends it.
+   * Opens the transaction `id` (the id of the call of its first statement), runs `first` in it and
+   * answers `{ tx, result | error }`: a failed first statement leaves the transaction open (aborted,
+   * as PostgreSQL leaves it) until the main thread ends it.
    */
-  function begin(
-    id: number,
-    bounds: Bounds | undefined,
-    first: (tx: Transaction) => Promise<unknown>,
-  ) {
+  function begin(id: number, first: (tx: Transaction) => Promise<unknown>) {
     let ended: { commit: boolean; id: number } | null = null;
     client
       .transaction(async (tx) => {
-        if (bounds) await tx.exec(boundsSql(bounds));
         let opened: { tx: number; result?: unknown; error?: ThreadError };
         try {
           opened = { tx: id, result: await first(tx) };
@@ -163,7 +156,7 @@ async function main() {
         () => answer(ended!.id),
         (error: unknown) => {
           if (!ended)
-            refuse(id, error); // BEGIN (or its bounds) failed
+            refuse(id, error); // BEGIN failed
           else if (error instanceof Rollback) answer(ended.id);
           else refuse(ended.id, error); // the COMMIT failed
         },
@@ -179,16 +172,14 @@ async function main() {
           const parsers = parsersOf(textTypes);
           const options = { ...(rowMode && { rowMode }), ...(parsers && { parsers }) };
           if (call.begin)
-            return begin(call.id, call.begin.bounds, (tx) =>
-              statements.query(call.sql, call.params, options, tx),
-            );
+            return begin(call.id, (tx) => statements.query(call.sql, call.params, options, tx));
           return answer(
             call.id,
             await statements.query(call.sql, call.params, options, heldTx(call.tx)),
           );
         }
         case 'exec':
-          if (call.begin) return begin(call.id, call.begin.bounds, (tx) => tx.exec(call.sql));
+          if (call.begin) return begin(call.id, (tx) => tx.exec(call.sql));
           return answer(call.id, await handleOf(call.tx).exec(call.sql));
         case 'end': {
           const held = open.get(call.tx);
