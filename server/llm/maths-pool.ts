@@ -111,6 +111,11 @@ function startThread(): Thread {
   };
   worker.on('message', (message: MathsAnswer | 'ready') => {
     if (message === 'ready') {
+      // A thread keeps the process alive while it loads (a script awaiting `warmUp` gets its
+      // threads), never once idle: a call in flight has its own timer. Unref'd here, after the
+      // listeners: adding a 'message' listener refs the worker's port again, and a script that
+      // had asked for maths never exited.
+      worker.unref();
       thread.isReady = true;
       markReady();
       dispatch();
@@ -136,9 +141,6 @@ function startThread(): Thread {
   };
   worker.on('error', (error) => failed(`The check failed: ${error.message}`));
   worker.on('exit', () => failed(TOO_LONG));
-  // An idle thread never keeps the process alive. After the listeners: adding a 'message' listener
-  // refs the worker's port again, and a script that had asked for maths never exited.
-  worker.unref();
   threads.push(thread);
   return thread;
 }

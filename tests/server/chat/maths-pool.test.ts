@@ -82,7 +82,9 @@ describe('the maths pool', () => {
     // A script that checked one equation ends by itself (a bench once hung after its last line:
     // the threads' ports were referenced again by their listeners).
     const pool = fileURLToPath(new URL('../../../server/llm/maths-pool.ts', import.meta.url));
-    const script = `const { runMaths } = await import(${JSON.stringify(pool)});
+    // Its threads loaded first: loading takes seconds on a busy machine, past the queue's limit.
+    const script = `const { runMaths, warmUp } = await import(${JSON.stringify(pool)});
+      await warmUp();
       const answer = await runMaths({ name: 'check_math', input: { expression: '2x + 3 = 11' } }, 30000);
       console.log(JSON.stringify(answer));`;
     const child = spawn(
