@@ -7,11 +7,10 @@
  *
  * One message in, one answer out (`{ id, result }` or `{ id, error }`), in the order PGlite answers.
  * A transaction is held open here while the main thread sends its statements one at a time (PGlite
- * runs one at a time anyway): its first statement opens it (with the transaction's bounds, in the
- * same turn) and answers its id with its result, later statements name it, `end` commits or rolls it
- * back. A `NOTIFY` heard while a statement runs is
- * posted before that statement's answer, so the main thread hears it before the caller goes on, as
- * it did with PGlite on the main thread.
+ * runs one at a time anyway): its first statement opens it (in the same turn) and answers its id
+ * with its result, later statements name it, `end` commits or rolls it back. A `NOTIFY` heard while
+ * a statement runs is posted before that statement's answer, so the main thread hears it before the
+ * caller goes on, as it did with PGlite on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
