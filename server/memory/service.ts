@@ -9,9 +9,10 @@
  * Every query is scoped to the caller's user id.
  */
 import type { SQL } from 'drizzle-orm';
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 
-import { rowsOf } from '../db';
+import { inOrder, rowsOf, transaction } from '../db';
+import { userLock } from '../db/locks';
 import { learningMemories } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
@@ -172,32 +173,41 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
   return {
     async store(userId: string, text: string, metadata: Record<string, unknown> = {}) {
       // Bounded per student: writes a minute, and rows in all (an account must not grow without end).
-      await enforce(
-        db,
-        `memory-write:${userId}`,
-        config.limits.memoryWrites,
-        now(),
-        MEMORY_MESSAGES.tooFast,
-      );
-      const [kept] = await db
-        .select({ n: count() })
-        .from(learningMemories)
-        .where(eq(learningMemories.userId, userId));
-      if ((kept?.n ?? 0) >= config.limits.memoryMaxRows)
-        throw new AppError(409, MEMORY_MESSAGES.full);
+      // One transaction under the user's lock, its two statements sent together (issue 26: the
+      // tutor stores one after every reply, three round trips and three commits it was): the
+      // write is counted, then the row goes in unless the student already has the most kept. Two
+      // stores at once can no longer both pass the last free place.
+      const at = now();
+      const id = await transaction(db, async (tx) => {
+        const [, added] = await inOrder([
+          enforce(
+            tx,
+            `memory-write:${userId}`,
+            config.limits.memoryWrites,
+            at,
+            MEMORY_MESSAGES.tooFast,
+            userLock(userId),
+          ),
+          tx.execute(sql`
+            insert into ${learningMemories} (user_id, text, metadata, created_at)
+            select ${userId}, ${text}, ${JSON.stringify(metadata)}::jsonb, ${at.toISOString()}::timestamptz
+            where (select count(*) from ${learningMemories} where user_id = ${userId})
+              < ${config.limits.memoryMaxRows}
+            returning id`),
+        ]);
+        const [row] = rowsOf<{ id: string }>(added);
+        if (!row) throw new AppError(409, MEMORY_MESSAGES.full);
+        return String(row.id);
+      });
+      // The embedding after the row (the model is not called inside a transaction, nor for a
+      // refused write): until it lands, or when the model fails, the memory ranks by its words.
       const embedding = await embedOrNull(text);
-      const [row] = await db
-        .insert(learningMemories)
-        .values({
-          userId,
-          text,
-          metadata,
-          embedding,
-          embeddingModel: embedding ? llm.embeddingModel : null,
-          createdAt: now(),
-        })
-        .returning({ id: learningMemories.id });
-      return row!.id;
+      if (embedding)
+        await db
+          .update(learningMemories)
+          .set({ embedding, embeddingModel: llm.embeddingModel })
+          .where(eq(learningMemories.id, id));
+      return id;
     },
 
     search,

@@ -1,6 +1,7 @@
 /**
  * Learning-memory writes are bounded per student (red team round 3, #9): so many a minute (429 with
- * Retry-After) and so many rows in all (409), another student unaffected.
+ * Retry-After) and so many rows in all (409, however many writes come at once), another student
+ * unaffected.
  */
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
@@ -31,6 +32,22 @@ describeServer('learning-memory limits', () => {
     const full = await api.post(V, { text: 'third' });
     expect(full.status).toBe(409);
     expect(full.body).toEqual({ detail: MEMORY_MESSAGES.full });
+    const rows = await small.sql<{ n: number | string }>(
+      sql`select count(*) as n from learning_memories where user_id = ${user.id}`,
+    );
+    expect(Number(rows[0]!.n)).toBe(2);
+  });
+
+  it('gives the last free place to one of many writes at once', async () => {
+    const user = await small.user();
+    const api = small.as(user);
+    expect((await api.post(V, { text: 'kept' })).status).toBe(201);
+    // Counted and written under the student's lock, in one transaction: not all see a free place.
+    const racing = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => api.post(V, { text: `at once ${i}` })),
+    );
+    expect(racing.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(racing.filter((r) => r.status === 409)).toHaveLength(29);
     const rows = await small.sql<{ n: number | string }>(
       sql`select count(*) as n from learning_memories where user_id = ${user.id}`,
     );
