@@ -264,7 +264,7 @@ describeServer("a send's transaction", () => {
       stop();
     }
     expect(sent.status).toBe(200);
-    const [question, reply, ...rest] = transactionsOf(heard);
+    const [question, reply, memory, ...rest] = transactionsOf(heard);
     expect(rest).toEqual([]);
     const begin = onPostgres
       ? "begin; select set_config('lock_timeout', '3000ms', true), " +
@@ -282,6 +282,14 @@ describeServer("a send's transaction", () => {
     // The reply's, with its longer lock wait (on PostgreSQL).
     expect(reply![0]).toBe(begin.replace('3000', '15000'));
     expect(reply!.at(-1)).toBe('commit');
+    // The learning memory the tutor keeps of the turn, without bounds: the user's lock and the
+    // write's count, then the row, sent together.
+    expect(memory).toEqual([
+      'begin',
+      expect.stringMatching(/^insert into "rate_limits".*for no key update/s),
+      expect.stringMatching(/^insert into "learning_memories"/),
+      'commit',
+    ]);
     // On PGlite the begin rides with the first statement: three messages to the thread, not four.
     if (!onPostgres) {
       const opened = heard.find((s) => s.text === begin)!.conn;
