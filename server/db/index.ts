@@ -167,15 +167,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const pglite = drizzlePglite({ client: asPglite(client), schema });
   const db = pglite as unknown as Db;
   const handle = txHandles(db).pglite;
-  const inThread = thread;
   // Without bounds (bounds.ts): PGlite runs one transaction at a time on its one connection, so no
   // statement ever waits for a lock, and its WASM build fires no statement timeout. Setting them
-  // was a statement of PGlite's one thread for every transaction (issue 26).
-  openers.set(db, (fn) =>
-    inThread
-      ? inThread.transaction((tx) => fn(handle(tx)))
-      : asPglite(client).transaction((tx) => fn(handle(tx))),
-  );
+  // was a statement of PGlite's one thread for every transaction (issue 26). In the thread or not,
+  // the handle opens the transaction the same way.
+  const pgliteClient = client;
+  openers.set(db, (fn) => pgliteClient.transaction((tx) => fn(handle(tx))));
   return {
     db,
     kind: 'pglite',
