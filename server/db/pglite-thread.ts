@@ -257,11 +257,10 @@ export async function startPgliteThread(options: {
     stop(new PgliteThreadError(`its thread exited (code ${code})`));
   });
 
-  function send<T>(call: Call): Promise<T> {
+  function send<T>(call: Call, id = nextId++): Promise<T> {
     if (failure) return Promise.reject(failure);
     if ((closed || closing) && call.op !== 'close')
       return Promise.reject(new Error('The database is closed.'));
-    const id = nextId++;
     if (pending.size === 0) worker.ref();
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
@@ -289,26 +288,22 @@ export async function startPgliteThread(options: {
 
   /**
    * A transaction in the thread, opened by its first statement (in the same message: one turn of
-   * the database thread less a transaction, issue 26). A transaction that sends no statement never
-   * opens, and has nothing to end.
+   * the database thread less a transaction, issue 26), whose call's id names it. Every statement is
+   * sent as it is made, naming the transaction from the start: the thread queues them in order. Not
+   * waiting for the first answer to learn the id matters because PGlite runs one transaction at a
+   * time: while the main thread, busy with a class's requests, took its turn to send the next
+   * statement, the database thread held the transaction and sat idle (bench:class, 30 students on
+   * PGlite: it was idle for most of the burst's first 40 ms). A transaction that sends no statement
+   * never opens, and has nothing to end.
    */
   async function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
-    let opened: Promise<number> | null = null;
+    let id: number | null = null;
     let ended = false;
-    /** Sends `call` in the transaction: the first one opens it, the rest wait for its id. */
-    const inTx = async <R>(call: Call & { op: 'query' | 'exec' }): Promise<R> => {
-      if (ended) throw new Error('The transaction has already ended.');
-      if (opened) return send<R>({ ...call, tx: await opened });
-      let answer!: Promise<{ tx: number; result?: R; error?: ThreadError }>;
-      opened = new Promise<number>((resolve, reject) => {
-        answer = send({ ...call, begin: true });
-        answer.then(({ tx }) => resolve(tx), reject);
-      });
-      // Its failure is the first statement's, thrown below; the rest only read its id.
-      opened.catch(() => {});
-      const { result, error } = await answer;
-      if (error) throw fromThread(error);
-      return result as R;
+    const inTx = <R>(call: Call & { op: 'query' | 'exec' }): Promise<R> => {
+      if (ended) return Promise.reject(new Error('The transaction has already ended.'));
+      if (id !== null) return send<R>({ ...call, tx: id });
+      id = nextId++;
+      return send<R>({ ...call, begin: true }, id);
     };
     const tx = {
       query: (sql: string, params: unknown[] = [], options?: QueryOptions) =>
@@ -318,11 +313,10 @@ export async function startPgliteThread(options: {
         return ended;
       },
     } as unknown as Transaction;
-    // Ends the transaction the thread holds, if it was opened (a failed opening holds nothing).
+    // Ends the transaction the thread holds, after its statements, if one was sent.
     const end = async (commit: boolean) => {
       ended = true;
-      const id = opened && (await opened.catch(() => null));
-      if (id) await send({ op: 'end', tx: id, commit });
+      if (id !== null) await send({ op: 'end', tx: id, commit });
     };
     let result;
     try {

@@ -6,11 +6,13 @@
  * answer.
  *
  * One message in, one answer out (`{ id, result }` or `{ id, error }`), in the order PGlite answers.
- * A transaction is held open here while the main thread sends its statements one at a time (PGlite
- * runs one at a time anyway): its first statement opens it (in the same turn) and answers its id
- * with its result, later statements name it, `end` commits or rolls it back. A `NOTIFY` heard while
- * a statement runs is posted before that statement's answer, so the main thread hears it before the
- * caller goes on, as it did with PGlite on the main thread.
+ * A transaction is held open here while the main thread sends its statements (PGlite runs one at a
+ * time anyway): its first statement opens it (in the same turn), and its call's id names it. Later
+ * statements name it from the start, so the main thread sends them without waiting for the first
+ * one's answer: they queue here and run in order, in the transaction, as soon as it is theirs.
+ * `end` (after them) commits or rolls it back. A `NOTIFY` heard while a statement runs is posted
+ * before that statement's answer, so the main thread hears it before the caller goes on, as it did
+ * with PGlite on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -40,9 +42,9 @@ interface CallOptions {
 }
 
 /**
- * A statement's call opens its transaction (`begin`) when it is the transaction's first: the answer
- * is then `{ tx, result }` or `{ tx, error }` (the transaction stays open, as it would after a
- * failed statement, until its `end`).
+ * A statement's call opens its transaction (`begin`) when it is the transaction's first, and its
+ * `id` is then the transaction's: later calls name it as `tx`. A failed statement leaves the
+ * transaction open (aborted, as PostgreSQL leaves it) until its `end`.
  */
 type Opening = { begin?: true };
 
@@ -105,8 +107,16 @@ function parsersOf(types: number[] | undefined) {
   return parsers;
 }
 
-/** Transactions open here, by the id of their `begin`: the handle and how to end it. */
-const open = new Map<number, { tx: Transaction; end: (commit: boolean, id: number) => void }>();
+/**
+ * A transaction open here, by the id of its first call: its statements run one after another, each
+ * once every statement sent before it has run (the main thread sends them without waiting), then
+ * `end` commits or rolls it back.
+ */
+interface Held {
+  run<R>(work: (tx: Transaction) => Promise<R>): Promise<R>;
+  end(commit: boolean, id: number): void;
+}
+const open = new Map<number, Held>();
 
 class Rollback extends Error {}
 
@@ -121,43 +131,64 @@ async function main() {
   // Statements with parameters run as named prepared statements (pglite-statements.ts, issue 26).
   const statements = preparedStatements(client);
 
-  function heldTx(tx: number | undefined): Transaction | undefined {
-    if (tx === undefined) return undefined;
+  /** Runs `work` in the held transaction `tx`, after its statements before it; else outside one. */
+  function within<R>(tx: number | undefined, work: (tx: Transaction | undefined) => Promise<R>) {
+    if (tx === undefined) return work(undefined);
     const held = open.get(tx);
     if (!held) throw new Error('The transaction has already ended.');
-    return held.tx;
+    return held.run(work);
   }
-  const handleOf = (tx: number | undefined): Pick<Transaction, 'query' | 'exec'> =>
-    heldTx(tx) ?? client;
 
   /**
-   * Opens the transaction `id` (the id of the call of its first statement), runs `first` in it and
-   * answers `{ tx, result | error }`: a failed first statement leaves the transaction open (aborted,
-   * as PostgreSQL leaves it) until the main thread ends it.
+   * Opens the transaction `id` (the id of the call of its first statement) and runs `first` in it,
+   * answering as any statement. Statements naming `id` may arrive before it is open: they wait in
+   * order behind `first`. A failed BEGIN fails `first` and every statement queued behind it.
    */
   function begin(id: number, first: (tx: Transaction) => Promise<unknown>) {
-    let ended: { commit: boolean; id: number } | null = null;
+    let handOut!: (tx: Transaction) => void;
+    let fail!: (error: unknown) => void;
+    const handle = new Promise<Transaction>((resolve, reject) => {
+      handOut = resolve;
+      fail = reject;
+    });
+    let finish!: (ended: { commit: boolean; id: number }) => void;
+    const ended = new Promise<{ commit: boolean; id: number }>((resolve) => (finish = resolve));
+    let began = false;
+    /** Settles when the last statement queued has (its outcome is its caller's). */
+    let last: Promise<unknown> = handle.catch(() => {});
+    open.set(id, {
+      run(work) {
+        const next = last.then(() => handle).then(work);
+        last = next.catch(() => {});
+        return next;
+      },
+      end(commit, endId) {
+        void last.then(() => finish({ commit, id: endId }));
+      },
+    });
+    open
+      .get(id)!
+      .run(first)
+      .then(
+        (result) => answer(id, result),
+        (error: unknown) => refuse(id, error),
+      );
     client
       .transaction(async (tx) => {
-        let opened: { tx: number; result?: unknown; error?: ThreadError };
-        try {
-          opened = { tx: id, result: await first(tx) };
-        } catch (error) {
-          opened = { tx: id, error: threadError(error) };
-        }
-        ended = await new Promise<{ commit: boolean; id: number }>((resolve) => {
-          open.set(id, { tx, end: (commit, endId) => resolve({ commit, id: endId }) });
-          answer(id, opened);
-        });
-        if (!ended.commit) throw new Rollback();
+        began = true;
+        handOut(tx);
+        const end = await ended;
+        if (!end.commit) throw new Rollback();
       })
       .then(
-        () => answer(ended!.id),
-        (error: unknown) => {
-          if (!ended)
-            refuse(id, error); // BEGIN failed
-          else if (error instanceof Rollback) answer(ended.id);
-          else refuse(ended.id, error); // the COMMIT failed
+        async () => answer((await ended).id),
+        async (error: unknown) => {
+          if (!began) {
+            // BEGIN failed: the statements fail with it, and the end has nothing to end.
+            fail(error);
+            answer((await ended).id);
+          } else if (error instanceof Rollback) answer((await ended).id);
+          else refuse((await ended).id, error); // the COMMIT failed
         },
       )
       .finally(() => open.delete(id));
@@ -174,12 +205,12 @@ async function main() {
             return begin(call.id, (tx) => statements.query(call.sql, call.params, options, tx));
           return answer(
             call.id,
-            await statements.query(call.sql, call.params, options, heldTx(call.tx)),
+            await within(call.tx, (tx) => statements.query(call.sql, call.params, options, tx)),
           );
         }
         case 'exec':
           if (call.begin) return begin(call.id, (tx) => tx.exec(call.sql));
-          return answer(call.id, await handleOf(call.tx).exec(call.sql));
+          return answer(call.id, await within(call.tx, (tx) => (tx ?? client).exec(call.sql)));
         case 'end': {
           const held = open.get(call.tx);
           if (!held) throw new Error('The transaction has already ended.');

@@ -142,8 +142,13 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
       await expect(committing).rejects.toThrow('Transaction was rolled back instead of committed');
       expect(codes).toEqual([UNIQUE_VIOLATION, '25P02']);
       expect(await count('thread_t where id = 31')).toBe(0);
-      // Two first statements at once: one opens the transaction, the other joins it.
+      // Two first statements at once: one opens the transaction, the other joins it, sent at
+      // once, not after the opening's answer (its id is the opening call's, known from the start:
+      // PGlite runs one transaction at a time, and sat idle while this thread took its turn).
       sent.length = 0;
+      let sentAtFirstAnswer: number | undefined;
+      const firstAnswer = () => (sentAtFirstAnswer ??= sent.filter((m) => m.op === 'query').length);
+      thread.worker.prependListener('message', firstAnswer);
       await expect(
         transaction(database.db, async (tx) => {
           await Promise.all([
@@ -158,6 +163,8 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
       expect(opening!.begin).toBeDefined();
       expect(joining).toMatchObject({ tx: opening!.id });
       expect(joining!.begin).toBeUndefined();
+      thread.worker.off('message', firstAnswer);
+      expect(sentAtFirstAnswer).toBe(2);
     } finally {
       thread.worker.postMessage = post;
     }
