@@ -18,7 +18,8 @@
  * `loop_delay_max_ms` is the longest event-loop delay of any burst.
  *
  * Below each burst: the client's own CPU a stream and the connections it opened, for both sides (the
- * same fetch code and connection pool for both: a fair baseline), the server's phases
+ * same fetch code and connection pool for both: a fair baseline), how busy the machine's cores were
+ * and what each process took of them (bench/class/machine.ts), the server's phases
  * (bench/class/phases.ts), and the burst on one clock: the client's stages (request sent, written,
  * the response's head, its first chunk; undici's diagnostics channels) beside the server's phases.
  *
@@ -50,6 +51,7 @@ import pg from 'pg';
 
 import startPostgres from '../../tests/server/pg-global-setup';
 import { arg } from '../support';
+import { cpuMeter, describeShare } from './machine';
 import { type ClientView, type PhaseReport, printPhases, printTimeline } from './phases';
 import { REPLY_CHUNKS, serveChild } from './serve';
 
@@ -93,6 +95,7 @@ const PROFILE_DIR =
   profileAt === -1 ? null : path.resolve(process.argv[profileAt + 1] ?? 'profiles');
 
 interface Child {
+  pid: number;
   shown: Record<string, unknown>;
   ask(line: string): Promise<Record<string, number>>;
   stop(): Promise<void>;
@@ -119,6 +122,7 @@ async function child(argv: string[], profile = false): Promise<Child> {
     ]);
   const shown = JSON.parse(await next()) as Record<string, unknown>;
   return {
+    pid: proc.pid!,
     shown,
     ask: async (line) => {
       const answer = next();
@@ -333,6 +337,9 @@ function row(label: string, s: Summary, extra = '') {
   );
 }
 
+/** The scripted endpoint's process (its CPU is the baseline's, and Ayah's runs' too). */
+let endpointPid = 0;
+
 const loadAverage = () =>
   os
     .loadavg()
@@ -394,13 +401,20 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
   const load = loadAverage();
   // The client's own cost of each side (its CPU a stream, the connections it opened): the same
   // code and the same connection pool (fetch's) for both, so the baseline is a fair one.
-  const measured = async (streams: () => Promise<Timing[]>) => {
+  const measured = async (streams: () => Promise<Timing[]>, app: Child[] = []) => {
     const cpu = process.cpuUsage();
     const opened = connectionsOpened;
+    const meter = cpuMeter({
+      ...(app.length > 0 && { app: app.map((a) => a.pid) }),
+      endpoint: [endpointPid],
+      client: [process.pid],
+    });
     const start = clock();
     const timings = await streams();
+    const machine = meter?.stop();
     const used = process.cpuUsage(cpu);
     return {
+      machine,
       timings,
       view: {
         start,
@@ -421,12 +435,14 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
   const straight = summarise(straightRun.timings);
   for (const app of apps) await app.ask('reset');
   const idle = await Promise.all(apps.map((a) => a.ask('stats')));
-  const throughRun = await measured(() =>
-    Promise.all(
-      Array.from({ length: n }, (_, i) =>
-        throughAyah(String(apps[i % apps.length]!.shown.url), tokens[apps.length * 3 + i]!, i),
+  const throughRun = await measured(
+    () =>
+      Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          throughAyah(String(apps[i % apps.length]!.shown.url), tokens[apps.length * 3 + i]!, i),
+        ),
       ),
-    ),
+    apps,
   );
   const through = throughRun.timings;
   const stats = await Promise.all(apps.map((a) => a.ask('stats')));
@@ -461,6 +477,10 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
     `  client: CPU ${straightRun.cpuMs.toFixed(2)} ms a stream straight, ${throughRun.cpuMs.toFixed(2)} through Ayah; ` +
       `connections opened ${straightRun.connections} straight, ${throughRun.connections} through Ayah`,
   );
+  if (straightRun.machine && throughRun.machine) {
+    console.log(`  machine, straight: ${describeShare(straightRun.machine)}`);
+    console.log(`  machine, through Ayah: ${describeShare(throughRun.machine)}`);
+  }
   const reports = (await Promise.all(apps.map((a) => a.ask('phases')))) as unknown as PhaseReport[];
   printPhases(reports);
   printTimeline([], straightRun.view, 'straight from the endpoint');
@@ -539,6 +559,7 @@ async function main() {
     `bench:class: ${REPLY_CHUNKS.length}-chunk replies, students ${SIZES.join(' and ')}${HISTORY > 0 ? `, each going on with a chat of ${HISTORY} messages` : ''}, Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
   const endpoint = await child(['endpoint']);
+  endpointPid = endpoint.pid;
   const url = String(endpoint.shown.url);
   const found: Record<string, Burst[]> = {};
   try {

@@ -1,0 +1,94 @@
+/**
+ * Where the machine's CPU went during a burst (issue 26): how busy its cores were, and each
+ * process's share — the app, PostgreSQL (every `postgres` process: the postmaster, its backends and
+ * workers), the scripted endpoint and this client. On this 2-core machine all of them share the
+ * same cores, so a burst through Ayah is slower than the same burst straight from the endpoint by
+ * what the app and PostgreSQL take of them; the line under each burst says how much that was.
+ *
+ * Read from Linux's /proc (user + system time, in clock ticks of 10 ms); elsewhere it says nothing.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+
+/** Linux's USER_HZ: /proc counts CPU time in ticks of 10 ms. */
+const TICK_MS = 10;
+
+/** A process's user + system time in ticks, all its threads; 0 once it is gone. */
+function ticksOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command (in parentheses, which may hold spaces): utime is the 12th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** The ticks every core spent busy (not idle, not waiting for I/O), and in all, since boot. */
+function machineTicks(): { busy: number; all: number } {
+  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = values.map(Number);
+  const busy = user! + nice! + system! + irq! + softirq! + steal!;
+  return { busy, all: busy + idle! + iowait! };
+}
+
+/** Every running PostgreSQL process of this machine (`comm` is `postgres`). */
+function postgresPids(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+export interface CpuShare {
+  wallMs: number;
+  /** How many of the machine's cores were busy on average (0 … cores). */
+  coresBusy: number;
+  /** CPU ms of each role over the span. */
+  byRole: Record<string, number>;
+}
+
+/**
+ * Starts measuring `roles` (pids by name; `postgres` is added when any runs); `stop()` answers the
+ * span's shares. Null where there is no /proc.
+ */
+export function cpuMeter(roles: Record<string, number[]>): { stop(): CpuShare } | null {
+  if (!existsSync('/proc/stat')) return null;
+  const pg = postgresPids();
+  const all: Record<string, number[]> = pg.length > 0 ? { ...roles, PostgreSQL: pg } : roles;
+  const sum = (pids: number[]) => pids.reduce((total, pid) => total + ticksOf(pid), 0);
+  const before = Object.fromEntries(Object.entries(all).map(([role, pids]) => [role, sum(pids)]));
+  const machine = machineTicks();
+  const start = performance.now();
+  return {
+    stop() {
+      const wallMs = performance.now() - start;
+      const now = machineTicks();
+      const cores = os.cpus().length;
+      const allTicks = now.all - machine.all;
+      return {
+        wallMs,
+        coresBusy: allTicks > 0 ? ((now.busy - machine.busy) / allTicks) * cores : 0,
+        byRole: Object.fromEntries(
+          Object.entries(all).map(([role, pids]) => [role, (sum(pids) - before[role]!) * TICK_MS]),
+        ),
+      };
+    },
+  };
+}
+
+/** `machine: 1.74 of 2 cores busy over 4,310 ms (app 2,640 ms, …)`. */
+export function describeShare(share: CpuShare): string {
+  const ms = (value: number) => Math.round(value).toLocaleString('en');
+  const roles = Object.entries(share.byRole)
+    .map(([role, used]) => `${role} ${ms(used)}`)
+    .join(', ');
+  return `${share.coresBusy.toFixed(2)} of ${os.cpus().length} cores busy over ${ms(share.wallMs)} ms (CPU ms: ${roles})`;
+}
