@@ -563,9 +563,13 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           // statement starts once the locks are held, and writes nothing to a session deleted
           // while the reply was being written (its every part hangs on the session's row).
           await inOrder([
-            tx.execute(sql`
-              select s.id from (${userLock(userId)}) first, ${chatSessions} s
-              where s.id = ${sessionId} and s.user_id = ${userId} for update of s`),
+            // Started here (a drizzle query starts when awaited): `storeReply` makes its own at
+            // once, and the reply's statement went first, before the locks.
+            Promise.resolve(
+              tx.execute(sql`
+                select s.id from (${userLock(userId)}) first, ${chatSessions} s
+                where s.id = ${sessionId} and s.user_id = ${userId} for update of s`),
+            ),
             storeReply(tx, userId, sessionId, reply, now()),
           ]);
         },

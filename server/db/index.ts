@@ -196,7 +196,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  * `Promise.all` for statements sent together in one transaction (issue 26: they leave in one write):
  * waits for every one, then throws the failure of the first that failed in the order given, not the
  * first to arrive. In an aborted transaction every later statement fails too (25P02), and only the
- * first failure says why (a lock waited for too long, a refused rate limit).
+ * first failure says why (a lock waited for too long, a refused rate limit). They are sent in the
+ * order their queries start, so start them in the order given: an async function starts its first
+ * query when called, a drizzle query only when awaited (`Promise.resolve` it where it stands).
  */
 export async function inOrder<const T extends readonly unknown[]>(
   statements: T,

@@ -279,9 +279,14 @@ describeServer("a send's transaction", () => {
       /update "chat_sessions" .* and user_id = .*insert into "chat_messages"/s,
     );
     expect(question![3]).toBe('commit');
-    // The reply's, with its longer lock wait (on PostgreSQL).
-    expect(reply![0]).toBe(begin.replace('3000', '15000'));
-    expect(reply!.at(-1)).toBe('commit');
+    // The reply's, with its longer lock wait (on PostgreSQL): the user's and the session's locks,
+    // then the reply (it was sent before the locks, the lock order user → session broken).
+    expect(reply).toEqual([
+      begin.replace('3000', '15000'),
+      expect.stringMatching(/^select s\.id from .*for no key update.*for update of s$/s),
+      expect.stringMatching(/^with s as \(\s*update "chat_sessions"/s),
+      'commit',
+    ]);
     // The learning memory the tutor keeps of the turn, without bounds: the user's lock and the
     // write's count, then the row, sent together.
     expect(memory).toEqual([
