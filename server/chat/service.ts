@@ -19,7 +19,7 @@ import { AppError } from '../http/errors';
 import { isUuid } from '../http/ids';
 import type { Page } from '../http/paging';
 import { offsetOf, paged } from '../http/paging';
-import { enforce } from '../http/rate-limit';
+import { enforce, withinLimit } from '../http/rate-limit';
 import type { PointsLedger, SafetyEvent } from '../ports';
 
 export const CHAT_MESSAGES = {
@@ -127,6 +127,8 @@ function appendToChunks(sessionId: string, piece: SQL) {
  * the 10th-message award. The caller holds the user's lock, taken in an earlier statement, so this
  * statement's snapshot sees every earlier send of the student, and no other write of this session
  * runs beside it. The sub-statements of one WITH do not see each other's rows, hence "before".
+ * `commit_now` says that nothing is left to do but commit (`ready`, and no award to write): the
+ * transaction's `commitWhen`.
  */
 async function storeQuestion(
   q: Queryable,
@@ -134,6 +136,7 @@ async function storeQuestion(
   sessionId: string | null,
   text: string,
   at: Date,
+  ready: SQL,
 ): Promise<{ id: string; threadId: string; messageId: string; sentBefore: number } | null> {
   const when = at.toISOString();
   const piece = chunkPiece(text);
@@ -166,8 +169,9 @@ async function storeQuestion(
       insert into ${chatMessages} (session_id, user_id, role, content, created_at)
       select id, ${userId}, 'user', ${text}, ${when}::timestamptz from s
       returning id)
-    select s.id, s.thread_id, (select id from m) as message_id, ${sentBefore} as sent_before
-    from s`);
+    select s.id, s.thread_id, (select id from m) as message_id, e.n as sent_before,
+      (e.n + 1 <> ${TEN_MESSAGES} and ${ready}) as commit_now
+    from s, (select ${sentBefore} as n) e`);
   const row = rowsOf(result)[0];
   if (!row) return null;
   return {
@@ -205,7 +209,7 @@ async function storeReply(
       select id, ${userId}, 'assistant', ${reply}, last_message_at from s),
     ${ctes},
     indexed as (${insert})
-    select 1`);
+    select true as commit_now`);
 }
 
 /**
@@ -485,6 +489,8 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
     async begin(userId: string, sessionId: string | null | undefined, text: string) {
       const at = now();
       const { rateLimit, rateWindowMs } = config.chat;
+      const rule = { limit: rateLimit, windowMs: rateWindowMs };
+      const rateKey = `chat-send:${userId}`;
       return transaction(
         db,
         async (tx) => {
@@ -497,15 +503,15 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           // statement that starts once the lock is held (`storeQuestion`). A refused send's
           // question is rolled back with its count.
           const [, stored] = await inOrder([
-            enforce(
+            enforce(tx, rateKey, rule, at, CHAT_MESSAGES.rateLimited, userLock(userId)),
+            storeQuestion(
               tx,
-              `chat-send:${userId}`,
-              { limit: rateLimit, windowMs: rateWindowMs },
+              userId,
+              created ? null : sessionId!,
+              text,
               at,
-              CHAT_MESSAGES.rateLimited,
-              userLock(userId),
+              withinLimit(rateKey, rule),
             ),
-            storeQuestion(tx, userId, created ? null : sessionId!, text, at),
           ]);
           // Someone else's session (or none): nothing was written, and the count rolls back too.
           if (!stored) throw new AppError(404, CHAT_MESSAGES.notFound);
@@ -529,7 +535,10 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
             at,
           };
         },
-        { bounds: REQUEST_BOUNDS },
+        // On PGlite the question's statement commits it when it says so (issue 26): the send
+        // was taken, within the limit, with no award to write. PGlite runs one transaction at a
+        // time, and held it idle while this thread, busy with a class's requests, sent the commit.
+        { bounds: REQUEST_BOUNDS, commitWhen: 'commit_now' },
       );
     },
 
@@ -573,7 +582,8 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
             storeReply(tx, userId, sessionId, reply, now()),
           ]);
         },
-        { bounds: REPLY_BOUNDS },
+        // Nothing is left to decide once the reply's statement has run: on PGlite it commits.
+        { bounds: REPLY_BOUNDS, commitWhen: 'commit_now' },
       );
     },
 

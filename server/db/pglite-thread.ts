@@ -42,7 +42,11 @@ type Call = PgliteCall extends infer C ? (C extends PgliteCall ? Omit<C, 'id'> :
 export interface PgliteHandle {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(sql: string): Promise<Results[]>;
-  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** `commitWhen`: see `TransactionOptions` (db/index.ts); PGlite itself ignores it. */
+  transaction<T>(
+    fn: (tx: Transaction) => Promise<T>,
+    options?: { commitWhen?: string },
+  ): Promise<T>;
   listen(channel: string, callback: (payload: string) => void): Promise<unknown>;
   dumpDataDir(compression?: 'gzip' | 'none'): Promise<Blob>;
   close(): Promise<void>;
@@ -296,14 +300,24 @@ export async function startPgliteThread(options: {
    * PGlite: it was idle for most of the burst's first 40 ms). A transaction that sends no statement
    * never opens, and has nothing to end.
    */
-  async function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  async function transaction<T>(
+    fn: (tx: Transaction) => Promise<T>,
+    { commitWhen }: { commitWhen?: string } = {},
+  ): Promise<T> {
     let id: number | null = null;
     let ended = false;
+    /** The thread committed it after a statement that said so (`commitWhen`). */
+    let committed = false;
+    const noted = <R>(answer: Promise<R>) =>
+      answer.then((result) => {
+        if ((result as { committed?: boolean } | undefined)?.committed) committed = true;
+        return result;
+      });
     const inTx = <R>(call: Call & { op: 'query' | 'exec' }): Promise<R> => {
       if (ended) return Promise.reject(new Error('The transaction has already ended.'));
-      if (id !== null) return send<R>({ ...call, tx: id });
+      if (id !== null) return noted(send<R>({ ...call, tx: id }));
       id = nextId++;
-      return send<R>({ ...call, begin: true }, id);
+      return noted(send<R>({ ...call, begin: true, ...(commitWhen && { commitWhen }) }, id));
     };
     const tx = {
       query: (sql: string, params: unknown[] = [], options?: QueryOptions) =>
@@ -313,10 +327,10 @@ export async function startPgliteThread(options: {
         return ended;
       },
     } as unknown as Transaction;
-    // Ends the transaction the thread holds, after its statements, if one was sent.
+    // Ends the transaction the thread holds, after its statements, if one was sent and is open.
     const end = async (commit: boolean) => {
       ended = true;
-      if (id !== null) await send({ op: 'end', tx: id, commit });
+      if (id !== null && !committed) await send({ op: 'end', tx: id, commit });
     };
     let result;
     try {

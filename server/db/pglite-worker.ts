@@ -46,7 +46,16 @@ interface CallOptions {
  * `id` is then the transaction's: later calls name it as `tx`. A failed statement leaves the
  * transaction open (aborted, as PostgreSQL leaves it) until its `end`.
  */
-type Opening = { begin?: true };
+type Opening = {
+  begin?: true;
+  /**
+   * A column of a statement's answer (`TransactionOptions.commitWhen`, db/index.ts): the
+   * transaction commits right after the first statement whose first row has it `true`, every
+   * statement before it having succeeded, without waiting for `end`; that statement's answer, sent
+   * once the commit is done, says `committed: true`, and the transaction takes nothing more.
+   */
+  commitWhen?: string;
+};
 
 export type PgliteCall =
   | ({
@@ -144,21 +153,57 @@ async function main() {
    * answering as any statement. Statements naming `id` may arrive before it is open: they wait in
    * order behind `first`. A failed BEGIN fails `first` and every statement queued behind it.
    */
-  function begin(id: number, first: (tx: Transaction) => Promise<unknown>) {
+  function begin(id: number, first: (tx: Transaction) => Promise<unknown>, commitWhen?: string) {
     let handOut!: (tx: Transaction) => void;
     let fail!: (error: unknown) => void;
     const handle = new Promise<Transaction>((resolve, reject) => {
       handOut = resolve;
       fail = reject;
     });
-    let finish!: (ended: { commit: boolean; id: number }) => void;
-    const ended = new Promise<{ commit: boolean; id: number }>((resolve) => (finish = resolve));
+    /** How it ends: `end`'s call (its id, to answer), or null when it commits early. */
+    let finish!: (ended: { commit: boolean; id: number | null }) => void;
+    const ended = new Promise<{ commit: boolean; id: number | null }>(
+      (resolve) => (finish = resolve),
+    );
+    const endAnswer = async (error?: unknown) => {
+      const { id: endId } = await ended;
+      if (endId === null) return;
+      if (error === undefined) answer(endId);
+      else refuse(endId, error);
+    };
     let began = false;
+    let failed = false;
+    let committedEarly = false;
     /** Settles when the last statement queued has (its outcome is its caller's). */
     let last: Promise<unknown> = handle.catch(() => {});
+    const done = client
+      .transaction(async (tx) => {
+        began = true;
+        handOut(tx);
+        const end = await ended;
+        if (!end.commit) throw new Rollback();
+      })
+      .finally(() => open.delete(id));
+    const run = async <R>(work: (tx: Transaction) => Promise<R>) => {
+      const tx = await handle;
+      if (committedEarly) throw new Error('The transaction has already ended.');
+      let result: R;
+      try {
+        result = await work(tx);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+      const row = (result as { rows?: Record<string, unknown>[] } | undefined)?.rows?.[0];
+      if (!commitWhen || failed || row?.[commitWhen] !== true) return result;
+      committedEarly = true;
+      finish({ commit: true, id: null });
+      await done;
+      return Object.assign(result as object, { committed: true }) as R;
+    };
     open.set(id, {
       run(work) {
-        const next = last.then(() => handle).then(work);
+        const next = last.then(() => run(work));
         last = next.catch(() => {});
         return next;
       },
@@ -173,25 +218,17 @@ async function main() {
         (result) => answer(id, result),
         (error: unknown) => refuse(id, error),
       );
-    client
-      .transaction(async (tx) => {
-        began = true;
-        handOut(tx);
-        const end = await ended;
-        if (!end.commit) throw new Rollback();
-      })
-      .then(
-        async () => answer((await ended).id),
-        async (error: unknown) => {
-          if (!began) {
-            // BEGIN failed: the statements fail with it, and the end has nothing to end.
-            fail(error);
-            answer((await ended).id);
-          } else if (error instanceof Rollback) answer((await ended).id);
-          else refuse((await ended).id, error); // the COMMIT failed
-        },
-      )
-      .finally(() => open.delete(id));
+    done.then(
+      () => endAnswer(),
+      (error: unknown) => {
+        if (!began) {
+          // BEGIN failed: the statements fail with it, and the end has nothing to end.
+          fail(error);
+          return endAnswer();
+        }
+        return endAnswer(error instanceof Rollback ? undefined : error); // else the COMMIT failed
+      },
+    );
   }
 
   port.on('message', (call: PgliteCall) => {
@@ -202,7 +239,11 @@ async function main() {
           const parsers = parsersOf(textTypes);
           const options = { ...(rowMode && { rowMode }), ...(parsers && { parsers }) };
           if (call.begin)
-            return begin(call.id, (tx) => statements.query(call.sql, call.params, options, tx));
+            return begin(
+              call.id,
+              (tx) => statements.query(call.sql, call.params, options, tx),
+              call.commitWhen,
+            );
           return answer(
             call.id,
             await within(call.tx, (tx) => statements.query(call.sql, call.params, options, tx)),

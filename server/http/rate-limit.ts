@@ -55,6 +55,13 @@ export async function enforce(
   if (retryAfter > 0) throw new AppError(429, detail, { 'Retry-After': String(retryAfter) });
 }
 
+/**
+ * True while `key`'s count is within `rule`, in a statement after `consume` in the same transaction:
+ * what `enforce` checks of its answer, said in SQL (for `TransactionOptions.commitWhen`, db/index.ts).
+ */
+export const withinLimit = (key: string, rule: RateRule): SQL =>
+  sql`coalesce((select ${rateLimits.count} from ${rateLimits} where ${rateLimits.key} = ${key}) <= ${rule.limit}, false)`;
+
 export const TOO_MANY_NEW_ACCOUNTS =
   'Too many new accounts from this address. Please try again later.';
 

@@ -10,7 +10,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Database } from '../../../server/db';
-import { openDatabase, pgErrorCode, transaction, UNIQUE_VIOLATION } from '../../../server/db';
+import {
+  inOrder,
+  openDatabase,
+  pgErrorCode,
+  transaction,
+  UNIQUE_VIOLATION,
+} from '../../../server/db';
 import type { PgliteThread } from '../../../server/db/pglite-thread';
 import { PgliteThreadError } from '../../../server/db/pglite-thread';
 import type { Loose } from '../harness';
@@ -165,6 +171,76 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
       expect(joining!.begin).toBeUndefined();
       thread.worker.off('message', firstAnswer);
       expect(sentAtFirstAnswer).toBe(2);
+    } finally {
+      thread.worker.postMessage = post;
+    }
+  });
+
+  it('commits in the thread after a statement that says so (commitWhen), and only then', async () => {
+    const thread = threadOf(database);
+    const post = thread.worker.postMessage;
+    const ops: string[] = [];
+    thread.worker.postMessage = function (this: unknown, message: Loose, ...rest: unknown[]) {
+      ops.push(message.op);
+      return post.call(this, message, ...(rest as []));
+    } as typeof post;
+    try {
+      // The second statement says so: the thread commits after it, and no end is sent.
+      await transaction(
+        database.db,
+        async (tx) => {
+          await inOrder([
+            Promise.resolve(tx.execute(sql`insert into thread_t values (40, 'early')`)),
+            Promise.resolve(tx.execute(sql`select true as commit_now`)),
+          ]);
+        },
+        { commitWhen: 'commit_now' },
+      );
+      expect(ops).toEqual(['query', 'query']);
+      expect(await count('thread_t where id = 40')).toBe(1);
+      // A statement that says no: the transaction waits for its end, and rolls back with it.
+      ops.length = 0;
+      await expect(
+        transaction(
+          database.db,
+          async (tx) => {
+            await tx.execute(sql`insert into thread_t values (41, 'not yet')`);
+            await tx.execute(sql`select false as commit_now`);
+            throw new Error('refused after all');
+          },
+          { commitWhen: 'commit_now' },
+        ),
+      ).rejects.toThrow('refused after all');
+      expect(ops).toEqual(['query', 'query', 'end']);
+      expect(await count('thread_t where id = 41')).toBe(0);
+      // After a failed statement nothing commits, whatever a later one would say.
+      const codes: (string | undefined)[] = [];
+      await transaction(
+        database.db,
+        async (tx) => {
+          for (const statement of [
+            sql`insert into thread_t values (40, 'a duplicate')`,
+            sql`insert into thread_t values (42, 'after it') returning true as commit_now`,
+          ])
+            await tx.execute(statement).catch((error: unknown) => codes.push(pgErrorCode(error)));
+        },
+        { commitWhen: 'commit_now' },
+      ).catch(() => {});
+      expect(codes).toEqual([UNIQUE_VIOLATION, '25P02']);
+      expect(await count('thread_t where id = 42')).toBe(0);
+      // Once committed, the transaction takes nothing more.
+      const late = await transaction(
+        database.db,
+        async (tx) => {
+          await tx.execute(
+            sql`insert into thread_t values (43, 'kept') returning true as commit_now`,
+          );
+          await tx.execute(sql`insert into thread_t values (44, 'too late')`);
+        },
+        { commitWhen: 'commit_now' },
+      ).catch((error: unknown) => error);
+      expect((causeOf(late) as Error).message).toBe('The transaction has already ended.');
+      expect(await count('thread_t where id in (43, 44)')).toBe(1);
     } finally {
       thread.worker.postMessage = post;
     }
