@@ -16,7 +16,7 @@ import { userLock } from '../db/locks';
 import { learningMemories } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
-import { enforce } from '../http/rate-limit';
+import { enforce, withinLimit } from '../http/rate-limit';
 import type { LlmClient } from '../llm/model';
 
 export interface MemoryHit {
@@ -177,28 +177,31 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
       // tutor stores one after every reply, three round trips and three commits it was): the
       // write is counted, then the row goes in unless the student already has the most kept. Two
       // stores at once can no longer both pass the last free place.
+      // On PGlite the row's statement commits it when the write was within its limit (a full
+      // memory gives no row): nothing is left to decide (`commitWhen`, db/index.ts).
       const at = now();
-      const id = await transaction(db, async (tx) => {
-        const [, added] = await inOrder([
-          enforce(
-            tx,
-            `memory-write:${userId}`,
-            config.limits.memoryWrites,
-            at,
-            MEMORY_MESSAGES.tooFast,
-            userLock(userId),
-          ),
-          tx.execute(sql`
-            insert into ${learningMemories} (user_id, text, metadata, created_at)
-            select ${userId}, ${text}, ${JSON.stringify(metadata)}::jsonb, ${at.toISOString()}::timestamptz
-            where (select count(*) from ${learningMemories} where user_id = ${userId})
-              < ${config.limits.memoryMaxRows}
-            returning id`),
-        ]);
-        const [row] = rowsOf<{ id: string }>(added);
-        if (!row) throw new AppError(409, MEMORY_MESSAGES.full);
-        return String(row.id);
-      });
+      const key = `memory-write:${userId}`;
+      const rule = config.limits.memoryWrites;
+      const id = await transaction(
+        db,
+        async (tx) => {
+          const [, added] = await inOrder([
+            enforce(tx, key, rule, at, MEMORY_MESSAGES.tooFast, userLock(userId)),
+            Promise.resolve(
+              tx.execute(sql`
+                insert into ${learningMemories} (user_id, text, metadata, created_at)
+                select ${userId}, ${text}, ${JSON.stringify(metadata)}::jsonb, ${at.toISOString()}::timestamptz
+                where (select count(*) from ${learningMemories} where user_id = ${userId})
+                  < ${config.limits.memoryMaxRows}
+                returning id, ${withinLimit(key, rule)} as commit_now`),
+            ),
+          ]);
+          const [row] = rowsOf<{ id: string }>(added);
+          if (!row) throw new AppError(409, MEMORY_MESSAGES.full);
+          return String(row.id);
+        },
+        { commitWhen: 'commit_now' },
+      );
       // The embedding after the row (the model is not called inside a transaction, nor for a
       // refused write): until it lands, or when the model fails, the memory ranks by its words.
       const embedding = await embedOrNull(text);
