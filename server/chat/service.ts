@@ -503,15 +503,16 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           // statement that starts once the lock is held (`storeQuestion`). A refused send's
           // question is rolled back with its count.
           const [, stored] = await inOrder([
-            enforce(tx, rateKey, rule, at, CHAT_MESSAGES.rateLimited, userLock(userId)),
-            storeQuestion(
-              tx,
-              userId,
-              created ? null : sessionId!,
-              text,
-              at,
-              withinLimit(rateKey, rule),
-            ),
+            () => enforce(tx, rateKey, rule, at, CHAT_MESSAGES.rateLimited, userLock(userId)),
+            () =>
+              storeQuestion(
+                tx,
+                userId,
+                created ? null : sessionId!,
+                text,
+                at,
+                withinLimit(rateKey, rule),
+              ),
           ]);
           // Someone else's session (or none): nothing was written, and the count rolls back too.
           if (!stored) throw new AppError(404, CHAT_MESSAGES.notFound);
@@ -572,14 +573,11 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           // statement starts once the locks are held, and writes nothing to a session deleted
           // while the reply was being written (its every part hangs on the session's row).
           await inOrder([
-            // Started here (a drizzle query starts when awaited): `storeReply` makes its own at
-            // once, and the reply's statement went first, before the locks.
-            Promise.resolve(
+            () =>
               tx.execute(sql`
                 select s.id from (${userLock(userId)}) first, ${chatSessions} s
                 where s.id = ${sessionId} and s.user_id = ${userId} for update of s`),
-            ),
-            storeReply(tx, userId, sessionId, reply, now()),
+            () => storeReply(tx, userId, sessionId, reply, now()),
           ]);
         },
         // Nothing is left to decide once the reply's statement has run: on PGlite it commits.

@@ -104,9 +104,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         } finally {
           socket.uncork();
         }
-        // `inOrder` waits for both: nothing of `fn` is still running on the connection when it is
-        // rolled back and goes back to the pool (a connection answers in order).
-        const [, result] = await inOrder([begun, body]);
+        // `inOrder` waits for both (started above, in the corked write): nothing of `fn` is still
+        // running on the connection when it is rolled back and goes back to the pool (a
+        // connection answers in order).
+        const running = body;
+        const [, result] = await inOrder([() => begun, () => running]);
         await client.query('commit');
         return result;
       } catch (error) {
@@ -198,18 +200,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  * `Promise.all` for statements sent together in one transaction (issue 26: they leave in one write):
  * waits for every one, then throws the failure of the first that failed in the order given, not the
  * first to arrive. In an aborted transaction every later statement fails too (25P02), and only the
- * first failure says why (a lock waited for too long, a refused rate limit). They are sent in the
- * order their queries start, so start them in the order given: an async function starts its first
- * query when called, a drizzle query only when awaited (`Promise.resolve` it where it stands).
+ * first failure says why (a lock waited for too long, a refused rate limit).
+ *
+ * Each statement is given as a function that makes it, and started here in the order given: they
+ * are sent in the order their queries start, and a drizzle query starts only when awaited while an
+ * async function starts its first at once (a finished reply's statement once went before its locks).
  */
-export async function inOrder<const T extends readonly unknown[]>(
+export async function inOrder<const T extends readonly (() => unknown)[]>(
   statements: T,
-): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-  const settled = await Promise.allSettled(statements);
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  const settled = await Promise.allSettled(statements.map((make) => Promise.resolve(make())));
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as {
-    -readonly [K in keyof T]: Awaited<T[K]>;
+    -readonly [K in keyof T]: Awaited<ReturnType<T[K]>>;
   };
 }
 

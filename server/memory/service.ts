@@ -186,15 +186,14 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
         db,
         async (tx) => {
           const [, added] = await inOrder([
-            enforce(tx, key, rule, at, MEMORY_MESSAGES.tooFast, userLock(userId)),
-            Promise.resolve(
+            () => enforce(tx, key, rule, at, MEMORY_MESSAGES.tooFast, userLock(userId)),
+            () =>
               tx.execute(sql`
                 insert into ${learningMemories} (user_id, text, metadata, created_at)
                 select ${userId}, ${text}, ${JSON.stringify(metadata)}::jsonb, ${at.toISOString()}::timestamptz
                 where (select count(*) from ${learningMemories} where user_id = ${userId})
                   < ${config.limits.memoryMaxRows}
                 returning id, ${withinLimit(key, rule)} as commit_now`),
-            ),
           ]);
           const [row] = rowsOf<{ id: string }>(added);
           if (!row) throw new AppError(409, MEMORY_MESSAGES.full);

@@ -190,8 +190,8 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
         database.db,
         async (tx) => {
           await inOrder([
-            Promise.resolve(tx.execute(sql`insert into thread_t values (40, 'early')`)),
-            Promise.resolve(tx.execute(sql`select true as commit_now`)),
+            () => tx.execute(sql`insert into thread_t values (40, 'early')`),
+            () => tx.execute(sql`select true as commit_now`),
           ]);
         },
         { commitWhen: 'commit_now' },
