@@ -309,10 +309,12 @@ export async function startPgliteThread(options: {
     /** The thread committed it after a statement that said so (`commitWhen`). */
     let committed = false;
     const noted = <R>(answer: Promise<R>) =>
-      answer.then((result) => {
-        if ((result as { committed?: boolean } | undefined)?.committed) committed = true;
-        return result;
-      });
+      commitWhen
+        ? answer.then((result) => {
+            if ((result as { committed?: boolean } | undefined)?.committed) committed = true;
+            return result;
+          })
+        : answer;
     const inTx = <R>(call: Call & { op: 'query' | 'exec' }): Promise<R> => {
       if (ended) return Promise.reject(new Error('The transaction has already ended.'));
       if (id !== null) return noted(send<R>({ ...call, tx: id }));
