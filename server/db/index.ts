@@ -21,6 +21,7 @@ import { boundsSql } from './bounds';
 import { lockDataDir, secureDataDir } from './data-dir';
 import type { Notifications } from './notifications';
 import { pgliteNotifications, postgresNotifications } from './notifications';
+import { namedByDefault, statementClient } from './pg-statements';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
 import type { PgliteHandle, PgliteThread } from './pglite-thread';
 import { asPglite, startPgliteThread } from './pglite-thread';
@@ -50,7 +51,15 @@ export interface Database {
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export type DatabaseOptions =
-  | { url: string; poolSize?: number }
+  | {
+      url: string;
+      poolSize?: number;
+      /**
+       * Each statement with parameters a named prepared statement (pg-statements.ts). On by
+       * default; `AYAH_PG_NAMED=0` runs every statement unnamed.
+       */
+      named?: boolean;
+    }
   /**
    * `dataDir: null` keeps PGlite in memory. `image` is a dump of a data dir (`dumpDataDir`) to start
    * from instead of an empty cluster: the test harness starts each file's database from one migrated
@@ -80,6 +89,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.url,
       max: options.poolSize ?? 10,
       pipeline: true,
+      Client: statementClient(options.named ?? namedByDefault()),
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', (error) => console.error('[db] idle client error:', error.message));

@@ -1,0 +1,144 @@
+/**
+ * Named prepared statements on PostgreSQL (server/db/pg-statements.ts): a pooled connection prepares
+ * each statement with parameters once, under a name its text gives, and then only binds it; past its
+ * cap it runs new texts unnamed; a statement whose result changed type fails once and then runs
+ * unnamed, one the connection lost is prepared again; and `named: false` (AYAH_PG_NAMED=0) leaves
+ * every statement unnamed, drizzle's own named ones too. PostgreSQL only.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { type Database, openDatabase, pgErrorCode } from '../../../server/db';
+import { statementClient, statementName } from '../../../server/db/pg-statements';
+import { users } from '../../../server/db/schema';
+import { describeServer, freshPgDatabase, onPostgres } from '../harness';
+
+(onPostgres ? describeServer : describe.skip)('named statements on PostgreSQL', () => {
+  let url: string;
+  let drop: () => Promise<void>;
+  const opened: { close: () => Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    // The migrated template: drizzle's statements read the users table.
+    ({ url, drop } = await freshPgDatabase(inject('ayahPgTemplate')));
+  });
+  afterAll(async () => {
+    for (const o of opened) await o.close();
+    await drop?.();
+  });
+
+  /** A database of one connection, so that every statement runs on the one it asks about. */
+  async function oneConnection(named?: boolean): Promise<Database> {
+    const database = await openDatabase({ url, poolSize: 1, ...(named === false && { named }) });
+    opened.push(database);
+    return database;
+  }
+
+  /** A pool of one connection of pg's own, its client `statementClient(true, most)`. */
+  function rawPool(most: number) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      Client: statementClient(true, most),
+    });
+    opened.push({ close: () => pool.end() });
+    return pool;
+  }
+
+  /** The statements the connection holds prepared, as PostgreSQL lists them. */
+  async function held(run: (text: string) => Promise<{ rows: unknown[] }>) {
+    const { rows } = await run('select name, statement from pg_prepared_statements order by name');
+    return rows as { name: string; statement: string }[];
+  }
+  const heldBy = (database: Database) =>
+    held(async (text) => ({ rows: rowsOf(await database.db.execute(sql.raw(text))) }));
+  const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;
+
+  it('prepares a statement with parameters once a connection, under its text’s name', async () => {
+    const database = await oneConnection();
+    for (const n of [1, 2, 3]) {
+      const result = await database.db.execute(sql`select ${n}::int + 1 as n`);
+      expect(rowsOf(result)).toEqual([{ n: n + 1 }]);
+    }
+    await database.db.execute(sql`select 41 + 1 as n`);
+    const kept = await heldBy(database);
+    const text = 'select $1::int + 1 as n';
+    expect(kept).toEqual([{ name: statementName(text), statement: text }]);
+    expect(statementName(text)).toMatch(/^ayah_[\w-]{24}$/);
+  });
+
+  it('runs the texts past its cap unnamed, the first ones still named', async () => {
+    const pool = rawPool(2);
+    for (const k of [1, 2, 3, 1, 3]) {
+      const { rows } = await pool.query(`select $1::int * ${k} as n`, [7]);
+      expect(rows).toEqual([{ n: 7 * k }]);
+    }
+    const kept = await held((text) => pool.query(text));
+    expect(kept.map((s) => s.statement)).toEqual(
+      ['select $1::int * 1 as n', 'select $1::int * 2 as n'].sort((a, b) =>
+        statementName(a).localeCompare(statementName(b)),
+      ),
+    );
+  });
+
+  // A connection a transaction holds (`pool.connect()`) goes back to the pool after an error: a
+  // failed `pool.query` would have dropped its connection, and the statement with it.
+  it('fails once a statement whose result changed type, then runs it unnamed', async () => {
+    const client = await rawPool(8).connect();
+    try {
+      await client.query('create table changing (id int primary key, v int)');
+      await client.query('insert into changing values (1, 10)');
+      const read = () => client.query('select * from changing where id = $1', [1]);
+      expect((await read()).rows).toEqual([{ id: 1, v: 10 }]);
+      await client.query('alter table changing alter column v type text');
+      await expect(read()).rejects.toSatisfy((error) => pgErrorCode(error) === '0A000');
+      expect((await read()).rows).toEqual([{ id: 1, v: '10' }]);
+      expect((await read()).rows).toEqual([{ id: 1, v: '10' }]);
+    } finally {
+      client.release();
+    }
+  });
+
+  it('prepares again a statement the connection lost', async () => {
+    const client = await rawPool(8).connect();
+    try {
+      const read = () => client.query('select $1::text as said', ['hello']);
+      expect((await read()).rows).toEqual([{ said: 'hello' }]);
+      // As when a pooler hands the connection another server connection: the statement is gone.
+      await client.query('deallocate all');
+      await expect(read()).rejects.toSatisfy((error) => pgErrorCode(error) === '26000');
+      expect((await read()).rows).toEqual([{ said: 'hello' }]);
+      expect((await held((text) => client.query(text))).map((s) => s.statement)).toEqual([
+        'select $1::text as said',
+      ]);
+    } finally {
+      client.release();
+    }
+  });
+
+  /** A drizzle statement named by its caller (`.prepare(name)`), as the goals and sessions are. */
+  const namedRead = (database: Database) =>
+    database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare('test_named_read')
+      .execute({ id: randomUUID() });
+
+  it('keeps the name a drizzle statement was given', async () => {
+    const database = await oneConnection();
+    expect(await namedRead(database)).toEqual([]);
+    expect((await heldBy(database)).map((s) => s.name)).toEqual(['test_named_read']);
+  });
+
+  it('leaves every statement unnamed when told, drizzle’s named ones too', async () => {
+    const database = await oneConnection(false);
+    const result = await database.db.execute(sql`select ${5}::int + 1 as n`);
+    expect(rowsOf(result)).toEqual([{ n: 6 }]);
+    expect(await namedRead(database)).toEqual([]);
+    expect(await heldBy(database)).toEqual([]);
+  });
+});
