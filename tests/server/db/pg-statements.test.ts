@@ -3,13 +3,14 @@
  * each statement with parameters once, under a name its text gives, and then only binds it; past its
  * cap it runs new texts unnamed; a statement whose result changed type fails once and then runs
  * unnamed, one the connection lost is prepared again; and `named: false` (AYAH_PG_NAMED=0) leaves
- * every statement unnamed, drizzle's own named ones too. PostgreSQL only.
+ * every statement unnamed, drizzle's own named ones too. The pool keeps its connections, and so
+ * their statements, through a quiet spell. PostgreSQL only.
  */
 import { randomUUID } from 'node:crypto';
 
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { type Database, openDatabase, pgErrorCode } from '../../../server/db';
 import { statementClient, statementName } from '../../../server/db/pg-statements';
@@ -116,6 +117,32 @@ import { describeServer, freshPgDatabase, onPostgres } from '../harness';
       ]);
     } finally {
       client.release();
+    }
+  });
+
+  it('keeps its connections, and their statements, through a quiet spell', async () => {
+    // pg-pool's own timer (setTimeout) would close a connection idle for 10 s: a minute passes.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const database = await openDatabase({ url, poolSize: 2 });
+      opened.push(database);
+      const pid = async () =>
+        (
+          rowsOf(
+            await database.db.execute(sql`select pg_backend_pid() as pid, pg_sleep(${0.05})`),
+          )[0] as { pid: number }
+        ).pid;
+      const before = new Set(await Promise.all([pid(), pid()]));
+      expect(before.size).toBe(2);
+      vi.advanceTimersByTime(60_000);
+      // A connection the timer closed would be ended by now: a new one answers instead.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(new Set(await Promise.all([pid(), pid()]))).toEqual(before);
+      // The statement made before the quiet spell is still prepared on them.
+      const text = 'select pg_backend_pid() as pid, pg_sleep($1)';
+      expect((await heldBy(database)).map((s) => s.statement)).toContain(text);
+    } finally {
+      vi.useRealTimers();
     }
   });
 
