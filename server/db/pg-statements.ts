@@ -9,9 +9,10 @@
  *
  * A statement's name is a hash of its text, so every connection names a text alike. One connection
  * prepares at most MAX_NAMED_A_CONNECTION texts; past them a new text runs unnamed there, as does a
- * text whose statement went stale on it (its table changed its result's type: 0A000). A statement a
- * connection no longer has (26000: a pooler gave it another server connection) is prepared again the
- * next time. Either way the statement that met it fails, once.
+ * text whose statement went stale on it (its table changed its result's type: 0A000), or that met an
+ * error of the client's own (a value pg could not send: it then closes the statement on the server).
+ * A statement a connection no longer has (26000: a pooler gave it another server connection) is
+ * prepared again the next time. Either way the statement that met it fails, once.
  *
  * `AYAH_PG_NAMED=0` runs every statement unnamed, drizzle's `.prepare(name)` ones too: for a pooler
  * in transaction mode that cannot carry named statements (PgBouncer before 1.21).
@@ -80,8 +81,10 @@ export function statementClient(named: boolean, most = MAX_NAMED_A_CONNECTION): 
       const sent = super.query(
         ...([{ ...statement, name }, ...args.slice(1)] as unknown as [string]),
       ) as unknown;
-      if (!name || !(sent instanceof Promise)) return sent as never;
-      return sent.catch((error: unknown) => {
+      // Callback calls come from `pool.query`, and the pool drops a connection after any error.
+      if (!name || typeof (sent as Promise<unknown> | undefined)?.then !== 'function')
+        return sent as never;
+      return (sent as Promise<unknown>).catch((error: unknown) => {
         this.#stale(name, error);
         throw error;
       }) as never;
@@ -101,8 +104,10 @@ export function statementClient(named: boolean, most = MAX_NAMED_A_CONNECTION): 
     #stale(name: string, error: unknown) {
       const code = (error as { code?: string } | null)?.code;
       const prepared = (this as unknown as { connection: Prepared }).connection.parsedStatements;
-      // The statement exists, and can no longer run as it was planned: never again here.
-      if (code === '0A000') this.#retired.add(name);
+      // The statement exists, and can no longer run as it was planned: never again here. Nor after
+      // an error of the client's own (a value it could not send): pg then closes the statement on
+      // the server, and still counts it as prepared.
+      if (code === '0A000' || !(error instanceof pg.DatabaseError)) this.#retired.add(name);
       // The server connection has no such statement: prepared again the next time.
       else if (code === '26000') delete prepared[name];
     }
