@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 
 import pg from 'pg';
 
-/** The most texts one connection keeps prepared (a connection lives until it idles 10 s). */
+/** The most texts one connection keeps prepared (the pool keeps a connection once opened). */
 export const MAX_NAMED_A_CONNECTION = 256;
 /** Texts whose name is remembered (the app's statements are a few hundred; the rest are hashed). */
 const MAX_REMEMBERED = 2048;
