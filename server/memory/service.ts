@@ -29,17 +29,19 @@ export interface MemoryHit {
 
 const MAX_QUERY_WORDS = 32;
 
-/** Any word of the query may match: `plainto_tsquery` of each word, OR-ed (never a syntax error). */
+/**
+ * Any word of the query may match: one `to_tsquery` of the words OR-ed, `a | b | …`. Each word is
+ * letters and digits only, so the text is never a syntax error. One call with one parameter, where
+ * a `plainto_tsquery` a word, OR-ed, took 0.2 ms of PGlite's time for an 11-word question before
+ * every reply, and made a statement of its own for each number of words (issue 26).
+ */
 function anyWordQuery(query: string): SQL | null {
   const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(
     0,
     MAX_QUERY_WORDS,
   );
   if (words.length === 0) return null;
-  return sql.join(
-    words.map((w) => sql`plainto_tsquery('english', ${w})`),
-    sql` || `,
-  );
+  return sql`to_tsquery('english', ${words.join(' | ')})`;
 }
 
 /**
