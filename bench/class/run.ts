@@ -34,6 +34,7 @@
  *   npm run bench:class -- --warm              # each student's connection opened before the burst
  *   npm run bench:class -- --cold              # no warm-up burst: the first burst meets cold code
  *   npm run bench:class -- --history 20        # each student goes on with a chat of 20 messages
+ *   npm run bench:class -- --memories 2000     # each student with 2,000 learning memories
  *   npm run bench:class -- --repeat 5          # each burst 5 times, the median kept (3 by default)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -88,6 +89,11 @@ const COLD = process.argv.includes('--cold');
  * send starts a new chat.
  */
 const HISTORY = arg('history', 0);
+/**
+ * `--memories K`: each student starts with K learning memories (a reply stores one; a student keeps
+ * at most 2,000), questions of a few topics, a third of them sharing words with the bench's.
+ */
+const MEMORIES = arg('memories', 0);
 /** Each student's chat under `--history`, by token. */
 const chatOf = new Map<string, string>();
 const profileAt = process.argv.indexOf('--profile');
@@ -521,6 +527,7 @@ async function onDatabase(
       String(students),
       '--seed',
       ...(HISTORY > 0 ? ['--history', String(HISTORY)] : []),
+      ...(MEMORIES > 0 ? ['--memories', String(MEMORIES)] : []),
       ...UNTRACED,
     ],
     true,
@@ -556,7 +563,7 @@ async function onDatabase(
 
 async function main() {
   console.log(
-    `bench:class: ${REPLY_CHUNKS.length}-chunk replies, students ${SIZES.join(' and ')}${HISTORY > 0 ? `, each going on with a chat of ${HISTORY} messages` : ''}, Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage()}`,
+    `bench:class: ${REPLY_CHUNKS.length}-chunk replies, students ${SIZES.join(' and ')}${HISTORY > 0 ? `, each going on with a chat of ${HISTORY} messages` : ''}${MEMORIES > 0 ? `, each with ${MEMORIES} learning memories` : ''}, Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
   const endpoint = await child(['endpoint']);
   endpointPid = endpoint.pid;

@@ -4,10 +4,11 @@
  * - `endpoint`: the scripted OpenAI-compatible endpoint (tests/server/fake-openai.ts), every
  *   completion a 400-token reply in 100 chunks 25 ms apart. Prints `{url}`.
  * - `app --url postgres://… | --data-dir dir --llm url --students n [--seed] [--history m]
- *   [--untraced]`: the real app over that database with that endpoint as its model, `n` signed-in
- *   students made straight in the database (`--seed`; a second process on the same PostgreSQL is
- *   started without it and is handed the first one's tokens through the shared JWT secret), each
- *   with a chat of `m` earlier messages when `--history` is given. Prints `{url, tokens, sessions}`
+ *   [--memories k] [--untraced]`: the real app over that database with that endpoint as its model,
+ *   `n` signed-in students made straight in the database (`--seed`; a second process on the same
+ *   PostgreSQL is started without it and is handed the first one's tokens through the shared JWT
+ *   secret), each with a chat of `m` earlier messages when `--history` is given, and `k` learning
+ *   memories when `--memories` is. Prints `{url, tokens, sessions}`
  *   (`sessions[i]` is student i's chat, or absent); then answers `stats`
  *   on stdin with one JSON line `{cpuMs, rssMb, peakRssMb, loopMaxMs, loopP99Ms}` and `reset` (CPU time,
  *   peak RSS and the event-loop delay histogram start again) with `{}`.
@@ -81,6 +82,8 @@ async function app() {
   if (args.includes('--seed')) {
     const count = Number(option('students') ?? 0);
     const history = Number(option('history') ?? 0);
+    const memories = Number(option('memories') ?? 0);
+    const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const { id, token } = await insertSignedInUser(
         database,
@@ -89,9 +92,11 @@ async function app() {
         { tokenSeconds: 3 * 3600 },
       );
       tokens.push(token);
+      ids.push(id);
       if (history > 0) sessions.push(await seedChat(database.db, id, i, history));
     }
     if (history > 0) await reindexSessions(database.db, sql`s.id in ${sessions}`);
+    if (memories > 0) await seedMemories(database.db, ids, memories);
   }
 
   const phases = keepPhases();
@@ -167,6 +172,31 @@ async function seedChat(db: Db, userId: string, i: number, messages: number): Pr
     })),
   );
   return session!.id;
+}
+
+/**
+ * `count` learning memories for each of `userIds`, one a minute back from now, as the tutor stores
+ * them after each reply: questions of a few topics in turn, a third of them on adding fractions
+ * (sharing words with the bench's question, as a student's history does).
+ */
+async function seedMemories(db: Db, userIds: string[], count: number) {
+  const topics = [
+    'how do I add 1/2 and 1/3?',
+    'what is a volcano made of?',
+    'why do leaves change colour in autumn?',
+    'can you add 2/5 and 3/10 for me?',
+    'what is the area of a circle with radius 4?',
+    'how do plants make food from sunlight?',
+    'how do you add fractions with different denominators?',
+    'what caused the French revolution?',
+    'how do I solve 3x + 2 = 11?',
+  ];
+  for (const userId of userIds)
+    await db.execute(sql`
+      insert into learning_memories (user_id, text, metadata, created_at)
+      select ${userId}, 'Asked Ayah: ' || (${JSON.stringify(topics)}::jsonb ->> (k % ${topics.length})),
+        '{"source": "chat"}'::jsonb, now() - k * interval '1 minute'
+      from generate_series(1, ${count}) k`);
 }
 
 /** Serves `argv` (`endpoint`, or `app` and its options) until stdin ends; see the header. */
