@@ -59,6 +59,12 @@ const queryOnce = (query: SQL) => sql`(select ${query} as query offset 0)`;
  */
 export const RECALL_WINDOW = 200;
 
+/**
+ * `metadata.source` of the memories the tutor stores after a reply (`remember`), the ones that give
+ * their place when the memory is full. A note the student stores with this source counts as one.
+ */
+const TUTOR_SOURCE = 'chat';
+
 /** The student's latest `window` memories, as a table `learning_memories` of the same columns. */
 const latestOf = (userId: string, window: number) =>
   sql`(select * from ${learningMemories} where user_id = ${userId}
@@ -198,47 +204,78 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
     return (rows as Parameters<typeof toHit>[0][]).map(toHit);
   }
 
+  /**
+   * Stores one memory. Bounded per student: writes a minute, and rows in all (an account must not
+   * grow without end). One transaction under the user's lock, its two statements sent together
+   * (issue 26: the tutor stores one after every reply, three round trips and three commits it
+   * was): the write is counted, then the row goes in unless the student already has the most kept
+   * — or, `rolling`, in place of the oldest of the tutor's own memories. Two stores at once can no
+   * longer both pass the last free place. On PGlite the row's statement commits it when the write
+   * was within its limit (a full memory gives no row): nothing is left to decide (`commitWhen`,
+   * db/index.ts).
+   */
+  async function write(
+    userId: string,
+    text: string,
+    metadata: Record<string, unknown>,
+    rolling: boolean,
+  ): Promise<string> {
+    const at = now();
+    const key = `memory-write:${userId}`;
+    const rule = config.limits.memoryWrites;
+    const most = config.limits.memoryMaxRows;
+    // The sub-statements of one WITH share a snapshot: the insert counts what was evicted itself.
+    const evicted = rolling
+      ? sql`evicted as (
+          delete from ${learningMemories} where id in (
+            select id from ${learningMemories}
+            where user_id = ${userId} and metadata->>'source' = ${TUTOR_SOURCE}
+            order by created_at limit (select greatest(kept.n - ${most} + 1, 0) from kept))
+          returning 1)`
+      : sql`evicted as (select 1 where false)`;
+    const id = await transaction(
+      db,
+      async (tx) => {
+        const [, added] = await inOrder([
+          () => enforce(tx, key, rule, at, MEMORY_MESSAGES.tooFast, userLock(userId)),
+          () =>
+            tx.execute(sql`
+              with kept as (select count(*) as n from ${learningMemories} where user_id = ${userId}),
+              ${evicted}
+              insert into ${learningMemories} (user_id, text, metadata, created_at)
+              select ${userId}, ${text}, ${JSON.stringify(metadata)}::jsonb, ${at.toISOString()}::timestamptz
+              where (select n from kept) - (select count(*) from evicted) < ${most}
+              returning id, ${withinLimit(key, rule)} as commit_now`),
+        ]);
+        const [row] = rowsOf<{ id: string }>(added);
+        if (!row) throw new AppError(409, MEMORY_MESSAGES.full);
+        return String(row.id);
+      },
+      { commitWhen: 'commit_now' },
+    );
+    // The embedding after the row (the model is not called inside a transaction, nor for a
+    // refused write): until it lands, or when the model fails, the memory ranks by its words.
+    const embedding = await embedOrNull(text);
+    if (embedding)
+      await db
+        .update(learningMemories)
+        .set({ embedding, embeddingModel: llm.embeddingModel })
+        .where(eq(learningMemories.id, id));
+    return id;
+  }
+
   return {
-    async store(userId: string, text: string, metadata: Record<string, unknown> = {}) {
-      // Bounded per student: writes a minute, and rows in all (an account must not grow without end).
-      // One transaction under the user's lock, its two statements sent together (issue 26: the
-      // tutor stores one after every reply, three round trips and three commits it was): the
-      // write is counted, then the row goes in unless the student already has the most kept. Two
-      // stores at once can no longer both pass the last free place.
-      // On PGlite the row's statement commits it when the write was within its limit (a full
-      // memory gives no row): nothing is left to decide (`commitWhen`, db/index.ts).
-      const at = now();
-      const key = `memory-write:${userId}`;
-      const rule = config.limits.memoryWrites;
-      const id = await transaction(
-        db,
-        async (tx) => {
-          const [, added] = await inOrder([
-            () => enforce(tx, key, rule, at, MEMORY_MESSAGES.tooFast, userLock(userId)),
-            () =>
-              tx.execute(sql`
-                insert into ${learningMemories} (user_id, text, metadata, created_at)
-                select ${userId}, ${text}, ${JSON.stringify(metadata)}::jsonb, ${at.toISOString()}::timestamptz
-                where (select count(*) from ${learningMemories} where user_id = ${userId})
-                  < ${config.limits.memoryMaxRows}
-                returning id, ${withinLimit(key, rule)} as commit_now`),
-          ]);
-          const [row] = rowsOf<{ id: string }>(added);
-          if (!row) throw new AppError(409, MEMORY_MESSAGES.full);
-          return String(row.id);
-        },
-        { commitWhen: 'commit_now' },
-      );
-      // The embedding after the row (the model is not called inside a transaction, nor for a
-      // refused write): until it lands, or when the model fails, the memory ranks by its words.
-      const embedding = await embedOrNull(text);
-      if (embedding)
-        await db
-          .update(learningMemories)
-          .set({ embedding, embeddingModel: llm.embeddingModel })
-          .where(eq(learningMemories.id, id));
-      return id;
-    },
+    /** A memory the student stores (`/store-user-data`); 409 when they have the most kept. */
+    store: (userId: string, text: string, metadata: Record<string, unknown> = {}) =>
+      write(userId, text, metadata, false),
+
+    /**
+     * A memory of the tutor's (`metadata.source` "chat"), after a reply: when the student has the
+     * most kept, the tutor's oldest gives its place, so the tutor goes on learning what the student
+     * studies (it recalls from the latest, RECALL_WINDOW) and the memory stays bounded.
+     */
+    remember: (userId: string, text: string, metadata: Record<string, unknown> = {}) =>
+      write(userId, text, { ...metadata, source: TUTOR_SOURCE }, true),
 
     search,
 

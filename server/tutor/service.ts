@@ -56,7 +56,8 @@ export interface GoalsReader {
 
 export interface TutorMemory {
   recall(userId: string, message: string): Promise<MemorySummary[]>;
-  store(userId: string, text: string, metadata: Record<string, unknown>): Promise<unknown>;
+  /** Stores what a reply covered; when the student's memory is full, in place of the oldest such. */
+  remember(userId: string, text: string, metadata: Record<string, unknown>): Promise<unknown>;
 }
 
 /**
@@ -240,7 +241,7 @@ export function createTutor(
           await chat.finish(user.id, session.id, stored);
           // What this conversation covered, for the tutor to recall later.
           await memory
-            .store(user.id, `Asked Ayah: ${question.replace(/\s+/g, ' ').slice(0, 500)}`, {
+            .remember(user.id, `Asked Ayah: ${question.replace(/\s+/g, ' ').slice(0, 500)}`, {
               source: 'chat',
               sessionId: session.id,
             })

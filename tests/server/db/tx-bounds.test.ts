@@ -303,11 +303,13 @@ describeServer("a send's transaction", () => {
       'commit',
     ]);
     // The learning memory the tutor keeps of the turn, without bounds: the user's lock and the
-    // write's count, then the row, sent together.
+    // write's count, then the row (in place of the tutor's oldest when full), sent together.
     expect(memory).toEqual([
       'begin',
       expect.stringMatching(/^insert into "rate_limits".*for no key update/s),
-      expect.stringMatching(/^insert into "learning_memories"/),
+      expect.stringMatching(
+        /^with kept as .*delete from "learning_memories".*insert into "learning_memories"/s,
+      ),
       'commit',
     ]);
     // On PGlite the begin rides with the first statement, and the question's statement commits

@@ -1,7 +1,7 @@
 /**
  * Learning-memory writes are bounded per student (red team round 3, #9): so many a minute (429 with
  * Retry-After) and so many rows in all (409, however many writes come at once), another student
- * unaffected.
+ * unaffected; the tutor's memory of a reply takes the place of its oldest instead.
  */
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
@@ -36,6 +36,44 @@ describeServer('learning-memory limits', () => {
       sql`select count(*) as n from learning_memories where user_id = ${user.id}`,
     );
     expect(Number(rows[0]!.n)).toBe(2);
+  });
+
+  it("makes room for the tutor's memory of a reply in place of its oldest, not the student's notes", async () => {
+    const texts = async (user: { id: string }) =>
+      (
+        await small.sql<{ text: string }>(
+          sql`select text from learning_memories where user_id = ${user.id} order by created_at`,
+        )
+      ).map((r) => r.text);
+    const asking = (api: ReturnType<typeof small.as>) => async (content: string) =>
+      expect(
+        (await api.post('/api/v1/chat/send', { messages: [{ role: 'user', content }] })).status,
+      ).toBe(200);
+
+    // Full of the tutor's memories: the oldest gives its place.
+    const tutored = await small.user();
+    const ask = asking(small.as(tutored));
+    await ask('What is 2 + 2?');
+    await ask('What is 3 + 3?');
+    expect(await texts(tutored)).toEqual([
+      'Asked Ayah: What is 2 + 2?',
+      'Asked Ayah: What is 3 + 3?',
+    ]);
+    await ask('What is 4 + 4?');
+    expect(await texts(tutored)).toEqual([
+      'Asked Ayah: What is 3 + 3?',
+      'Asked Ayah: What is 4 + 4?',
+    ]);
+
+    // The student's own note is never the one to go; a store they ask for is still refused.
+    const noting = await small.user();
+    const api = small.as(noting);
+    expect((await api.post(V, { text: 'my own note' })).status).toBe(201);
+    await asking(api)('What is 5 + 5?');
+    await asking(api)('What is 6 + 6?');
+    expect(await texts(noting)).toEqual(['my own note', 'Asked Ayah: What is 6 + 6?']);
+    expect((await api.post(V, { text: 'another note' })).status).toBe(409);
+    expect(await texts(noting)).toHaveLength(2);
   });
 
   it('gives the last free place to one of many writes at once', async () => {
