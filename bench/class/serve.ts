@@ -193,9 +193,9 @@ async function seedMemories(db: Db, userIds: string[], count: number) {
   ];
   for (const userId of userIds)
     await db.execute(sql`
-      insert into learning_memories (user_id, text, metadata, created_at)
+      insert into learning_memories (user_id, text, metadata, created_at, by_tutor)
       select ${userId}, 'Asked Ayah: ' || (${JSON.stringify(topics)}::jsonb ->> (k % ${topics.length})),
-        '{"source": "chat"}'::jsonb, now() - k * interval '1 minute'
+        '{"source": "chat"}'::jsonb, now() - k * interval '1 minute', true
       from generate_series(1, ${count}) k`);
 }
 

@@ -313,6 +313,8 @@ export const learningMemories = pgTable(
       .notNull()
       .generatedAlwaysAs(sql`to_tsvector('english', "text")`),
     createdAt: at('created_at').notNull().defaultNow(),
+    /** Stored by the tutor after a reply: the ones that give their place when the memory is full. */
+    byTutor: boolean('by_tutor').notNull().default(false),
   },
   (t) => [
     index('learning_memories_user_idx').on(t.userId, t.createdAt),

@@ -59,10 +59,7 @@ const queryOnce = (query: SQL) => sql`(select ${query} as query offset 0)`;
  */
 export const RECALL_WINDOW = 200;
 
-/**
- * `metadata.source` of the memories the tutor stores after a reply (`remember`), the ones that give
- * their place when the memory is full. A note the student stores with this source counts as one.
- */
+/** `metadata.source` of the memories the tutor stores after a reply (`remember`). */
 const TUTOR_SOURCE = 'chat';
 
 /** The student's latest `window` memories, as a table `learning_memories` of the same columns. */
@@ -229,7 +226,7 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
       ? sql`evicted as (
           delete from ${learningMemories} where id in (
             select id from ${learningMemories}
-            where user_id = ${userId} and metadata->>'source' = ${TUTOR_SOURCE}
+            where user_id = ${userId} and by_tutor
             order by created_at limit (select greatest(kept.n - ${most} + 1, 0) from kept))
           returning 1)`
       : sql`evicted as (select 1 where false)`;
@@ -242,8 +239,9 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
             tx.execute(sql`
               with kept as (select count(*) as n from ${learningMemories} where user_id = ${userId}),
               ${evicted}
-              insert into ${learningMemories} (user_id, text, metadata, created_at)
-              select ${userId}, ${text}, ${JSON.stringify(metadata)}::jsonb, ${at.toISOString()}::timestamptz
+              insert into ${learningMemories} (user_id, text, metadata, created_at, by_tutor)
+              select ${userId}, ${text}, ${JSON.stringify(metadata)}::jsonb,
+                ${at.toISOString()}::timestamptz, ${rolling}
               where (select n from kept) - (select count(*) from evicted) < ${most}
               returning id, ${withinLimit(key, rule)} as commit_now`),
         ]);
@@ -270,9 +268,10 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
       write(userId, text, metadata, false),
 
     /**
-     * A memory of the tutor's (`metadata.source` "chat"), after a reply: when the student has the
-     * most kept, the tutor's oldest gives its place, so the tutor goes on learning what the student
-     * studies (it recalls from the latest, RECALL_WINDOW) and the memory stays bounded.
+     * A memory of the tutor's (`by_tutor`, and `metadata.source` "chat"), after a reply: when the
+     * student has the most kept, the tutor's oldest gives its place, so the tutor goes on learning
+     * what the student studies (it recalls from the latest, RECALL_WINDOW) and the memory stays
+     * bounded. The student's own memories never do, whatever their metadata says.
      */
     remember: (userId: string, text: string, metadata: Record<string, unknown> = {}) =>
       write(userId, text, { ...metadata, source: TUTOR_SOURCE }, true),

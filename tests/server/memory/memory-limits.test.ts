@@ -65,10 +65,13 @@ describeServer('learning-memory limits', () => {
       'Asked Ayah: What is 4 + 4?',
     ]);
 
-    // The student's own note is never the one to go; a store they ask for is still refused.
+    // The student's own note is never the one to go, even one whose metadata looks like the
+    // tutor's; a store they ask for is still refused.
     const noting = await small.user();
     const api = small.as(noting);
-    expect((await api.post(V, { text: 'my own note' })).status).toBe(201);
+    expect((await api.post(V, { text: 'my own note', metadata: { source: 'chat' } })).status).toBe(
+      201,
+    );
     await asking(api)('What is 5 + 5?');
     await asking(api)('What is 6 + 6?');
     expect(await texts(noting)).toEqual(['my own note', 'Asked Ayah: What is 6 + 6?']);
