@@ -9,7 +9,7 @@
  * Every query is scoped to the caller's user id.
  */
 import type { SQL } from 'drizzle-orm';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 
 import { inOrder, rowsOf, transaction } from '../db';
 import { userLock } from '../db/locks';
@@ -177,10 +177,10 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
    */
   async function recallByText(userId: string, message: string, limit: number) {
     const tsquery = anyWordQuery(message);
+    if (!tsquery) return latestTwo(userId);
     const rows = rowsOf(
       await db.execute(
-        tsquery
-          ? sql`
+        sql`
           with recent as (
             select id, text, metadata, created_at, tsv from ${latestOf(userId, RECALL_WINDOW)}),
           hits as (
@@ -193,10 +193,17 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
           union all
           (select id, text, metadata, created_at, 0::real as score from recent
             where not exists (select 1 from hits) order by created_at desc limit 2)
-          order by score desc, created_at desc`
-          : sql`select id, text, metadata, created_at, 0::real as score
-              from ${learningMemories} where user_id = ${userId} order by created_at desc limit 2`,
+          order by score desc, created_at desc`,
       ),
+    );
+    return (rows as Parameters<typeof toHit>[0][]).map(toHit);
+  }
+
+  /** The student's two most recent memories (score 0): what the tutor recalls when none matches. */
+  async function latestTwo(userId: string): Promise<MemoryHit[]> {
+    const rows = rowsOf(
+      await db.execute(sql`select id, text, metadata, created_at, 0::real as score
+        from ${learningMemories} where user_id = ${userId} order by created_at desc limit 2`),
     );
     return (rows as Parameters<typeof toHit>[0][]).map(toHit);
   }
@@ -285,20 +292,7 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
     async recall(userId: string, message: string, count = 3): Promise<MemoryHit[]> {
       if (!llm.embed) return recallByText(userId, message, count);
       const hits = await search(userId, message, count, RECALL_WINDOW);
-      if (hits.length > 0) return hits;
-      const recent = await db
-        .select()
-        .from(learningMemories)
-        .where(and(eq(learningMemories.userId, userId)))
-        .orderBy(desc(learningMemories.createdAt))
-        .limit(2);
-      return recent.map((r) => ({
-        id: r.id,
-        text: r.text,
-        metadata: r.metadata,
-        score: 0,
-        createdAt: r.createdAt.toISOString(),
-      }));
+      return hits.length > 0 ? hits : latestTwo(userId);
     },
 
     /** The user's learning memory, for the account export. */
