@@ -242,7 +242,6 @@ export function createTutor(
           // What this conversation covered, for the tutor to recall later.
           await memory
             .remember(user.id, `Asked Ayah: ${question.replace(/\s+/g, ' ').slice(0, 500)}`, {
-              source: 'chat',
               sessionId: session.id,
             })
             .catch((error: unknown) =>
