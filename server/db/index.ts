@@ -81,6 +81,23 @@ const pgliteThreadByDefault = () => process.env.AYAH_PGLITE_WORKER !== '0';
 // Any fixed number: serialises migrations when several servers start against one PostgreSQL.
 const MIGRATION_LOCK = 7_245_113;
 
+/**
+ * Ends a pool, and waits until its connections have closed: pg-pool's `end` resolves once it has
+ * asked them to close. A connection PostgreSQL ends while it is still closing (its database dropped,
+ * as tests do after `close`) fails where nobody listens any more: an uncaught error.
+ */
+export async function endPool(pool: pg.Pool): Promise<void> {
+  let left = pool.totalCount;
+  const closed = new Promise<void>((resolve) => {
+    if (left === 0) resolve();
+    pool.on('remove', () => {
+      if (--left === 0) resolve();
+    });
+  });
+  await pool.end();
+  await closed;
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('url' in options) {
     // `pipeline`: a client writes each query as it is made, not once the one before is answered, so
@@ -154,7 +171,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
       close: async () => {
         await notifications.close();
-        await pool.end();
+        await endPool(pool);
       },
     };
   }

@@ -7,12 +7,13 @@
  * their statements, through a quiet spell. PostgreSQL only.
  */
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { type Database, openDatabase, pgErrorCode } from '../../../server/db';
+import { type Database, endPool, openDatabase, pgErrorCode } from '../../../server/db';
 import { statementClient, statementName } from '../../../server/db/pg-statements';
 import { users } from '../../../server/db/schema';
 import { describeServer, freshPgDatabase, onPostgres } from '../harness';
@@ -47,7 +48,7 @@ import { describeServer, freshPgDatabase, onPostgres } from '../harness';
       pipeline: true,
       Client: statementClient(true, most),
     } as pg.PoolConfig);
-    opened.push({ close: () => pool.end() });
+    opened.push({ close: () => endPool(pool) });
     return pool;
   }
 
@@ -59,6 +60,8 @@ import { describeServer, freshPgDatabase, onPostgres } from '../harness';
   const heldBy = (database: Database) =>
     held(async (text) => ({ rows: rowsOf(await database.db.execute(sql.raw(text))) }));
   const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;
+  /** What of pg's client this file reads: its connection's socket. */
+  type Sent = { connection: { stream: Socket } };
 
   it('prepares a statement with parameters once a connection, under its text’s name', async () => {
     const database = await oneConnection();
@@ -162,6 +165,18 @@ import { describeServer, freshPgDatabase, onPostgres } from '../harness';
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  // A database dropped after its pool ended would otherwise end a connection still closing: an
+  // uncaught error (57P01) where nobody listens any more.
+  it('has closed every connection by the time its pool has ended', async () => {
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const sockets: Socket[] = [];
+    pool.on('connect', (client) => sockets.push((client as unknown as Sent).connection.stream));
+    await Promise.all([1, 2].map(() => pool.query('select pg_sleep(0.05)')));
+    expect(sockets).toHaveLength(2);
+    await endPool(pool);
+    expect(sockets.map((socket) => socket.closed)).toEqual([true, true]);
   });
 
   /** A drizzle statement named by its caller (`.prepare(name)`), as the goals and sessions are. */
