@@ -81,6 +81,7 @@ const onceOnPglite = [
   // About the embedded database itself (its data dir, lock, backups) or a machine without PostgreSQL.
   'tests/server/db/db-backup.test.ts',
   'tests/server/db/pglite-thread.test.ts',
+  'tests/server/db/upkeep.test.ts',
   'tests/server/db/pg-skip.test.ts',
   'tests/server/process/npm-start.test.ts',
   'tests/server/process/server-process.test.ts',

@@ -14,6 +14,7 @@ import { createAlertMail, startAlertMailSweep } from './classes/alert-mail';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
 import { secureDataDir } from './db/data-dir';
+import { startDatabaseUpkeep } from './db/upkeep';
 import { loadDemoPortal } from './demo-portal';
 import { capConnectionsPerAddress, connectionOptions } from './http/connections';
 import { warmUpMaths } from './llm/tools';
@@ -57,6 +58,9 @@ async function main() {
     now: () => new Date(),
     logger: console,
   });
+
+  // The embedded database has no autovacuum: vacuumed and analyzed here, at start and every minute.
+  const stopUpkeep = startDatabaseUpkeep(database, console);
 
   // Alert mails still owed (a restart, a mail server down) go out at start, then every 15 s.
   const stopAlertMail = startAlertMailSweep(
@@ -139,6 +143,7 @@ async function main() {
         await app.stop();
         await stopSweep();
         await stopAlertMail();
+        await stopUpkeep();
         await mailer.flush();
         await database.close();
         console.log('Stopped.');

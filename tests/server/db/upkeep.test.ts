@@ -1,0 +1,138 @@
+/**
+ * The embedded database's upkeep (server/db/upkeep.ts): PGlite has no autovacuum, so the server
+ * vacuums and analyzes the tables past autovacuum's default thresholds, and only those; an updated
+ * table's GIN index then stops growing; the upkeep runs at start and every interval, and not at all
+ * on PostgreSQL. PGlite only (PostgreSQL's autovacuum does this there).
+ */
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+
+import type { Database } from '../../../server/db';
+import { keepUp, startDatabaseUpkeep, tablesDue } from '../../../server/db/upkeep';
+import type { Loose } from '../harness';
+import { onPostgres, useTestServer } from '../harness';
+
+describe.skipIf(onPostgres)('the embedded database’s upkeep', () => {
+  const server = useTestServer();
+  let db: Database['db'];
+  const logger = { info: vi.fn(), error: vi.fn() };
+  const rows = async (query: ReturnType<typeof sql>) =>
+    ((await db.execute(query)) as Loose).rows as Loose[];
+
+  beforeAll(async () => {
+    db = server.database.db;
+    // Twenty search chunks under a trigram index, as the chat's (fastupdate off: no pending list).
+    for (const table of ['upkeep_chunks', 'upkeep_started']) {
+      await db.execute(sql.raw(`create table ${table} (id int primary key, text text not null)`));
+      await db.execute(
+        sql.raw(
+          `create index ${table}_trgm on ${table} using gin (text gin_trgm_ops) with (fastupdate = false)`,
+        ),
+      );
+      await db.execute(sql.raw(`insert into ${table} select k, '' from generate_series(1, 20) k`));
+    }
+    await db.execute(sql`create table upkeep_quiet (id int primary key)`);
+    await db.execute(sql`insert into upkeep_quiet values (0)`);
+    await flushStatistics();
+    // What the inserts above made due is done: each test starts from tables kept up.
+    await keepUp(db, logger);
+  });
+
+  /** PGlite's statistics reach its views at most once a second, unless told to at the next end. */
+  async function flushStatistics() {
+    await db.execute(sql`select pg_stat_force_next_flush()`);
+    await db.execute(sql`select 1`);
+  }
+
+  /** Appends to every chunk of `table` `times` times, as sends append to the chat's search chunks. */
+  async function append(times: number, table = 'upkeep_chunks') {
+    for (let i = 0; i < times; i++)
+      await db.execute(
+        sql.raw(`update ${table} set text = case when length(text) > 900 then '' else text end
+          || ' question ${i} about fractions, volcanoes and the French revolution'`),
+      );
+    await flushStatistics();
+  }
+
+  const statsOf = async (table: string) =>
+    (
+      await rows(sql`select n_dead_tup::int as dead, last_vacuum is not null as vacuumed,
+        last_analyze is not null as analyzed
+        from pg_stat_user_tables where relname = ${table}`)
+    )[0];
+  const indexSize = async (index: string) =>
+    Number((await rows(sql`select pg_relation_size(${index}::regclass) as n`))[0]!.n);
+
+  it('vacuums and analyzes the tables past autovacuum’s thresholds, and only those', async () => {
+    // 200 dead rows of 20: past 50 + 20 % of them.
+    await append(10);
+    const due = await tablesDue(db);
+    expect(due).toContainEqual({ schema: 'public', table: 'upkeep_chunks', vacuum: true });
+    expect(due.map((t) => t.table)).not.toContain('upkeep_quiet');
+
+    expect(await keepUp(db, logger)).toEqual(due);
+    expect(await statsOf('upkeep_chunks')).toEqual({ dead: 0, vacuumed: true, analyzed: true });
+    await flushStatistics();
+    expect((await tablesDue(db)).map((t) => t.table)).not.toContain('upkeep_chunks');
+  });
+
+  it('analyzes, without vacuuming, a table whose rows changed but left no dead ones', async () => {
+    const before = await statsOf('upkeep_quiet');
+    // 100 rows in: past 50 + 10 % of the rows for an analyze, under 1,000 + 20 % for a vacuum.
+    await db.execute(sql`insert into upkeep_quiet select k from generate_series(1, 100) k`);
+    await flushStatistics();
+    expect(await tablesDue(db)).toContainEqual({
+      schema: 'public',
+      table: 'upkeep_quiet',
+      vacuum: false,
+    });
+    await keepUp(db, logger);
+    expect(await statsOf('upkeep_quiet')).toEqual({ ...before, analyzed: true });
+  });
+
+  it('keeps an updated table’s trigram index from growing', async () => {
+    const index = 'upkeep_chunks_trgm';
+    // Without upkeep, every rewrite leaves all the trigrams of the old row in the index.
+    const unkept = [await indexSize(index)];
+    for (let round = 0; round < 3; round++) {
+      await append(10);
+      unkept.push(await indexSize(index));
+    }
+    expect(unkept[3]).toBeGreaterThan(unkept[0]! * 1.5);
+
+    await keepUp(db, logger);
+    const kept: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      await append(10);
+      await keepUp(db, logger);
+      kept.push(await indexSize(index));
+    }
+    // The space the vacuum freed takes the new entries: no bigger than before the first vacuum.
+    expect(Math.max(...kept)).toBeLessThanOrEqual(unkept[3]!);
+  });
+
+  it('runs a pass at start and then every interval', async () => {
+    await append(10, 'upkeep_started');
+    const stop = startDatabaseUpkeep(server.database, logger, 100);
+    try {
+      await vi.waitFor(async () => expect((await statsOf('upkeep_started')).vacuumed).toBe(true));
+      await vi.waitFor(async () => expect((await statsOf('upkeep_started')).dead).toBe(0));
+      // The next interval's pass finds the rows written since.
+      await append(10, 'upkeep_started');
+      await vi.waitFor(async () => expect((await statsOf('upkeep_started')).dead).toBe(0), {
+        timeout: 5_000,
+      });
+    } finally {
+      await stop();
+    }
+    expect(logger.error).not.toHaveBeenCalled();
+  });
+
+  it('does nothing on PostgreSQL, whose autovacuum keeps its tables', async () => {
+    await append(10, 'upkeep_started');
+    const stop = startDatabaseUpkeep({ kind: 'postgres', db }, logger, 10);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stop();
+    expect((await statsOf('upkeep_started')).dead).toBeGreaterThan(0);
+  });
+});
