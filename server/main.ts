@@ -59,7 +59,7 @@ async function main() {
     logger: console,
   });
 
-  // The embedded database has no autovacuum: vacuumed and analyzed here, at start and every minute.
+  // The embedded database has no autovacuum: vacuumed and analyzed here, in its quiet spells.
   const stopUpkeep = startDatabaseUpkeep(database, console);
 
   // Alert mails still owed (a restart, a mail server down) go out at start, then every 15 s.

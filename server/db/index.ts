@@ -45,6 +45,11 @@ export interface Database {
   migrate(): Promise<void>;
   /** `NOTIFY` as it is heard: each server's caches learn of changes committed anywhere. */
   notifications: Notifications;
+  /**
+   * PGlite in its thread: how long it has had no statement to run (0 while it runs one), so that its
+   * upkeep can wait for a quiet spell (upkeep.ts). Null where that is not known.
+   */
+  idleMs(): number | null;
   close(): Promise<void>;
 }
 
@@ -156,6 +161,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: 'postgres',
       notifications,
+      idleMs: () => null,
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -213,6 +219,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     kind: 'pglite',
     notifications: pgliteNotifications(client),
+    idleMs: () => thread?.idleMs() ?? null,
     ping: async () => {
       if (thread?.failure) throw thread.failure;
       await db.execute(sql`select 1`);

@@ -58,6 +58,8 @@ export interface PgliteThread extends PgliteHandle {
   readonly failure: Error | null;
   /** The worker itself (tests end it to see a crash surface). */
   readonly worker: Worker;
+  /** How long the thread has had nothing to do: 0 while it owes an answer (db/upkeep.ts). */
+  idleMs(): number;
 }
 
 /**
@@ -204,6 +206,8 @@ export async function startPgliteThread(options: {
   >();
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 1;
+  /** When the thread was last asked anything (`performance.now()`). */
+  let lastCallAt = performance.now();
   let failure: Error | null = null;
   let closing = false;
   let closed = false;
@@ -266,6 +270,7 @@ export async function startPgliteThread(options: {
     if ((closed || closing) && call.op !== 'close')
       return Promise.reject(new Error('The database is closed.'));
     if (pending.size === 0) worker.ref();
+    lastCallAt = performance.now();
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       try {
@@ -354,6 +359,7 @@ export async function startPgliteThread(options: {
     get closed() {
       return closed || closing;
     },
+    idleMs: () => (pending.size > 0 ? 0 : performance.now() - lastCallAt),
     query: (sql, params, options) => query(sql, params, options),
     exec: (sql) => exec(sql),
     transaction,

@@ -11,13 +11,17 @@
  *   replaced, an expired token) was never reused and every insert grew the file;
  * - the planner never had statistics (`reltuples` -1): it planned from page counts and defaults.
  *
- * Every UPKEEP_INTERVAL_MS the statistics PGlite does keep are read, and each table past
- * autovacuum's default thresholds is vacuumed and analyzed, one table a statement, in the order of
- * its need: dead rows over 50 + 20 % of its rows, or rows inserted since its last vacuum over
- * 1,000 + 20 % (so that an append-only table's visibility map stays current), or else rows changed
- * since its last analyze over 50 + 10 % (analyzed only). PGlite runs one statement at a time, so a
- * table's VACUUM holds up every other statement while it runs, as any long statement does: a pass
- * touches only the tables due, which are a fraction of their size in dead rows.
+ * The statistics PGlite does keep (pg_stat_user_tables) say which tables are past autovacuum's
+ * default thresholds: dead rows over 50 + 20 % of its rows, or rows inserted since its last vacuum
+ * over 1,000 + 20 % (so that an append-only table's visibility map stays current): vacuumed and
+ * analyzed; or else rows changed since its last analyze over 50 + 10 %: analyzed. One table a
+ * statement, the most due first.
+ *
+ * PGlite runs one statement at a time, so a table's VACUUM holds up every other statement while it
+ * runs: with 100,000 messages, 400 ms for the search chunks after a quarter of them changed. So what
+ * is due waits for a quiet spell (UPKEEP_TIMING): no statement for 5 s, which a lesson's sends
+ * rarely leave and a break or the night always does. A database that is never quiet is kept up
+ * anyway once a table has been due for an hour.
  *
  * On PostgreSQL this does nothing: its autovacuum does it, in processes of its own.
  */
@@ -26,8 +30,6 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from '../http/errors';
 import type { Database } from './index';
 
-/** How often the statistics are read: autovacuum's `autovacuum_naptime`. */
-export const UPKEEP_INTERVAL_MS = 60_000;
 /** A table's pass is logged when it takes longer (autovacuum's `log_autovacuum_min_duration`). */
 const LOG_SLOWER_THAN_MS = 1_000;
 
@@ -57,12 +59,13 @@ async function keep(db: Database['db'], { schema, table, vacuum }: TableUpkeep) 
   await db.execute(vacuum ? sql`vacuum (analyze) ${name}` : sql`analyze ${name}`);
 }
 
-/** One pass: every table due, one after the other. Answers what it did. */
+/** One pass: every table due (read now unless given), one after the other. Answers what it did. */
 export async function keepUp(
   db: Database['db'],
   logger: Pick<Logger, 'info' | 'error'>,
+  due?: TableUpkeep[],
 ): Promise<TableUpkeep[]> {
-  const due = await tablesDue(db);
+  due ??= await tablesDue(db);
   for (const table of due) {
     const started = performance.now();
     await keep(db, table);
@@ -75,25 +78,71 @@ export async function keepUp(
   return due;
 }
 
+export interface UpkeepTiming {
+  /** How often what is due is read. */
+  checkMs: number;
+  /** A pass waits for the database to have had no statement for this long. */
+  quietMs: number;
+  /** … but no longer than this once a table is due. */
+  overdueMs: number;
+}
+
 /**
- * On PGlite, a pass now and every `intervalMs`; answers how to stop (and wait for a pass under way).
- * A pass that fails is logged, and the next one tries again.
+ * Every 10 s what is due is read; it is kept up once the database has had nothing else to do for 5 s
+ * (a lesson's sends come seconds apart, a break or the night is quiet), or once it has been due for
+ * an hour on a database that is never quiet.
+ */
+export const UPKEEP_TIMING: UpkeepTiming = {
+  checkMs: 10_000,
+  quietMs: 5_000,
+  overdueMs: 60 * 60_000,
+};
+
+/**
+ * On PGlite, what is due kept up at its first quiet spell (`timing`); answers how to stop (and wait
+ * for a pass under way). A check that fails is logged, and the next one tries again. Where the
+ * database cannot say how long it has been idle (PGlite on the main thread), each check is quiet.
  */
 export function startDatabaseUpkeep(
-  database: Pick<Database, 'db' | 'kind'>,
+  database: Pick<Database, 'db' | 'kind' | 'idleMs'>,
   logger: Pick<Logger, 'info' | 'error'>,
-  intervalMs = UPKEEP_INTERVAL_MS,
+  timing: UpkeepTiming = UPKEEP_TIMING,
 ): () => Promise<void> {
   if (database.kind !== 'pglite') return async () => {};
   let running: Promise<unknown> | null = null;
-  const pass = () => {
+  /** Since when a table has been due (`Date.now()`), or null: nothing is. */
+  let dueSince: number | null = null;
+  // The quiet spell, on `performance.now()`'s clock: since the database's last statement that was
+  // not this upkeep's own (unknown idleness: quiet since ever).
+  let quietSince = performance.now() - (database.idleMs() ?? Infinity);
+  let ownEnded = -Infinity;
+  const check = async () => {
+    const now = performance.now();
+    const idle = database.idleMs() ?? Infinity;
+    // A statement since this upkeep's own last one was somebody else's: the spell starts after it.
+    if (idle < now - ownEnded) quietSince = now - idle;
+    const quiet = now - quietSince >= timing.quietMs;
+    try {
+      const due = await tablesDue(database.db);
+      if (due.length === 0) {
+        dueSince = null;
+        return;
+      }
+      dueSince ??= Date.now();
+      if (!quiet && Date.now() - dueSince < timing.overdueMs) return;
+      await keepUp(database.db, logger, due);
+      dueSince = null;
+    } finally {
+      ownEnded = performance.now();
+    }
+  };
+  const tick = () => {
     if (running) return;
-    running = keepUp(database.db, logger)
+    running = check()
       .catch((error: unknown) => logger.error('[db] upkeep failed:', error))
       .finally(() => (running = null));
   };
-  pass();
-  const timer = setInterval(pass, intervalMs);
+  const timer = setInterval(tick, timing.checkMs);
   timer.unref();
   return async () => {
     clearInterval(timer);

@@ -1,8 +1,8 @@
 /**
  * The embedded database's upkeep (server/db/upkeep.ts): PGlite has no autovacuum, so the server
  * vacuums and analyzes the tables past autovacuum's default thresholds, and only those; an updated
- * table's GIN index then stops growing; the upkeep runs at start and every interval, and not at all
- * on PostgreSQL. PGlite only (PostgreSQL's autovacuum does this there).
+ * table's GIN index then stops growing; what is due waits for the database to be quiet (or overdue),
+ * and nothing runs on PostgreSQL. PGlite only (PostgreSQL's autovacuum does this there).
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -111,26 +111,78 @@ describe.skipIf(onPostgres)('the embedded database’s upkeep', () => {
     expect(Math.max(...kept)).toBeLessThanOrEqual(unkept[3]!);
   });
 
-  it('runs a pass at start and then every interval', async () => {
+  /** A statement every 20 ms until the answer is called: a lesson's sends, closer together. */
+  function busy() {
+    let going = true;
+    const running = (async () => {
+      while (going) {
+        await db.execute(sql`select 1`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    return () => {
+      going = false;
+      return running;
+    };
+  }
+
+  it('says how long the database has had nothing to do, 0 while it runs a statement', async () => {
+    const sleeping = Promise.resolve(db.execute(sql`select pg_sleep(0.3)`));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.database.idleMs()).toBe(0);
+    await sleeping;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.database.idleMs()).toBeGreaterThanOrEqual(90);
+  });
+
+  it('keeps up what is due once the database is quiet, not while it is busy', async () => {
     await append(10, 'upkeep_started');
-    const stop = startDatabaseUpkeep(server.database, logger, 100);
+    const stopTraffic = busy();
+    const stop = startDatabaseUpkeep(server.database, logger, {
+      checkMs: 50,
+      quietMs: 300,
+      overdueMs: 60_000,
+    });
     try {
-      await vi.waitFor(async () => expect((await statsOf('upkeep_started')).vacuumed).toBe(true));
-      await vi.waitFor(async () => expect((await statsOf('upkeep_started')).dead).toBe(0));
-      // The next interval's pass finds the rows written since.
-      await append(10, 'upkeep_started');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await statsOf('upkeep_started')).dead).toBeGreaterThan(0);
+      await stopTraffic();
       await vi.waitFor(async () => expect((await statsOf('upkeep_started')).dead).toBe(0), {
         timeout: 5_000,
+        interval: 400,
       });
     } finally {
+      await stopTraffic();
       await stop();
     }
     expect(logger.error).not.toHaveBeenCalled();
   });
 
+  it('keeps up a database that is never quiet once a table has been due long enough', async () => {
+    await append(10, 'upkeep_started');
+    const stopTraffic = busy();
+    const stop = startDatabaseUpkeep(server.database, logger, {
+      checkMs: 50,
+      quietMs: 60_000,
+      overdueMs: 300,
+    });
+    try {
+      await vi.waitFor(async () => expect((await statsOf('upkeep_started')).dead).toBe(0), {
+        timeout: 5_000,
+      });
+    } finally {
+      await stopTraffic();
+      await stop();
+    }
+  });
+
   it('does nothing on PostgreSQL, whose autovacuum keeps its tables', async () => {
     await append(10, 'upkeep_started');
-    const stop = startDatabaseUpkeep({ kind: 'postgres', db }, logger, 10);
+    const stop = startDatabaseUpkeep({ kind: 'postgres', db, idleMs: () => null }, logger, {
+      checkMs: 10,
+      quietMs: 0,
+      overdueMs: 0,
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     await stop();
     expect((await statsOf('upkeep_started')).dead).toBeGreaterThan(0);
