@@ -127,7 +127,7 @@ describe.skipIf(onPostgres)('the embedded database’s upkeep', () => {
   }
 
   it('says how long the database has had nothing to do, 0 while it runs a statement', async () => {
-    const sleeping = Promise.resolve(db.execute(sql`select pg_sleep(0.3)`));
+    const sleeping = Promise.resolve(db.execute(sql`select pg_sleep(1)`));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.database.idleMs()).toBe(0);
     await sleeping;
@@ -138,18 +138,19 @@ describe.skipIf(onPostgres)('the embedded database’s upkeep', () => {
   it('keeps up what is due once the database is quiet, not while it is busy', async () => {
     await append(10, 'upkeep_started');
     const stopTraffic = busy();
+    // Quiet after 1 s without a statement: the traffic's 20 ms apart, even on a loaded machine.
     const stop = startDatabaseUpkeep(server.database, logger, {
       checkMs: 50,
-      quietMs: 300,
+      quietMs: 1_000,
       overdueMs: 60_000,
     });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
       expect((await statsOf('upkeep_started')).dead).toBeGreaterThan(0);
       await stopTraffic();
       await vi.waitFor(async () => expect((await statsOf('upkeep_started')).dead).toBe(0), {
-        timeout: 5_000,
-        interval: 400,
+        timeout: 10_000,
+        interval: 1_500,
       });
     } finally {
       await stopTraffic();
