@@ -46,8 +46,8 @@ export interface Database {
   /** `NOTIFY` as it is heard: each server's caches learn of changes committed anywhere. */
   notifications: Notifications;
   /**
-   * PGlite in its thread: how long it has had no statement to run (0 while it runs one), so that its
-   * upkeep can wait for a quiet spell (upkeep.ts). Null where that is not known.
+   * PGlite: how long it has had no statement to run (0 while it runs one), so that its upkeep can
+   * wait for a quiet spell (upkeep.ts). PostgreSQL: null (not known, nor needed).
    */
   idleMs(): number | null;
   close(): Promise<void>;
@@ -86,21 +86,62 @@ const pgliteThreadByDefault = () => process.env.AYAH_PGLITE_WORKER !== '0';
 // Any fixed number: serialises migrations when several servers start against one PostgreSQL.
 const MIGRATION_LOCK = 7_245_113;
 
+/** How long `endPool` waits for connections still closing (a server that never answers the close). */
+const POOL_CLOSE_WAIT_MS = 5_000;
+
 /**
  * Ends a pool, and waits until its connections have closed: pg-pool's `end` resolves once it has
  * asked them to close. A connection PostgreSQL ends while it is still closing (its database dropped,
- * as tests do after `close`) fails where nobody listens any more: an uncaught error.
+ * as tests do after `close`) fails where nobody listens any more: an uncaught error. Each client the
+ * pool holds when asked is waited for until it has ended (pg's `end` event; one that never
+ * connected ends too), at most POOL_CLOSE_WAIT_MS.
  */
 export async function endPool(pool: pg.Pool): Promise<void> {
-  let left = pool.totalCount;
-  const closed = new Promise<void>((resolve) => {
-    if (left === 0) resolve();
-    pool.on('remove', () => {
-      if (--left === 0) resolve();
-    });
-  });
+  // pg-pool's own list (pg-pool 3): every client it made and has not yet let go, connecting or not.
+  const clients = [...((pool as unknown as { _clients?: pg.Client[] })._clients ?? [])];
+  const ended = clients.map(
+    (client) =>
+      new Promise<void>((resolve) => {
+        if ((client as unknown as { _ended: boolean })._ended) resolve();
+        else client.once('end', () => resolve());
+      }),
+  );
   await pool.end();
-  await closed;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(ended),
+    new Promise((resolve) => (timer = setTimeout(resolve, POOL_CLOSE_WAIT_MS).unref())),
+  ]);
+  clearTimeout(timer);
+}
+
+/**
+ * PGlite on this thread behind the calls the server makes, saying how long it has been idle as its
+ * thread does (pglite-thread.ts): 0 while a call runs, else the time since the last one ended.
+ */
+function timedPglite(pglite: PGlite): PgliteHandle & Pick<PgliteThread, 'idleMs'> {
+  let running = 0;
+  let lastActiveAt = performance.now();
+  const timed = <T>(call: () => Promise<T>): Promise<T> => {
+    running++;
+    lastActiveAt = performance.now();
+    return call().finally(() => {
+      running--;
+      lastActiveAt = performance.now();
+    });
+  };
+  return {
+    query: (text, params, options) => timed(() => pglite.query(text, params, options)),
+    exec: (text) => timed(() => pglite.exec(text)),
+    transaction: (fn) => timed(() => pglite.transaction(fn)),
+    listen: (channel, callback) => pglite.listen(channel, callback),
+    dumpDataDir: (compression) => pglite.dumpDataDir(compression),
+    close: () => pglite.close(),
+    get closed() {
+      return pglite.closed;
+    },
+    idleMs: () => (running > 0 ? 0 : performance.now() - lastActiveAt),
+  };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -185,7 +226,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // One process at a time on a data dir (PGlite has no lock of its own), and nobody else may read it.
   const lock = options.dataDir ? lockDataDir(options.dataDir) : null;
   const threaded = options.thread ?? pgliteThreadByDefault();
-  let client: PgliteHandle;
+  let client: PgliteHandle & Pick<PgliteThread, 'idleMs'>;
   let thread: PgliteThread | null = null;
   try {
     if (options.dataDir) secureDataDir(options.dataDir);
@@ -193,10 +234,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       thread = await startPgliteThread({ dataDir: options.dataDir, image: options.image });
       client = thread;
     } else {
-      client = await PGlite.create(options.dataDir ?? undefined, {
-        extensions: PGLITE_EXTENSIONS,
-        ...(options.image && { loadDataDir: options.image }),
-      });
+      client = timedPglite(
+        await PGlite.create(options.dataDir ?? undefined, {
+          extensions: PGLITE_EXTENSIONS,
+          ...(options.image && { loadDataDir: options.image }),
+        }),
+      );
     }
     // PGlite unpacks its initial files 0666 whatever the umask: bring them down to 0600.
     if (options.dataDir) secureDataDir(options.dataDir);
@@ -219,7 +262,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     kind: 'pglite',
     notifications: pgliteNotifications(client),
-    idleMs: () => thread?.idleMs() ?? null,
+    idleMs: () => client.idleMs(),
     ping: async () => {
       if (thread?.failure) throw thread.failure;
       await db.execute(sql`select 1`);
