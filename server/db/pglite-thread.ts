@@ -58,7 +58,7 @@ export interface PgliteThread extends PgliteHandle {
   readonly failure: Error | null;
   /** The worker itself (tests end it to see a crash surface). */
   readonly worker: Worker;
-  /** How long the thread has had nothing to do: 0 while it owes an answer (db/upkeep.ts). */
+  /** How long since the thread last answered or was asked anything: 0 while it owes an answer. */
   idleMs(): number;
 }
 
@@ -206,8 +206,8 @@ export async function startPgliteThread(options: {
   >();
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 1;
-  /** When the thread was last asked anything (`performance.now()`). */
-  let lastCallAt = performance.now();
+  /** When the thread was last asked anything, or last answered (`performance.now()`). */
+  let lastActiveAt = performance.now();
   let failure: Error | null = null;
   let closing = false;
   let closed = false;
@@ -252,6 +252,7 @@ export async function startPgliteThread(options: {
         const call = pending.get(message.id);
         if (!call) return;
         pending.delete(message.id);
+        lastActiveAt = performance.now();
         settled();
         handOver(() =>
           message.error ? call.reject(fromThread(message.error)) : call.resolve(message.result),
@@ -270,7 +271,7 @@ export async function startPgliteThread(options: {
     if ((closed || closing) && call.op !== 'close')
       return Promise.reject(new Error('The database is closed.'));
     if (pending.size === 0) worker.ref();
-    lastCallAt = performance.now();
+    lastActiveAt = performance.now();
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       try {
@@ -359,7 +360,7 @@ export async function startPgliteThread(options: {
     get closed() {
       return closed || closing;
     },
-    idleMs: () => (pending.size > 0 ? 0 : performance.now() - lastCallAt),
+    idleMs: () => (pending.size > 0 ? 0 : performance.now() - lastActiveAt),
     query: (sql, params, options) => query(sql, params, options),
     exec: (sql) => exec(sql),
     transaction,

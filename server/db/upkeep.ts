@@ -11,17 +11,19 @@
  *   replaced, an expired token) was never reused and every insert grew the file;
  * - the planner never had statistics (`reltuples` -1): it planned from page counts and defaults.
  *
- * The statistics PGlite does keep (pg_stat_user_tables) say which tables are past autovacuum's
+ * The statistics PGlite does keep (pg_stat_all_tables) say which tables are past autovacuum's
  * default thresholds: dead rows over 50 + 20 % of its rows, or rows inserted since its last vacuum
- * over 1,000 + 20 % (so that an append-only table's visibility map stays current): vacuumed and
- * analyzed; or else rows changed since its last analyze over 50 + 10 %: analyzed. One table a
- * statement, the most due first.
+ * over 1,000 + 20 % (so that an append-only table's visibility map stays current), or an oldest
+ * unfrozen transaction past `autovacuum_freeze_max_age`: vacuumed and analyzed; or else rows changed
+ * since its last analyze over 50 + 10 %: analyzed (never pg_statistic, which that changes again).
+ * The system catalogs too. One table a statement, the most due first.
  *
  * PGlite runs one statement at a time, so a table's VACUUM holds up every other statement while it
  * runs: with 100,000 messages, 400 ms for the search chunks after a quarter of them changed. So what
- * is due waits for a quiet spell (UPKEEP_TIMING): no statement for 5 s, which a lesson's sends
- * rarely leave and a break or the night always does. A database that is never quiet is kept up
- * anyway once a table has been due for an hour.
+ * is due waits for a quiet spell (UPKEEP_TIMING): no statement but the upkeep's own for 5 s since
+ * the database last answered (`Database.idleMs`), which a lesson's sends rarely leave and a break
+ * or the night always does. A pass stops between tables when a statement waits behind it. A
+ * database that is never quiet is kept up anyway once a table has been due for an hour.
  *
  * On PostgreSQL this does nothing: its autovacuum does it, in processes of its own.
  */
@@ -30,7 +32,7 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from '../http/errors';
 import type { Database } from './index';
 
-/** A table's pass is logged when it takes longer (autovacuum's `log_autovacuum_min_duration`). */
+/** A table is logged when it takes longer (autovacuum's `log_autovacuum_min_duration`). */
 const LOG_SLOWER_THAN_MS = 1_000;
 
 export interface TableUpkeep {
@@ -40,15 +42,24 @@ export interface TableUpkeep {
   vacuum: boolean;
 }
 
-/** The tables due for a vacuum or an analyze now, by autovacuum's default thresholds, most due first. */
+/**
+ * The tables due for a vacuum or an analyze now, by autovacuum's default thresholds, most due first:
+ * the system catalogs too (not TOAST tables: they go with their own table), and a table whose oldest
+ * unfrozen transaction is older than `autovacuum_freeze_max_age` (a VACUUM then freezes it).
+ */
 export async function tablesDue(db: Database['db']): Promise<TableUpkeep[]> {
   const result = await db.execute(sql`
     select schema, "table", vacuum from (
       select s.schemaname as schema, s.relname as "table", greatest(c.reltuples, 0) as n,
-        s.n_dead_tup, s.n_ins_since_vacuum, s.n_mod_since_analyze
-      from pg_stat_user_tables s join pg_class c on c.oid = s.relid) t,
-    lateral (select n_dead_tup > 50 + 0.2 * n or n_ins_since_vacuum > 1000 + 0.2 * n as vacuum) v
-    where vacuum or n_mod_since_analyze > 50 + 0.1 * n
+        s.n_dead_tup, s.n_ins_since_vacuum, s.n_mod_since_analyze,
+        age(c.relfrozenxid) > current_setting('autovacuum_freeze_max_age')::int as old
+      from pg_stat_all_tables s join pg_class c on c.oid = s.relid
+      where s.schemaname <> 'pg_toast') t,
+    lateral (select old or n_dead_tup > 50 + 0.2 * n or n_ins_since_vacuum > 1000 + 0.2 * n
+      as vacuum) v
+    -- Never pg_statistic for an analyze alone, as autovacuum: analyzing it changes it again.
+    where vacuum or (n_mod_since_analyze > 50 + 0.1 * n
+      and (schema, "table") <> ('pg_catalog', 'pg_statistic'))
     order by vacuum desc, greatest(n_dead_tup, n_mod_since_analyze) desc`);
   return (result as unknown as { rows: TableUpkeep[] }).rows;
 }
@@ -59,23 +70,30 @@ async function keep(db: Database['db'], { schema, table, vacuum }: TableUpkeep) 
   await db.execute(vacuum ? sql`vacuum (analyze) ${name}` : sql`analyze ${name}`);
 }
 
-/** One pass: every table due (read now unless given), one after the other. Answers what it did. */
+/**
+ * One pass: every table due (read now unless given), one after the other, while `goOn` says to
+ * (asked before every table after the first). Answers what it kept up.
+ */
 export async function keepUp(
   db: Database['db'],
   logger: Pick<Logger, 'info' | 'error'>,
   due?: TableUpkeep[],
+  goOn: () => boolean = () => true,
 ): Promise<TableUpkeep[]> {
   due ??= await tablesDue(db);
+  const kept: TableUpkeep[] = [];
   for (const table of due) {
+    if (kept.length > 0 && !goOn()) break;
     const started = performance.now();
     await keep(db, table);
+    kept.push(table);
     const ms = performance.now() - started;
     if (ms > LOG_SLOWER_THAN_MS)
       logger.info(
         `[db] ${table.vacuum ? 'vacuumed' : 'analyzed'} ${table.table} in ${Math.round(ms)} ms`,
       );
   }
-  return due;
+  return kept;
 }
 
 export interface UpkeepTiming {
@@ -100,8 +118,9 @@ export const UPKEEP_TIMING: UpkeepTiming = {
 
 /**
  * On PGlite, what is due kept up at its first quiet spell (`timing`); answers how to stop (and wait
- * for a pass under way). A check that fails is logged, and the next one tries again. Where the
- * database cannot say how long it has been idle (PGlite on the main thread), each check is quiet.
+ * for the table under way). A pass stops between tables when a statement waits behind it (unless
+ * overdue), and the rest waits for the next spell. A check that fails is logged, and the next one
+ * tries again.
  */
 export function startDatabaseUpkeep(
   database: Pick<Database, 'db' | 'kind' | 'idleMs'>,
@@ -109,17 +128,20 @@ export function startDatabaseUpkeep(
   timing: UpkeepTiming = UPKEEP_TIMING,
 ): () => Promise<void> {
   if (database.kind !== 'pglite') return async () => {};
+  /** How long the database has been idle; one that cannot say is never quiet. */
+  const idleMs = () => database.idleMs() ?? 0;
   let running: Promise<unknown> | null = null;
+  let stopped = false;
   /** Since when a table has been due (`Date.now()`), or null: nothing is. */
   let dueSince: number | null = null;
   // The quiet spell, on `performance.now()`'s clock: since the database's last statement that was
-  // not this upkeep's own (unknown idleness: quiet since ever).
-  let quietSince = performance.now() - (database.idleMs() ?? Infinity);
+  // not this upkeep's own.
+  let quietSince = performance.now() - idleMs();
   let ownEnded = -Infinity;
   const check = async () => {
     const now = performance.now();
-    const idle = database.idleMs() ?? Infinity;
-    // A statement since this upkeep's own last one was somebody else's: the spell starts after it.
+    const idle = idleMs();
+    // Activity since this upkeep's own last statement was somebody else's: the spell starts after it.
     if (idle < now - ownEnded) quietSince = now - idle;
     const quiet = now - quietSince >= timing.quietMs;
     try {
@@ -129,9 +151,15 @@ export function startDatabaseUpkeep(
         return;
       }
       dueSince ??= Date.now();
-      if (!quiet && Date.now() - dueSince < timing.overdueMs) return;
-      await keepUp(database.db, logger, due);
-      dueSince = null;
+      const overdue = Date.now() - dueSince >= timing.overdueMs;
+      if (!quiet && !overdue) return;
+      const kept = await keepUp(
+        database.db,
+        logger,
+        due,
+        () => !stopped && (overdue || idleMs() > 0),
+      );
+      if (kept.length === due.length) dueSince = null;
     } finally {
       ownEnded = performance.now();
     }
@@ -145,6 +173,7 @@ export function startDatabaseUpkeep(
   const timer = setInterval(tick, timing.checkMs);
   timer.unref();
   return async () => {
+    stopped = true;
     clearInterval(timer);
     await running;
   };
