@@ -25,7 +25,7 @@ import { sql } from 'drizzle-orm';
 import { reindexSessions } from '../../server/chat/service';
 import type { Db } from '../../server/db';
 import { chatMessages, chatSessions } from '../../server/db/schema';
-import { keepUp, startDatabaseUpkeep } from '../../server/db/upkeep';
+import { flushStatistics, keepUp, startDatabaseUpkeep } from '../../server/db/upkeep';
 import { FakeOpenAI } from '../../tests/server/fake-openai';
 import { insertSignedInUser } from '../../tests/server/seed-user';
 import { startServer } from '../support';
@@ -99,9 +99,8 @@ async function app() {
     if (history > 0) await reindexSessions(database.db, sql`s.id in ${sessions}`);
     if (memories > 0) await seedMemories(database.db, ids, memories);
     // Vacuumed and analyzed as a server that has run a while is (on PostgreSQL by its autovacuum):
-    // the seed is not a lesson's first minute. PGlite's statistics reach its views within a second.
-    await database.db.execute(sql`select pg_stat_force_next_flush()`);
-    await database.db.execute(sql`select 1`);
+    // the seed is not a lesson's first minute.
+    await flushStatistics(database.db);
     await keepUp(database.db, console);
   }
   // As main.ts: PGlite kept up in its quiet spells, as PostgreSQL is by its autovacuum.

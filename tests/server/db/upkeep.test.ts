@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { type Database, openDatabase } from '../../../server/db';
-import { keepUp, startDatabaseUpkeep, tablesDue } from '../../../server/db/upkeep';
+import { flushStatistics, keepUp, startDatabaseUpkeep, tablesDue } from '../../../server/db/upkeep';
 import type { Loose } from '../harness';
 import { onPostgres, useTestServer } from '../harness';
 
@@ -33,16 +33,10 @@ describe.skipIf(onPostgres)('the embedded database’s upkeep', () => {
     }
     await db.execute(sql`create table upkeep_quiet (id int primary key)`);
     await db.execute(sql`insert into upkeep_quiet values (0)`);
-    await flushStatistics();
+    await flushStatistics(db);
     // What the inserts above made due is done: each test starts from tables kept up.
     await keepUp(db, logger);
   });
-
-  /** PGlite's statistics reach its views at most once a second, unless told to at the next end. */
-  async function flushStatistics() {
-    await db.execute(sql`select pg_stat_force_next_flush()`);
-    await db.execute(sql`select 1`);
-  }
 
   /** Appends to every chunk of `table` `times` times, as sends append to the chat's search chunks. */
   async function append(times: number, table = 'upkeep_chunks') {
@@ -51,7 +45,7 @@ describe.skipIf(onPostgres)('the embedded database’s upkeep', () => {
         sql.raw(`update ${table} set text = case when length(text) > 900 then '' else text end
           || ' question ${i} about fractions, volcanoes and the French revolution'`),
       );
-    await flushStatistics();
+    await flushStatistics(db);
   }
 
   const statsOf = async (table: string) =>
@@ -73,7 +67,7 @@ describe.skipIf(onPostgres)('the embedded database’s upkeep', () => {
     expect(await keepUp(db, logger)).toEqual(due);
     expect(await statsOf('upkeep_chunks')).toEqual({ dead: 0, vacuumed: true, analyzed: true });
     // Nothing is left due, the catalogs the analyze wrote to included (pg_statistic never is).
-    await flushStatistics();
+    await flushStatistics(db);
     expect(await tablesDue(db)).toEqual([]);
   });
 
@@ -81,7 +75,7 @@ describe.skipIf(onPostgres)('the embedded database’s upkeep', () => {
     const before = await statsOf('upkeep_quiet');
     // 100 rows in: past 50 + 10 % of the rows for an analyze, under 1,000 + 20 % for a vacuum.
     await db.execute(sql`insert into upkeep_quiet select k from generate_series(1, 100) k`);
-    await flushStatistics();
+    await flushStatistics(db);
     expect(await tablesDue(db)).toContainEqual({
       schema: 'public',
       table: 'upkeep_quiet',
@@ -94,9 +88,9 @@ describe.skipIf(onPostgres)('the embedded database’s upkeep', () => {
   it('settles: never analyzes pg_statistic, which an analyze changes again (as autovacuum)', async () => {
     // Every table analyzed: hundreds of pg_statistic rows written, then kept up: nothing is left.
     await db.execute(sql`analyze`);
-    await flushStatistics();
+    await flushStatistics(db);
     await keepUp(db, logger);
-    await flushStatistics();
+    await flushStatistics(db);
     expect(await tablesDue(db)).toEqual([]);
   });
 
