@@ -45,6 +45,15 @@ async function connect() {
   return { socket, closed, received: () => received };
 }
 
+/** Asks for the health check on `socket`, kept alive, and waits for its whole answer. */
+async function askHealth(c: Awaited<ReturnType<typeof connect>>) {
+  const before = c.received().length;
+  c.socket.write('GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n');
+  await expect
+    .poll(() => c.received().slice(before), { timeout: 5000, interval: 10 })
+    .toMatch(/^HTTP\/1\.1 200[\s\S]*\r\n\r\n[\s\S]*\}$/);
+}
+
 const slowBody = (socket: net.Socket) =>
   socket.write(
     'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
@@ -91,6 +100,37 @@ describeServer('the server’s connection limits', () => {
       await Promise.all(held.map((c) => c.closed));
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
+    },
+  );
+
+  it(
+    'lets a connection beyond the cap take the place of the longest-idle kept-alive one',
+    { timeout: 30_000 },
+    async () => {
+      // Four kept-alive connections, each idle after an answer, the first idle the longest.
+      const idle = [];
+      for (let i = 0; i < 4; i++) {
+        const c = await connect();
+        await askHealth(c);
+        idle.push(c);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const extra = await connect();
+      await askHealth(extra);
+      expect(await idle[0]!.closed).toBeGreaterThan(0);
+      // The others stay open and usable; a fifth that finds them all busy is still refused.
+      for (const c of idle.slice(1)) await askHealth(c);
+      for (const c of [...idle.slice(1), extra]) slowBody(c.socket);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const refused = await connect();
+      const closedIn = await Promise.race([
+        refused.closed,
+        new Promise<number>((resolve) => setTimeout(() => resolve(-1), 1000)),
+      ]);
+      expect(closedIn).toBeGreaterThanOrEqual(0);
+      expect(refused.received()).toBe('');
+      for (const c of [...idle, extra]) c.socket.destroy();
+      await Promise.all([...idle, extra].map((c) => c.closed));
     },
   );
 });
