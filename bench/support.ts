@@ -3,6 +3,7 @@
  * bench boots the real app (its database opened and migrated, a data dir of its own, loopback).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { createApp } from '../server/app';
 import { type Config, loadConfig } from '../server/config';
 import type { Database, DatabaseOptions } from '../server/db';
 import { openDatabase } from '../server/db';
+import { capConnectionsPerAddress } from '../server/http/connections';
 import { createMailer } from '../server/mailer';
 
 /** A numeric `--name value` argument, or `fallback`. */
@@ -40,6 +42,11 @@ export interface ServerOptions {
   name?: string;
   /** How long `close` waits between the listener and the database (replies given up on still run). */
   settleMs?: number;
+  /**
+   * Holds each client address to `AYAH_CONNECTIONS_PER_ADDRESS` connections as main.ts does: a
+   * bench whose clients all come from 127.0.0.1, as a school's do from its NAT address.
+   */
+  capConnections?: boolean;
 }
 
 /** The real app over a freshly migrated database on a free loopback port, logging errors only. */
@@ -65,6 +72,8 @@ export async function startServer(options: ServerOptions): Promise<StartedServer
   // PGlite runs on this thread: a long seed or scan blocks the loop, and a 5 s keep-alive expiring
   // meanwhile would close the idle socket just as the next request goes out on it (ECONNRESET).
   if ('keepAliveTimeout' in server) server.keepAliveTimeout = 300_000;
+  if (options.capConnections)
+    capConnectionsPerAddress(server as Server, config.connectionsPerAddress);
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

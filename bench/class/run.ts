@@ -18,14 +18,18 @@
  * `loop_delay_max_ms` is the longest event-loop delay of any burst.
  *
  * Below each burst: the client's own CPU a stream and the connections it opened, for both sides (the
- * same fetch code and connection pool for both: a fair baseline), how busy the machine's cores were
- * and what each process took of them (bench/class/machine.ts), the server's phases
- * (bench/class/phases.ts), and the burst on one clock: the client's stages (request sent, written,
- * the response's head, its first chunk; undici's diagnostics channels) beside the server's phases.
+ * same fetch code and connection pool for both: a fair baseline), on PGlite how long its thread was
+ * busy (its event loop's active time: the one queue every send's statements wait in, steadier from
+ * run to run than a burst's p95), how busy the machine's cores were and what each process took of
+ * them (bench/class/machine.ts), the server's phases (bench/class/phases.ts), and the burst on one
+ * clock: the client's stages (request sent, written, the response's head, its first chunk; undici's
+ * diagnostics channels) beside the server's phases.
  *
  * The app, the endpoint and this client each run in a process of their own (as bench:server explains,
  * a client in the server's process hides what the server costs); PostgreSQL takes its share of the
- * two cores on the PostgreSQL runs.
+ * two cores on the PostgreSQL runs. The app holds each client address to
+ * `AYAH_CONNECTIONS_PER_ADDRESS` connections as main.ts does: every student here comes from
+ * 127.0.0.1, as a school's do from its NAT address.
  *
  *   npm run bench:class [-- --sizes 30,300 --db pglite,pg]
  *   npm run bench:class -- --processes 2     # also 300 streams over two app processes on one PostgreSQL
@@ -459,6 +463,10 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
   const loopMaxMs = Math.max(...stats.map((s) => s.loopMaxMs!));
   // The app's CPU time a stream: steadier than wall time on a shared machine.
   const cpuPerStream = stats.reduce((sum, s) => sum + s.cpuMs!, 0) / n;
+  // PGlite's thread, busy running statements: the one queue every send of a burst waits in.
+  const dbThreadMs = stats.every((s) => s.dbThreadMs !== undefined)
+    ? stats.reduce((sum, s) => sum + s.dbThreadMs!, 0)
+    : null;
   const result: Burst = {
     n,
     ayah,
@@ -477,7 +485,10 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
     `   rss peak ${peakRssMb.toFixed(0)} MB (+${result.rssAboveIdleMb.toFixed(0)} above idle)   loop delay max ${loopMaxMs.toFixed(1)} ms`,
   );
   console.log(
-    `  overhead: ttft p95 +${result.overhead.toFixed(0)} ms, total p95 ×${result.totalRatio.toFixed(3)}; app CPU ${cpuPerStream.toFixed(1)} ms a stream`,
+    `  overhead: ttft p95 +${result.overhead.toFixed(0)} ms, total p95 ×${result.totalRatio.toFixed(3)}; app CPU ${cpuPerStream.toFixed(1)} ms a stream` +
+      (dbThreadMs === null
+        ? ''
+        : ` (PGlite's thread busy ${(dbThreadMs / n).toFixed(2)} ms a stream, ${dbThreadMs.toFixed(0)} ms in all)`),
   );
   console.log(
     `  client: CPU ${straightRun.cpuMs.toFixed(2)} ms a stream straight, ${throughRun.cpuMs.toFixed(2)} through Ayah; ` +

@@ -76,6 +76,7 @@ async function app() {
     env,
     name: 'ayah-bench-class-',
     settleMs: 300,
+    capConnections: true,
   });
   const { config, database } = served;
   const tokens: string[] = [];
@@ -111,6 +112,7 @@ async function app() {
   loop.enable();
   let peak = process.memoryUsage.rss();
   let cpu = process.cpuUsage();
+  let dbBusy = database.threadBusyMs();
   // Every 100 ms: reading the RSS costs ~0.25 ms here under load, in the process being measured.
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
   const mb = (bytes: number) => bytes / (1024 * 1024);
@@ -125,6 +127,7 @@ async function app() {
         loop.reset();
         peak = process.memoryUsage.rss();
         cpu = process.cpuUsage();
+        dbBusy = database.threadBusyMs();
         return {};
       }
       if (line === 'stats') {
@@ -137,6 +140,8 @@ async function app() {
           peakRssMb: mb(peak),
           loopMaxMs: loop.max / 1e6,
           loopP99Ms: loop.percentile(99) / 1e6,
+          // PGlite's thread: how long it ran statements (its share of `cpuMs`); else absent.
+          ...(dbBusy !== null && { dbThreadMs: database.threadBusyMs()! - dbBusy }),
         };
       }
       return undefined;

@@ -50,6 +50,11 @@ export interface Database {
    * wait for a quiet spell (upkeep.ts). PostgreSQL: null (not known, nor needed).
    */
   idleMs(): number | null;
+  /**
+   * PGlite in its thread: how long that thread has been busy (its event loop's active time, ms)
+   * since it started, for bench:class to say what a burst cost the database. Otherwise null.
+   */
+  threadBusyMs(): number | null;
   close(): Promise<void>;
 }
 
@@ -203,6 +208,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: 'postgres',
       notifications,
       idleMs: () => null,
+      threadBusyMs: () => null,
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -263,6 +269,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind: 'pglite',
     notifications: pgliteNotifications(client),
     idleMs: () => client.idleMs(),
+    threadBusyMs: () => thread?.busyMs() ?? null,
     ping: async () => {
       if (thread?.failure) throw thread.failure;
       await db.execute(sql`select 1`);

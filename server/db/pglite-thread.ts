@@ -60,6 +60,8 @@ export interface PgliteThread extends PgliteHandle {
   readonly worker: Worker;
   /** How long since the thread last answered or was asked anything: 0 while it owes an answer. */
   idleMs(): number;
+  /** How long the thread has been busy (its event loop's active time), in ms, since it started. */
+  busyMs(): number;
 }
 
 /**
@@ -361,6 +363,7 @@ export async function startPgliteThread(options: {
       return closed || closing;
     },
     idleMs: () => (pending.size > 0 ? 0 : performance.now() - lastActiveAt),
+    busyMs: () => worker.performance.eventLoopUtilization().active,
     query: (sql, params, options) => query(sql, params, options),
     exec: (sql) => exec(sql),
     transaction,

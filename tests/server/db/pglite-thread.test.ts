@@ -45,7 +45,9 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
     expect(threadOf(database).failure).toBeNull();
   });
 
-  it('keeps the event loop turning while a long statement runs', async () => {
+  it('keeps the event loop turning while a long statement runs, and counts it as busy', async () => {
+    const busyBefore = database.threadBusyMs()!;
+    const startedAt = performance.now();
     let done = false;
     const long = database.db
       .execute(sql`select count(*) from generate_series(1, 3000000) a, generate_series(1, 2) b`)
@@ -58,6 +60,10 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
     }
     await long;
     expect(turns).toBeGreaterThan(5);
+    // The thread's busy time grew by the statement's run, and by no more than the wall time it took.
+    const busy = database.threadBusyMs()! - busyBefore;
+    expect(busy).toBeGreaterThan(20);
+    expect(busy).toBeLessThanOrEqual(performance.now() - startedAt + 1);
   });
 
   it('rolls back a whole transaction when its function throws', async () => {
