@@ -1,9 +1,15 @@
-import { type Eip1193Requester, isUserRejection, personalSign } from '../lib/eip1193';
+import { type Eip1193Request, isUserRejection, personalSign } from '../lib/eip1193';
 import { WALLET_MESSAGES } from '../lib/messages';
 import type { DeletionSigner } from './AccountSection';
 
-/** The one call of an EIP-1193 wallet (e.g. `window.ethereum`) that deleting a wallet account needs. */
-export type SigningWallet = Eip1193Requester;
+/**
+ * The one call of an EIP-1193 wallet (e.g. `window.ethereum`) that deleting a wallet account needs.
+ * Spelled out here, not as the shared type's alias, so that the settings entry's declarations name no
+ * type the package does not export.
+ */
+export interface SigningWallet {
+  request(request: Eip1193Request): Promise<unknown>;
+}
 
 /**
  * What confirms the deletion of a wallet account: a fresh single-use message from the server
