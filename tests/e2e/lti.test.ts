@@ -86,6 +86,9 @@ beforeAll(() => {
 });
 
 let n = 0;
+/** What each course page's console said in error, the tool's frame included. */
+const consoleErrors = new WeakMap<Page, string[]>();
+
 /** Opens the course page with the tool launched for a new plan; answers the tool's frame. */
 async function openCourse(
   browser: Browser,
@@ -95,6 +98,11 @@ async function openCourse(
   const hint = `hint-${++n}`;
   lms.plans.set(hint, plan);
   const page = await newPage(browser);
+  const errors: string[] = [];
+  consoleErrors.set(page, errors);
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
   await traceChat(page, e2e.product.url);
   const url = new URL(`${lms.issuer}/course`);
   url.searchParams.set('tool', `${e2e.product.url}/api/v1/lti/login`);
@@ -143,6 +151,8 @@ describe.each(cases)('a launch into the chat, $name', ({ browser }) => {
     expect(await frame.evaluate(() => Boolean(localStorage.getItem('authRefreshToken')))).toBe(
       true,
     );
+    // Nothing failed on the way: no error in the console of the course page or the tool's frame.
+    expect(consoleErrors.get(page)).toEqual([]);
     await page.context().close();
   });
 
@@ -159,6 +169,7 @@ describe.each(cases)('a launch into the chat, $name', ({ browser }) => {
         () => (window as unknown as { storageLog?: string[] }).storageLog,
       )) ?? [];
     expect(log).toEqual(expect.arrayContaining(['lti.put_data', 'lti.get_data']));
+    expect(consoleErrors.get(first.page)).toEqual([]);
     const frame = first.page.frames().find((f) => f.url().startsWith(e2e.product.url))!;
     const token = await frame.evaluate(() => localStorage.getItem('authToken'));
     const me1 = await (

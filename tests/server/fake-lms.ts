@@ -232,6 +232,9 @@ window.addEventListener('message', function (event) {
       this.jwksRequests++;
       return json(200, { keys: this.published });
     }
+    // The course page's browser asks for an icon: no content, not a 404 in the console that reads
+    // as the tool's.
+    if (url.pathname === '/favicon.ico') return res.writeHead(204).end();
     if (url.pathname === '/course') {
       const page = this.coursePage(
         url.searchParams.get('tool')!,
