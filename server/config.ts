@@ -122,6 +122,15 @@ export interface LimitSettings {
 export const DEFAULT_MAX_STREAMS = 300;
 export const DEFAULT_STREAM_QUEUE = 1000;
 
+/**
+ * How long an idle kept-alive connection stays open. Node's own 5 s closed a student's connection
+ * while they typed their next question, so the send paid a new connection (a TCP and a TLS handshake
+ * on a school's network); and behind a proxy that keeps its connections to Ayah 60 s (nginx's
+ * `keepalive_timeout`, a cloud load balancer's idle timeout), Node closing one just as the proxy
+ * sent a POST on it made that send a 502. Longer than those proxies' 60 s, so that they close first.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
 export const DEFAULT_LIMITS: LimitSettings = {
   goalWrites: { limit: 60, windowMs: 60_000 },
   chatWrites: { limit: 60, windowMs: 60_000 },
@@ -156,6 +165,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Open connections one client address may hold (AYAH_CONNECTIONS_PER_ADDRESS; 0: no cap). */
   connectionsPerAddress: number;
+  /** How long an idle kept-alive connection stays open (AYAH_KEEP_ALIVE_MS; main.ts sets it). */
+  keepAliveMs: number;
   auth: AuthSettings;
   llm: LlmSettings;
   chat: ChatSettings;
@@ -338,6 +349,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: 1024 * 1024,
     requestTimeoutMs: positiveInt('AYAH_REQUEST_TIMEOUT_MS', env.AYAH_REQUEST_TIMEOUT_MS, 30_000),
     connectionsPerAddress: nonNegativeInt(env.AYAH_CONNECTIONS_PER_ADDRESS, 512),
+    keepAliveMs: positiveInt('AYAH_KEEP_ALIVE_MS', env.AYAH_KEEP_ALIVE_MS, KEEP_ALIVE_MS),
     auth: DEFAULT_AUTH,
     llm: loadLlmSettings(env),
     chat: {

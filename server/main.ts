@@ -119,6 +119,7 @@ async function main() {
   );
 
   capConnectionsPerAddress(server as Server, config.connectionsPerAddress);
+  (server as Server).keepAliveTimeout = config.keepAliveMs;
 
   // Graceful shutdown: stop accepting, close idle keep-alive connections (again as each reply ends),
   // give replies in progress the grace period, then cut what is left, close the database (PGlite

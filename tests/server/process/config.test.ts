@@ -30,6 +30,8 @@ describe('loadConfig', () => {
     expect(config.auth.accessTokenTtlSec).toBe(1800);
     expect(config.auth.verifyTokenTtlMs).toBe(24 * 3600_000);
     expect(config.auth.resetTokenTtlMs).toBe(3600_000);
+    // Longer than the 60 s a proxy keeps its idle connections to Ayah: the proxy closes first.
+    expect(config.keepAliveMs).toBe(65_000);
   });
 
   it('generates a 256-bit JWT secret once, keeps it in the data dir with mode 0600', () => {
@@ -79,6 +81,9 @@ describe('loadConfig', () => {
     const dir = dataDir();
     expect(() => loadConfig({ AYAH_DATA_DIR: dir, PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ AYAH_DATA_DIR: dir, PUBLIC_URL: 'ftp://x' })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ AYAH_DATA_DIR: dir, AYAH_KEEP_ALIVE_MS: '0' })).toThrow(
+      /AYAH_KEEP_ALIVE_MS/,
+    );
     expect(() => loadConfig({ AYAH_DATA_DIR: dir, AYAH_ALLOWED_ORIGINS: 'not a url' })).toThrow(
       /AYAH_ALLOWED_ORIGINS/,
     );

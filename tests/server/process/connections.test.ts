@@ -20,6 +20,7 @@ beforeAll(async () => {
   server = await startServer(dataDir, {
     AYAH_REQUEST_TIMEOUT_MS: '1500',
     AYAH_CONNECTIONS_PER_ADDRESS: '4',
+    AYAH_KEEP_ALIVE_MS: '2500',
   });
 }, 180_000);
 afterAll(async () => {
@@ -27,10 +28,14 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Opens a connection; answers it, what it received, and when it closed (ms after opening). */
-async function connect() {
+/**
+ * Opens a connection from `from` (a loopback address: each test its own, so that the connections an
+ * earlier test's closing left on the server count against no other's cap); answers it, what it
+ * received, and when it closed (ms after opening).
+ */
+async function connect(from = '127.0.0.1') {
   const { port } = new URL(server.url);
-  const socket = net.connect(Number(port), '127.0.0.1');
+  const socket = net.connect({ port: Number(port), host: '127.0.0.1', localAddress: from });
   const opened = Date.now();
   let received = '';
   socket.on('data', (chunk) => (received += chunk));
@@ -53,6 +58,9 @@ async function askHealth(c: Awaited<ReturnType<typeof connect>>) {
     .poll(() => c.received().slice(before), { timeout: 5000, interval: 10 })
     .toMatch(/^HTTP\/1\.1 200[\s\S]*\r\n\r\n[\s\S]*\}$/);
 }
+
+const FROM_EVICTION = '127.0.0.3';
+const FROM_KEEP_ALIVE = '127.0.0.4';
 
 const slowBody = (socket: net.Socket) =>
   socket.write(
@@ -110,19 +118,19 @@ describeServer('the server’s connection limits', () => {
       // Four kept-alive connections, each idle after an answer, the first idle the longest.
       const idle = [];
       for (let i = 0; i < 4; i++) {
-        const c = await connect();
+        const c = await connect(FROM_EVICTION);
         await askHealth(c);
         idle.push(c);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      const extra = await connect();
+      const extra = await connect(FROM_EVICTION);
       await askHealth(extra);
       expect(await idle[0]!.closed).toBeGreaterThan(0);
       // The others stay open and usable; a fifth that finds them all busy is still refused.
       for (const c of idle.slice(1)) await askHealth(c);
       for (const c of [...idle.slice(1), extra]) slowBody(c.socket);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const refused = await connect();
+      const refused = await connect(FROM_EVICTION);
       const closedIn = await Promise.race([
         refused.closed,
         new Promise<number>((resolve) => setTimeout(() => resolve(-1), 1000)),
@@ -131,6 +139,24 @@ describeServer('the server’s connection limits', () => {
       expect(refused.received()).toBe('');
       for (const c of [...idle, extra]) c.socket.destroy();
       await Promise.all([...idle, extra].map((c) => c.closed));
+    },
+  );
+
+  it(
+    'keeps an idle connection open for AYAH_KEEP_ALIVE_MS after its answer, then closes it',
+    { timeout: 30_000 },
+    async () => {
+      const c = await connect(FROM_KEEP_ALIVE);
+      await askHealth(c);
+      const answeredAt = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await askHealth(c);
+      const lastAnswerAt = Date.now();
+      const closedAt = await c.closed.then(() => Date.now());
+      expect(lastAnswerAt - answeredAt).toBeGreaterThanOrEqual(1200);
+      // 2.5 s, not Node's own 5 s.
+      expect(closedAt - lastAnswerAt).toBeGreaterThanOrEqual(2000);
+      expect(closedAt - lastAnswerAt).toBeLessThan(4500);
     },
   );
 });
