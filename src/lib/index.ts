@@ -1,7 +1,6 @@
 /** The library's pure helpers: every limit, rule and message of the spec, once. */
 export * from './chat';
 export * from './class-csv';
-export { cn } from './cn';
 export * from './goals';
 export * from './labels';
 export * from './limits';

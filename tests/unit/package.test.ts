@@ -114,7 +114,11 @@ const PURITY: Record<string, { features: string[]; banned: string[] }> = {
   settings: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
   teacher: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers'] },
   markdown: { features: [], banned: [...KATEX, 'ethers'] },
-  rules: { features: [], banned: [...MARKDOWN, ...KATEX, 'ethers', 'react'] },
+  // The spec's rules for the server and for portals: no React, nor the UI's class-name helpers.
+  rules: {
+    features: [],
+    banned: [...MARKDOWN, ...KATEX, 'ethers', 'react', 'tailwind-merge', 'clsx'],
+  },
 };
 
 /** The source files an entry loads up front, read from the source maps of its static chunks. */
