@@ -69,8 +69,9 @@ export async function startServer(options: ServerOptions): Promise<StartedServer
     }),
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  // PGlite runs on this thread: a long seed or scan blocks the loop, and a 5 s keep-alive expiring
-  // meanwhile would close the idle socket just as the next request goes out on it (ECONNRESET).
+  // A bench's client keeps its connections across a long seed or scan (PGlite on this thread blocks
+  // the loop meanwhile): a keep-alive expiring then would close an idle socket just as the next
+  // request goes out on it (ECONNRESET). Longer than main.ts's AYAH_KEEP_ALIVE_MS for that.
   if ('keepAliveTimeout' in server) server.keepAliveTimeout = 300_000;
   if (options.capConnections)
     capConnectionsPerAddress(server as Server, config.connectionsPerAddress);
