@@ -70,7 +70,7 @@ async function main() {
 
   const fetch = demo ? demo.wrap(app.fetch) : app.fetch;
   const server = serve(
-    { fetch, port: config.port, serverOptions: connectionOptions(config.requestTimeoutMs) },
+    { fetch, port: config.port, serverOptions: connectionOptions(config) },
     (info) => {
       // The maths engines (mathsteps, mathjs) take seconds to load: load them now, not in a reply.
       warmUpMaths();
@@ -119,7 +119,6 @@ async function main() {
   );
 
   capConnectionsPerAddress(server as Server, config.connectionsPerAddress);
-  (server as Server).keepAliveTimeout = config.keepAliveMs;
 
   // Graceful shutdown: stop accepting, close idle keep-alive connections (again as each reply ends),
   // give replies in progress the grace period, then cut what is left, close the database (PGlite

@@ -8,9 +8,19 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** The Node server's options for `serve({ serverOptions })`: the timeouts and how often they are checked. */
-export function connectionOptions(requestTimeoutMs: number) {
+/**
+ * The Node server's options for `serve({ serverOptions })`: the timeouts, how often they are
+ * checked, and how long an idle kept-alive connection stays open (config.ts, `KEEP_ALIVE_MS`).
+ */
+export function connectionOptions({
+  requestTimeoutMs,
+  keepAliveMs,
+}: {
+  requestTimeoutMs: number;
+  keepAliveMs: number;
+}) {
   return {
+    keepAliveTimeout: keepAliveMs,
     requestTimeout: requestTimeoutMs,
     headersTimeout: Math.min(requestTimeoutMs, 30_000),
     // Node checks both this often (its default, 30 s, is longer than the timeouts it checks).
@@ -39,7 +49,6 @@ interface Held {
 export function capConnectionsPerAddress(server: Server, perAddress: number) {
   if (perAddress <= 0) return;
   const open = new Map<string, Map<Socket, Held>>();
-  const states = new WeakMap<Socket, Held>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     let mine = open.get(address);
@@ -55,7 +64,6 @@ export function capConnectionsPerAddress(server: Server, perAddress: number) {
     }
     const held: Held = { active: 0, idleSince: null };
     mine.set(socket, held);
-    states.set(socket, held);
     socket.once('close', () => {
       const left = open.get(address);
       if (!left?.delete(socket)) return;
@@ -63,7 +71,8 @@ export function capConnectionsPerAddress(server: Server, perAddress: number) {
     });
   });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const held = states.get(request.socket);
+    const { socket } = request;
+    const held = open.get(socket.remoteAddress ?? '')?.get(socket);
     if (!held) return;
     held.active += 1;
     response.once('close', () => {
