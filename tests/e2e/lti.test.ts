@@ -86,22 +86,22 @@ beforeAll(() => {
 });
 
 let n = 0;
-/** What each course page's console said in error, the tool's frame included. */
-const consoleErrors = new WeakMap<Page, string[]>();
-
-/** Opens the course page with the tool launched for a new plan; answers the tool's frame. */
+/**
+ * Opens the course page with the tool launched for a new plan; answers the page and what its console
+ * says in error as it goes, the tool's frame included.
+ */
 async function openCourse(
   browser: Browser,
   plan: Parameters<FakeLms['plans']['set']>[1],
   storage: boolean,
-): Promise<{ page: Page; hint: string }> {
+): Promise<{ page: Page; hint: string; consoleErrors: string[] }> {
   const hint = `hint-${++n}`;
   lms.plans.set(hint, plan);
   const page = await newPage(browser);
-  const errors: string[] = [];
-  consoleErrors.set(page, errors);
+  const consoleErrors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+    if (message.type() === 'error')
+      consoleErrors.push(`${message.text()} (${message.location().url})`);
   });
   await traceChat(page, e2e.product.url);
   const url = new URL(`${lms.issuer}/course`);
@@ -110,7 +110,7 @@ async function openCourse(
   url.searchParams.set('storage', storage ? '1' : '0');
   url.searchParams.set('target', `${e2e.product.url}/assistant`);
   await page.goto(url.toString());
-  return { page, hint };
+  return { page, hint, consoleErrors };
 }
 
 const tool = (page: Page) => page.frameLocator('#tool');
@@ -138,7 +138,7 @@ const cases = [
 
 describe.each(cases)('a launch into the chat, $name', ({ browser }) => {
   test('through the partitioned state cookie', async () => {
-    const { page } = await openCourse(
+    const { page, consoleErrors } = await openCourse(
       browser(),
       { sub: `c-${n}`, name: 'Noor Haddad', custom: { ayah_view: 'chat' } },
       false,
@@ -152,7 +152,7 @@ describe.each(cases)('a launch into the chat, $name', ({ browser }) => {
       true,
     );
     // Nothing failed on the way: no error in the console of the course page or the tool's frame.
-    expect(consoleErrors.get(page)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await page.context().close();
   });
 
@@ -169,7 +169,7 @@ describe.each(cases)('a launch into the chat, $name', ({ browser }) => {
         () => (window as unknown as { storageLog?: string[] }).storageLog,
       )) ?? [];
     expect(log).toEqual(expect.arrayContaining(['lti.put_data', 'lti.get_data']));
-    expect(consoleErrors.get(first.page)).toEqual([]);
+    expect(first.consoleErrors).toEqual([]);
     const frame = first.page.frames().find((f) => f.url().startsWith(e2e.product.url))!;
     const token = await frame.evaluate(() => localStorage.getItem('authToken'));
     const me1 = await (
