@@ -3,7 +3,8 @@
  * `begin` (one transaction: lock the user, apply the rate limit, find or create the session, store
  * the student's message, award the 10th message), then the reply is produced (tutor.ts), then
  * `finish` stores the complete reply. A reply that fails midway never reaches `finish`: the student's
- * message stays and nothing half-written is stored.
+ * message stays (found by search from its session's `search_pending` until a later reply files it in
+ * the search chunks) and nothing half-written is stored.
  */
 import { isClientSessionId, POINTS, sessionTitle } from 'ayah-coach/rules';
 import type { SQL } from 'drizzle-orm';
@@ -61,9 +62,10 @@ export function containsPattern(text: string): string {
 /*
  * Search chunks (table `chat_search_chunks`). Chunk 0 of a session is `lower(title)`; chunks 1… hold
  * `chr(1) || lower(content)` for every message in order, a message joining the last chunk while that
- * stays within CHUNK_CHARS, else starting the next one. A send appends to one chunk and a rename
- * rewrites chunk 0, so no write grows with the session (one document per session made each write
- * rewrite and re-index the whole conversation: 8.5 s a send at 1,000 messages, issue 22 #3). A
+ * stays within CHUNK_CHARS, else starting the next one. A question waits in its session's
+ * `search_pending` (searched as it is) until its reply adds both to the chunks (`storeReply`), and a
+ * rename rewrites chunk 0, so no write grows with the session (one document per session made each
+ * write rewrite and re-index the whole conversation: 8.5 s a send at 1,000 messages, issue 22 #3). A
  * trigram index over the chunks makes search one match per chunk, not per message. A needle without
  * chr(1) that occurs in a chunk lies inside one piece, so it occurs in the title or in a message:
  * exactly the matches of `lower(title|content) like lower('%needle%')`. A needle with chr(1) (a
@@ -74,9 +76,10 @@ const SEPARATOR = '\u0001';
 /**
  * A chunk takes another message while it stays this long (a longer message gets one of its own).
  * Appending rewrites the chunk, and its trigram index takes every trigram of the new text again, so
- * this bounds what a send re-indexes before the model is called (issue 26: at 8,000 a question after
- * a 400-token reply re-indexed both, 3.5 ms of PGlite's one thread a send instead of 0.9, and a class
- * of 30 in the middle of its chats waited +256 ms for first words against +172). More, smaller
+ * this bounds what a write re-indexes (issue 26: at 8,000 a question after a 400-token reply
+ * re-indexed both, 3.5 ms of PGlite's one thread a send instead of 0.9, and a class of 30 in the
+ * middle of its chats waited +256 ms for first words against +172; a question no longer re-indexes
+ * anything before the model is called, its reply does it for both). More, smaller
  * chunks cost search little: bench:search's p95 19 ms against 23, its p50 15 against 10.
  */
 export const CHUNK_CHARS = 1000;
@@ -96,33 +99,47 @@ async function indexTitle(q: Queryable, sessionId: string, title: string) {
 const chunkPiece = (content: string) => sql`(chr(1) || lower(${content}::text))`;
 
 /**
- * The parts of a statement that add `piece` to the session's search chunks: the WITH entries `last`
- * and `grown` (onto the last chunk when it fits, never onto the title's), then `insert` (else as the
- * next chunk). They append to the session the statement's WITH entry `s` wrote (its `id`), and to
- * nothing when `s` found no row. Callers hold the session's row lock.
+ * The WITH entries of a statement that add two pieces to the session's search chunks, in order: the
+ * questions that waited (`search_pending`, or null) and the reply's `piece`. Each joins the last
+ * chunk while that stays within CHUNK_CHARS (never the title's), else starts the next one, as two
+ * appends one after the other would, in one write of each chunk: `grown`, then `indexed`. They
+ * write to the session the statement's WITH entry `s` wrote (its `id`, and its `pending` questions
+ * from before the statement), and nothing when `s` found no row. Callers hold the session's lock.
  */
 function appendToChunks(sessionId: string, piece: SQL) {
-  return {
-    ctes: sql`last as (
-        select seq, length(text) as n from ${chatSearchChunks}
-        where session_id = ${sessionId} order by seq desc limit 1),
-      grown as (
-        update ${chatSearchChunks} c set text = c.text || ${piece} from last, s
-        where c.session_id = s.id and c.seq = last.seq and last.seq > 0
-          and last.n + length(${piece}) <= ${CHUNK_CHARS}
-        returning 1)`,
-    insert: sql`insert into ${chatSearchChunks} (session_id, seq, text)
-      select s.id, coalesce((select seq from last), 0) + 1, ${piece} from s
-      where not exists (select 1 from grown)`,
-  };
+  return sql`last as (
+      select seq, length(text) as n from ${chatSearchChunks}
+      where session_id = ${sessionId} order by seq desc limit 1),
+    room as materialized (
+      select s.id, coalesce(last.seq, 0) as seq, s.pending as a, ${piece} as b,
+        case when last.seq > 0 then ${CHUNK_CHARS} - last.n else -1 end as left_over
+      from s left join last on true),
+    placed as (
+      select id, seq,
+        case when left_over >= length(coalesce(a, '')) + length(b) then coalesce(a, '') || b
+          when left_over >= length(a) then a end as onto,
+        case when left_over >= length(coalesce(a, '')) + length(b) then '{}'::text[]
+          when left_over >= length(a) or a is null then array[b]
+          when length(a) + length(b) <= ${CHUNK_CHARS} then array[a || b]
+          else array[a, b] end as rest
+      from room),
+    grown as (
+      update ${chatSearchChunks} c set text = c.text || placed.onto from placed
+      where c.session_id = placed.id and c.seq = placed.seq and placed.onto is not null),
+    indexed as (
+      insert into ${chatSearchChunks} (session_id, seq, text)
+      select placed.id, placed.seq + r.k, r.piece
+      from placed, unnest(placed.rest) with ordinality as r(piece, k))`;
 }
 
 /**
  * Stores a student's message in ONE statement (issue 26: a send made eleven round trips before the
- * model was called): the session — a new one titled from the message with its title chunk, or the
+ * model was called): the session — a new one titled from the message, or the
  * caller's `sessionId` when it is the student's (the update takes its row lock; null when it is not:
  * nothing is written, and the caller answers 404) — gets the message, its activity and count,
- * and the message's search chunk (`appendToChunks`); and the student's earlier questions are
+ * and the message's search piece, kept in `search_pending` until the reply (`storeReply`) moves it
+ * into the chunks: re-indexing a chunk is work of PGlite's one thread that a class's sends all
+ * waited for before the model was called. And the student's earlier questions are
  * counted, up to TEN_MESSAGES (a count that stops there, not one that grows with the history), for
  * the 10th-message award. The caller holds the user's lock, taken in an earlier statement, so this
  * statement's snapshot sees every earlier send of the student, and no other write of this session
@@ -143,26 +160,19 @@ async function storeQuestion(
   const sentBefore = sql`(select count(*)::int from (
       select 1 from ${chatMessages} where user_id = ${userId} and role = 'user'
       limit ${TEN_MESSAGES}) earlier)`;
-  const appended = (id: string) => {
-    const { ctes, insert } = appendToChunks(id, piece);
-    return sql`${ctes}, indexed as (${insert})`;
-  };
   const session =
     sessionId === null
       ? sql`s as (
-          insert into ${chatSessions} (user_id, title, created_at, last_message_at, message_count)
-          values (${userId}, ${sessionTitle(text)}, ${when}::timestamptz, ${when}::timestamptz, 1)
-          returning id, thread_id),
-        titled as (
-          insert into ${chatSearchChunks} (session_id, seq, text)
-          select id, 0, lower(${sessionTitle(text)}) from s),
-        indexed as (
-          insert into ${chatSearchChunks} (session_id, seq, text) select id, 1, ${piece} from s)`
+          insert into ${chatSessions}
+            (user_id, title, created_at, last_message_at, message_count, search_pending)
+          values (${userId}, ${sessionTitle(text)}, ${when}::timestamptz, ${when}::timestamptz, 1,
+            ${piece})
+          returning id, thread_id)`
       : sql`s as (
           update ${chatSessions} set last_message_at = ${when}::timestamptz,
-            message_count = message_count + 1, archived_at = null
-          where id = ${sessionId} and user_id = ${userId} returning id, thread_id),
-        ${appended(sessionId)}`;
+            message_count = message_count + 1, archived_at = null,
+            search_pending = coalesce(search_pending, '') || ${piece}
+          where id = ${sessionId} and user_id = ${userId} returning id, thread_id)`;
   const result = await q.execute(sql`
     with ${session},
     m as (
@@ -185,9 +195,11 @@ async function storeQuestion(
 /**
  * Stores a finished reply in ONE statement (issue 26: it took five, each a round trip while other
  * replies stream): the message, stamped strictly after the session's last message so that a fast
- * reply never sorts before its question, the session's activity and count, and the reply's search
- * chunk (`appendToChunks`). The caller holds the session's lock, taken in an earlier
- * statement, so this statement's snapshot sees the session's last message and its last chunk.
+ * reply never sorts before its question, the session's activity and count, and its search pieces:
+ * the questions waiting in `search_pending` and the reply's, added to the chunks together
+ * (`appendToChunks`), with the title's chunk when a new session has none yet. The caller holds the
+ * session's lock, taken in an earlier statement, so this statement's snapshot sees the session's
+ * last message, its pending questions (`old`: the row before this update) and its last chunk.
  */
 async function storeReply(
   q: Queryable,
@@ -196,19 +208,24 @@ async function storeReply(
   reply: string,
   at: Date,
 ) {
-  const { ctes, insert } = appendToChunks(sessionId, chunkPiece(reply));
   await q.execute(sql`
     with s as (
-      update ${chatSessions} set
+      update ${chatSessions} cs set
         last_message_at = greatest(${at.toISOString()}::timestamptz,
-          last_message_at + interval '1 millisecond'),
-        message_count = message_count + 1
-      where id = ${sessionId} and user_id = ${userId} returning id, last_message_at),
+          cs.last_message_at + interval '1 millisecond'),
+        message_count = cs.message_count + 1,
+        search_pending = null
+      from (select search_pending from ${chatSessions} where id = ${sessionId}) old
+      where cs.id = ${sessionId} and cs.user_id = ${userId}
+      returning cs.id, cs.title, cs.last_message_at, old.search_pending as pending),
     m as (
       insert into ${chatMessages} (session_id, user_id, role, content, created_at)
       select id, ${userId}, 'assistant', ${reply}, last_message_at from s),
-    ${ctes},
-    indexed as (${insert})
+    titled as (
+      insert into ${chatSearchChunks} (session_id, seq, text)
+      select id, 0, lower(title) from s where pending is not null
+      on conflict do nothing),
+    ${appendToChunks(sessionId, chunkPiece(reply))}
     select true as commit_now`);
 }
 
@@ -220,6 +237,8 @@ async function storeReply(
 export async function reindexSessions(q: Queryable, where: SQL) {
   await q.execute(sql`delete from ${chatSearchChunks} c using ${chatSessions} s
     where c.session_id = s.id and ${where}`);
+  await q.execute(sql`update ${chatSessions} s set search_pending = null
+    where s.search_pending is not null and ${where}`);
   await q.execute(sql`insert into ${chatSearchChunks} (session_id, seq, text)
     select s.id, 0, lower(s.title) from ${chatSessions} s where ${where}`);
   await q.execute(sql`insert into ${chatSearchChunks} (session_id, seq, text)
@@ -237,22 +256,52 @@ export async function reindexSessions(q: Queryable, where: SQL) {
 /**
  * The sessions containing `needle` (non-empty): one of its chunks matches, through the trigram
  * index (LIKE, escaped); a needle shorter than a trigram goes through the index of the characters
- * each chunk holds, then `strpos`.
+ * each chunk holds, then `strpos`. Or it is one of `pending` (`pendingMatches`).
  */
-function searchMatch(needle: string): SQL {
+function searchMatch(needle: string, pending: string[]): SQL {
   const inChunk =
     [...needle].length < 3
       ? sql`c.chars @> string_to_array(lower(${needle}), null)
           and strpos(c.text, lower(${needle})) > 0`
       : sql`c.text like lower(${containsPattern(needle)}) escape '\\'`;
-  const inChunks = sql`${chatSessions.id} in (
+  const chunked = sql`${chatSessions.id} in (
     select c.session_id from ${chatSearchChunks} c where ${inChunk})`;
+  // Without pending matches, the plain semi-join: PostgreSQL walks the student's sessions newest
+  // first and stops at a page (0.4 ms for a common word in 10,000 sessions). With an OR beside it,
+  // it reads every matching chunk first (12 ms), so only a search that needs the OR has it.
+  const inChunks =
+    pending.length === 0
+      ? chunked
+      : sql`(${chunked} or ${chatSessions.id} in (${sql.join(
+          pending.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )}))`;
   if (!needle.includes(SEPARATOR)) return inChunks;
   const like = (column: SQL) =>
     sql`lower(${column}) like lower(${containsPattern(needle)}) escape '\\'`;
   return sql`${inChunks} and (${like(sql`${chatSessions.title}`)} or exists (
     select 1 from ${chatMessages} m
     where m.session_id = ${chatSessions.id} and ${like(sql`m.content`)}))`;
+}
+
+/**
+ * The student's sessions whose questions waiting for a reply (`search_pending`; a new session's
+ * title has no chunk yet either) contain `needle`: few rows, through the partial index of the
+ * sessions that have some. Sessions stay here only while a reply is written, or after it failed.
+ */
+async function pendingMatches(q: Queryable, userId: string, needle: string): Promise<string[]> {
+  const rows = await q
+    .select({ id: chatSessions.id })
+    .from(chatSessions)
+    .where(
+      and(
+        eq(chatSessions.userId, userId),
+        isNotNull(chatSessions.searchPending),
+        sql`(strpos(${chatSessions.searchPending}, lower(${needle})) > 0
+          or strpos(lower(${chatSessions.title}), lower(${needle})) > 0)`,
+      ),
+    );
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -458,7 +507,10 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       if (needle === '') return paged('sessions', [], 0, page);
       // Archived chats are found too (a student looks for a word, not for where the chat is kept),
       // each marked, so the client can offer Unarchive.
-      const matched = and(eq(chatSessions.userId, userId), searchMatch(needle));
+      const matched = and(
+        eq(chatSessions.userId, userId),
+        searchMatch(needle, await pendingMatches(db, userId, needle)),
+      );
       const rows = await db
         .select({ ...sessionFields, archivedAt: chatSessions.archivedAt })
         .from(chatSessions)

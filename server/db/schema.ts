@@ -255,8 +255,19 @@ export const chatSessions = pgTable(
     lastMessageAt: at('last_message_at').notNull().defaultNow(),
     messageCount: integer('message_count').notNull().default(0),
     archivedAt: at('archived_at'),
+    /**
+     * The session's messages not yet in its search chunks (`chr(1) || lower(content)` each), with
+     * its title's chunk when it has none yet: a send stores its question here, and its finished
+     * reply moves both into the chunks (server/chat/service.ts). Null when there are none.
+     */
+    searchPending: text('search_pending'),
   },
-  (t) => [index('chat_sessions_user_activity_idx').on(t.userId, t.lastMessageAt)],
+  (t) => [
+    index('chat_sessions_user_activity_idx').on(t.userId, t.lastMessageAt),
+    index('chat_sessions_search_pending_idx')
+      .on(t.userId)
+      .where(sql`${t.searchPending} is not null`),
+  ],
 );
 
 /** A stored message; a reply is stored only once it is complete. */

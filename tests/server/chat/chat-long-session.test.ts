@@ -126,6 +126,37 @@ describeServer('long chat sessions and floods of session writes', () => {
     expect(found.body.sessions.map((s: { id: string }) => s.id)).toEqual([id]);
   });
 
+  it('files each question and its reply in the chunks as one append after the other would', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    // Questions of every size against the bound: each reply joins its question's chunk, or not.
+    const sizes = [40, 600, 300, 950, 20, CHUNK_CHARS + 150, 500, 480, 10];
+    let id: string | undefined;
+    for (const [i, size] of sizes.entries()) {
+      const question = `Question ${i}: ${'why '.repeat(size)}`.slice(0, size);
+      const sent = await api.post(`${C}/send`, say(question, id));
+      expect(sent.status).toBe(200);
+      id = sent.body.sessionId as string;
+    }
+    // The reference: each message appended in turn, joining the last chunk (never the title's)
+    // while that stays within CHUNK_CHARS, else starting the next one.
+    const messages = await h.sql<{ content: string }>(
+      sql`select content from chat_messages where session_id = ${id} order by created_at, id`,
+    );
+    expect(messages).toHaveLength(sizes.length * 2);
+    const expected = [''];
+    for (const { content } of messages) {
+      const piece = `\u0001${content.toLowerCase()}`;
+      if (expected.length > 1 && expected.at(-1)!.length + piece.length <= CHUNK_CHARS)
+        expected[expected.length - 1] += piece;
+      else expected.push(piece);
+    }
+    const chunks = await h.sql<{ text: string }>(
+      sql`select text from chat_search_chunks where session_id = ${id} and seq > 0 order by seq`,
+    );
+    expect(chunks.map((c) => c.text)).toEqual(expected.slice(1));
+  });
+
   it('rate-limits session writes per student (429 with Retry-After); others still write', async () => {
     const user = await h.user();
     const api = h.as(user);

@@ -154,6 +154,66 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     expect((await messagesOf(user)).map((m) => m.role)).toEqual(['user', 'user', 'assistant']);
   });
 
+  it('finds a question while its reply is written and after it failed; the reply files both', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    const found = async (needle: string) =>
+      (await api.get(`${C}/search?search=${encodeURIComponent(needle)}`)).body.sessions.map(
+        (s: { id: string }) => s.id,
+      );
+    const chunks = (id: string) =>
+      h.sql<{ seq: number; text: string }>(
+        sql`select seq, text from chat_search_chunks where session_id = ${id} order by seq`,
+      );
+    const pending = async (id: string) =>
+      (
+        await h.sql<{ p: string | null }>(
+          sql`select search_pending as p from chat_sessions where id = ${id}`,
+        )
+      )[0]!.p;
+
+    fake.script({ kind: 'chunks', chunks: ['Lava', ' is', ' molten', ' rock.'], delayMs: 150 });
+    const response = await fetch(h.url + `${C}/send/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(say('What makes a\nVOLCANO  erupt?')),
+    });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: chunk');
+    const { id } = (await api.get(`${C}/sessions`)).body.sessions[0] as { id: string };
+    // Before its reply, nothing is indexed; the question (and the title made from it) is found.
+    expect(await chunks(id)).toEqual([]);
+    expect(await found('volcano  erupt')).toEqual([id]);
+    expect(await found('a volcano erupt')).toEqual([id]); // the title: its spaces collapsed
+    expect(await found('VO')).toEqual([id]);
+    expect(await found('lava')).toEqual([]);
+    while (!(await reader.read()).done);
+
+    // The reply files the title, the question and itself, in order, and nothing waits.
+    const sep = '\u0001';
+    expect(await chunks(id)).toEqual([
+      { seq: 0, text: 'what makes a volcano erupt?' },
+      { seq: 1, text: `${sep}what makes a\nvolcano  erupt?${sep}lava is molten rock.` },
+    ]);
+    expect(await pending(id)).toBeNull();
+    expect(await found('molten rock')).toEqual([id]);
+    expect(await found('volcano  erupt')).toEqual([id]);
+
+    // A question whose reply failed is found all the same, and the next reply files it too.
+    fake.script({ kind: 'error', status: 500 });
+    expect((await stream(user, say('And GEYSERS?', id))).events.at(-1)!.event).toBe('error');
+    expect(await found('geysers')).toEqual([id]);
+    fake.script({ kind: 'chunks', chunks: ['Hot', ' water.'] });
+    expect((await stream(user, say('Why do they spout?', id))).events.at(-1)!.event).toBe('done');
+    expect((await chunks(id))[1]!.text).toBe(
+      `${sep}what makes a\nvolcano  erupt?${sep}lava is molten rock.` +
+        `${sep}and geysers?${sep}why do they spout?${sep}hot water.`,
+    );
+    expect(await pending(id)).toBeNull();
+    expect(await found('geysers')).toEqual([id]);
+    expect(await found(`geysers?${sep}why`)).toEqual([]); // never across two messages
+  });
+
   it('cancels the upstream request when the client disconnects, and stores no reply', async () => {
     const user = await h.user();
     const abortedBefore = fake.aborted;
