@@ -59,6 +59,12 @@ export interface TutorTurn {
   reply: AsyncGenerator<ReplyPiece, void, undefined>;
   /** Checks and stores the complete reply; answers the text that was stored. */
   complete(text: string): Promise<string>;
+  /**
+   * What the tutor does once the reply is stored and the student has it: it remembers what the turn
+   * covered (with an embedding model, a call to the endpoint). Never throws; does nothing before
+   * `complete` has stored a reply.
+   */
+  followUp(): Promise<void>;
 }
 
 /** What chat's send routes ask of the tutor (server/tutor/ implements it). */

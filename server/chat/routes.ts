@@ -112,6 +112,8 @@ export function chatRoutes(
         const turn = await tutor.begin(c.var.auth.user, input, signal);
         await place.ready(signal);
         const response = await collect(turn);
+        // The one answer carries the whole turn: it is sent once the tutor has remembered it too.
+        await turn.followUp();
         return c.json({ response, sessionId: turn.sessionId, threadId: turn.threadId }, 200);
       } catch (error) {
         if (error instanceof AppError) throw error;
@@ -189,6 +191,9 @@ export function chatRoutes(
               'done',
               JSON.stringify({ response, sessionId: turn.sessionId, threadId: turn.threadId }),
             );
+            // The student has the reply (a client stops reading at `done`); the stream ends, and
+            // its place in line is given back, once the tutor has remembered the turn too.
+            await turn.followUp();
           } catch (error) {
             if (
               upstream.signal.aborted &&

@@ -202,6 +202,7 @@ export function createTutor(
             await chat.finish(user.id, session.id, answer);
             return answer;
           },
+          followUp: async () => {},
         };
       }
 
@@ -222,11 +223,12 @@ export function createTutor(
           : fromText(await coach(studentContext, question, history)),
       );
 
+      let stored = false;
       return {
         ...ids,
         reply,
         complete: async (text) => {
-          let stored = text;
+          let kept = text;
           if (llm.stream) {
             const check = await checkSafety(text, 'reply', config.llm, logger, signal);
             if (check.flagged && check.kind) {
@@ -235,19 +237,27 @@ export function createTutor(
                 direction: 'reply',
                 categories: check.categories,
               });
-              stored = SAFE_ANSWERS[check.kind];
+              kept = SAFE_ANSWERS[check.kind];
             }
           }
-          await chat.finish(user.id, session.id, stored);
-          // What this conversation covered, for the tutor to recall later.
+          await chat.finish(user.id, session.id, kept);
+          stored = true;
+          return kept;
+        },
+        // What this conversation covered, for the tutor to recall later: after the student has
+        // the reply (issue 26), whose `done` waited for it, and with an embedding model for a call
+        // to the endpoint too.
+        followUp: async () => {
+          if (!stored) return;
           await memory
             .remember(user.id, `Asked Ayah: ${question.replace(/\s+/g, ' ').slice(0, 500)}`, {
               sessionId: session.id,
             })
-            .catch((error: unknown) =>
-              logger.warn(`[chat] could not store learning memory: ${(error as Error).message}`),
+            .then(
+              () => {},
+              (error: unknown) =>
+                logger.warn(`[chat] could not store learning memory: ${(error as Error).message}`),
             );
-          return stored;
         },
       };
     },

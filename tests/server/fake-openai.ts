@@ -75,6 +75,8 @@ export class FakeOpenAI {
   /** Texts the moderation endpoint flags (substring match) and the category it names. */
   flagged: { text: string; category: string }[] = [];
   moderationStatus = 200;
+  /** How long the embeddings endpoint takes to answer. */
+  embeddingDelayMs = 0;
   /** Set: the model has no tool support, and any request that sends `tools` gets a 400. */
   refuseTools = false;
   /** How many requests were refused for sending tools. */
@@ -215,7 +217,8 @@ export class FakeOpenAI {
     return v;
   }
 
-  private embeddings(body: Record<string, unknown>, res: ServerResponse) {
+  private async embeddings(body: Record<string, unknown>, res: ServerResponse) {
+    if (this.embeddingDelayMs > 0) await new Promise((r) => setTimeout(r, this.embeddingDelayMs));
     const inputs = Array.isArray(body.input) ? body.input : [body.input];
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(

@@ -1,4 +1,5 @@
 /** `/api/v1/vector` over real HTTP: full-text ranking without a model, embeddings with one; per user. */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { FakeOpenAI } from '../fake-openai';
@@ -121,6 +122,41 @@ describeServer('learning memory with embeddings from the endpoint', () => {
       const after = fake.requests.filter((r) => r.path.endsWith('/embeddings'));
       expect(after.length).toBe(before + 3);
       expect(after.at(-1)!.body.model).toBe('embed-test');
+    });
+
+    it('sends a reply’s done before the tutor remembers the turn; the stream ends after', async () => {
+      const user = await embedded.user();
+      fake.embeddingDelayMs = 600;
+      try {
+        const response = await fetch(`${embedded.url}/api/v1/chat/send/stream`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'How do magnets work?' }] }),
+        });
+        let text = '';
+        let doneAt = 0;
+        const decoder = new TextDecoder();
+        for await (const bytes of response.body as AsyncIterable<Uint8Array>) {
+          text += decoder.decode(bytes, { stream: true });
+          if (!doneAt && text.includes('event: done')) doneAt = Date.now();
+        }
+        expect(doneAt).toBeGreaterThan(0);
+        // The turn's memory is embedded after `done` went out, and is stored before the end.
+        const remembered = fake.requests.find(
+          (r) =>
+            r.path.endsWith('/embeddings') &&
+            JSON.stringify(r.body.input).includes('Asked Ayah: How do magnets work?'),
+        );
+        expect(remembered).toBeDefined();
+        expect(remembered!.answeredAt).toBeGreaterThan(doneAt);
+        const rows = await embedded.sql<{ embedded: boolean }>(
+          sql`select embedding is not null as embedded from learning_memories
+              where user_id = ${user.id} and text = 'Asked Ayah: How do magnets work?'`,
+        );
+        expect(rows).toEqual([{ embedded: true }]);
+      } finally {
+        fake.embeddingDelayMs = 0;
+      }
     });
   });
 });
