@@ -331,7 +331,12 @@ export function createApp(appDeps: AppDeps) {
     return c.html(placeholderPage());
   });
 
-  // Background work the app started itself (the LTI score outbox's retries): whoever runs the app
-  // stops it before closing the database (main.ts on shutdown, the test harness after a file).
-  return Object.assign(app, { stop: () => lti.grades.stop() });
+  // Background work the app started itself (the LTI score outbox's retries, the tutor's memory of a
+  // streamed turn): whoever runs the app stops it before closing the database (main.ts on shutdown,
+  // the test harness after a file).
+  return Object.assign(app, {
+    stop: async () => {
+      await Promise.all([lti.grades.stop(), tutor.stop()]);
+    },
+  });
 }

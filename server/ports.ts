@@ -62,7 +62,7 @@ export interface TutorTurn {
   /**
    * What the tutor does once the reply is stored and the student has it: it remembers what the turn
    * covered (with an embedding model, a call to the endpoint). Never throws; does nothing before
-   * `complete` has stored a reply.
+   * `complete` has stored a reply. Runs to its end whether awaited or not (`Tutor.stop`).
    */
   followUp(): Promise<void>;
 }
@@ -70,4 +70,6 @@ export interface TutorTurn {
 /** What chat's send routes ask of the tutor (server/tutor/ implements it). */
 export interface Tutor {
   begin(user: User, input: TurnInput, signal: AbortSignal): Promise<TutorTurn>;
+  /** Waits for the follow-ups still running (before the database closes). */
+  stop(): Promise<void>;
 }

@@ -191,9 +191,9 @@ export function chatRoutes(
               'done',
               JSON.stringify({ response, sessionId: turn.sessionId, threadId: turn.threadId }),
             );
-            // The student has the reply (a client stops reading at `done`); the stream ends, and
-            // its place in line is given back, once the tutor has remembered the turn too.
-            await turn.followUp();
+            // The student has the reply (a client stops reading at `done`), and the stream ends
+            // with it: the tutor remembers the turn after (the app's `stop` waits for that).
+            void turn.followUp();
           } catch (error) {
             if (
               upstream.signal.aborted &&

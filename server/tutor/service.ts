@@ -91,6 +91,8 @@ export function createTutor(
 ): Tutor {
   const { config, logger, now } = deps;
   const { chat, goals, memory, llm, alerts } = services;
+  /** Follow-ups still running: `stop` waits for them. */
+  const following = new Set<Promise<void>>();
 
   /**
    * The student's goals and what they studied, for the prompt. Read beside the send's transaction
@@ -247,9 +249,9 @@ export function createTutor(
         // What this conversation covered, for the tutor to recall later: after the student has
         // the reply (issue 26), whose `done` waited for it, and with an embedding model for a call
         // to the endpoint too.
-        followUp: async () => {
-          if (!stored) return;
-          await memory
+        followUp: () => {
+          if (!stored) return Promise.resolve();
+          const remembered = memory
             .remember(user.id, `Asked Ayah: ${question.replace(/\s+/g, ' ').slice(0, 500)}`, {
               sessionId: session.id,
             })
@@ -257,9 +259,16 @@ export function createTutor(
               () => {},
               (error: unknown) =>
                 logger.warn(`[chat] could not store learning memory: ${(error as Error).message}`),
-            );
+            )
+            .finally(() => following.delete(remembered));
+          following.add(remembered);
+          return remembered;
         },
       };
+    },
+
+    async stop() {
+      await Promise.all(following);
     },
   };
 }

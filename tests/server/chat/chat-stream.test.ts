@@ -43,6 +43,20 @@ async function stream(user: TestUser, body: unknown, signal?: AbortSignal) {
   return { status: response.status, events: parseSse(await response.text()) };
 }
 
+/** Waits (up to 5 s) until the tutor has remembered `question`: it does so after a stream ends. */
+async function remembered(user: TestUser, question: string) {
+  const end = Date.now() + 5000;
+  for (;;) {
+    const rows = await h.sql(
+      sql`select 1 from learning_memories
+          where user_id = ${user.id} and text = ${`Asked Ayah: ${question}`}`,
+    );
+    if (rows.length > 0) return;
+    if (Date.now() > end) throw new Error(`the tutor never remembered "${question}"`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 async function messagesOf(user: TestUser) {
   return h.sql<{ role: string; content: string }>(
     sql`select role, content from chat_messages where user_id = ${user.id} order by created_at, id`,
@@ -87,11 +101,13 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     expect(system!.content).toContain("The student's name: Lina");
 
     // The conversation is remembered: the next turn's prompt recalls it.
+    await remembered(user, 'Explain squares');
     fake.script({ kind: 'chunks', chunks: ['Sure.'] });
     await stream(user, say('More about squares please', done.sessionId));
     const next = fake.completions().at(-1)!.body.messages as { content: string }[];
     expect(next[0]!.content).toContain('Asked Ayah: Explain squares');
     // A question matching no memory recalls the two most recent.
+    await remembered(user, 'More about squares please');
     fake.script({ kind: 'chunks', chunks: ['You are welcome.'] });
     await stream(user, say('Thanks a lot', done.sessionId));
     const last = fake.completions().at(-1)!.body.messages as { content: string }[];
