@@ -292,6 +292,14 @@ export class Harness {
     this.request<T>('PUT', route, body, options);
 
   /** Calls as `user` (a token string or a TestUser). */
+  /** The ids of the chats that `GET /chat/search` finds for `user` (its first page), in order. */
+  async searchIds(user: TestUser, needle: string): Promise<string[]> {
+    const found = await this.as(user).get(
+      `/api/v1/chat/search?search=${encodeURIComponent(needle)}`,
+    );
+    return (found.body.sessions as { id: string }[]).map((s) => s.id);
+  }
+
   as(user: TestUser | string) {
     const token = typeof user === 'string' ? user : user.token;
     return {

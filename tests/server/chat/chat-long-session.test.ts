@@ -59,10 +59,7 @@ describeServer('long chat sessions and floods of session writes', () => {
   it('keeps a 1,000-message session searchable in bounded chunks; a write touches one', async () => {
     const user = await h.user();
     const api = h.as(user);
-    const ids = async (q: string) =>
-      (await api.get(`${C}/search?search=${encodeURIComponent(q)}`)).body.sessions.map(
-        (s: { id: string }) => s.id,
-      );
+    const ids = (q: string) => h.searchIds(user, q);
     const id = await seedSession(user, 'Fractions marathon', 1000);
     const before = await chunksOf(id);
     // Chunk 0 is the title; the messages are spread over many chunks, none past the bound (built

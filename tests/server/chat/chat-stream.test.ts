@@ -43,6 +43,18 @@ async function stream(user: TestUser, body: unknown, signal?: AbortSignal) {
   return { status: response.status, events: parseSse(await response.text()) };
 }
 
+/** Starts a streamed send of `content` and reads its first chunk; answers the reader of the rest. */
+async function streamStarted(user: TestUser, content: string) {
+  const response = await fetch(h.url + `${C}/send/stream`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(say(content)),
+  });
+  const reader = response.body!.getReader();
+  expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: chunk');
+  return reader;
+}
+
 /** Waits (up to 5 s) until the tutor has remembered `question`: it does so after a stream ends. */
 async function remembered(user: TestUser, question: string) {
   const end = Date.now() + 5000;
@@ -173,10 +185,7 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
   it('finds a question while its reply is written and after it failed; the reply files both', async () => {
     const user = await h.user();
     const api = h.as(user);
-    const found = async (needle: string) =>
-      (await api.get(`${C}/search?search=${encodeURIComponent(needle)}`)).body.sessions.map(
-        (s: { id: string }) => s.id,
-      );
+    const found = (needle: string) => h.searchIds(user, needle);
     const chunks = (id: string) =>
       h.sql<{ seq: number; text: string }>(
         sql`select seq, text from chat_search_chunks where session_id = ${id} order by seq`,
@@ -189,13 +198,7 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
       )[0]!.p;
 
     fake.script({ kind: 'chunks', chunks: ['Lava', ' is', ' molten', ' rock.'], delayMs: 150 });
-    const response = await fetch(h.url + `${C}/send/stream`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(say('What makes a\nVOLCANO  erupt?')),
-    });
-    const reader = response.body!.getReader();
-    expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: chunk');
+    const reader = await streamStarted(user, 'What makes a\nVOLCANO  erupt?');
     const { id } = (await api.get(`${C}/sessions`)).body.sessions[0] as { id: string };
     // Before its reply, nothing is indexed; the question (and the title made from it) is found.
     expect(await chunks(id)).toEqual([]);
@@ -257,14 +260,7 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
   it('stores nothing of a reply whose chat was deleted while it was written', async () => {
     const user = await h.user();
     fake.script({ kind: 'chunks', chunks: ['Half', ' of', ' eight', ' is four.'], delayMs: 150 });
-    const response = await fetch(h.url + `${C}/send/stream`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(say('What is half of 8?')),
-    });
-    const reader = response.body!.getReader();
-    const { value } = await reader.read();
-    expect(new TextDecoder().decode(value)).toContain('event: chunk');
+    const reader = await streamStarted(user, 'What is half of 8?');
     const [session] = await h.sql<{ id: string }>(
       sql`select id from chat_sessions where user_id = ${user.id}`,
     );

@@ -281,10 +281,7 @@ describeServer('chat with the offline coach', () => {
     await api.post(`${C}/send`, { ...say("the 100% of it_all, O'Brien said \\ ok"), sessionId: b });
     await api.patch(`${C}/sessions/${b}/title`, { title: 'World War Two' });
 
-    const ids = async (q: string) =>
-      (await api.get(`${C}/search?search=${encodeURIComponent(q)}`)).body.sessions.map(
-        (s: { id: string }) => s.id,
-      );
+    const ids = (q: string) => h.searchIds(user, q);
     expect(await ids('plants')).toEqual([a]);
     expect(await ids('WORLD war')).toEqual([b]);
     expect(await ids('homework')).toEqual([b]); // message text, not the title
@@ -314,10 +311,7 @@ describeServer('chat with the offline coach', () => {
   it('keeps search in step with new messages, replies, renames and archiving', async () => {
     const user = await h.user();
     const api = h.as(user);
-    const ids = async (q: string) =>
-      (await api.get(`${C}/search?search=${encodeURIComponent(q)}`)).body.sessions.map(
-        (s: { id: string }) => s.id,
-      );
+    const ids = (q: string) => h.searchIds(user, q);
     const a = (await api.post(`${C}/send`, say('Volcanoes erupt'))).body.sessionId;
     const b = (await api.post(`${C}/send`, say('Gamma rays'))).body.sessionId;
     expect(await ids('volcanoes')).toEqual([a]);
