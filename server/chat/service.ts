@@ -8,7 +8,7 @@
  */
 import { isClientSessionId, POINTS, sessionTitle } from 'ayah-coach/rules';
 import type { SQL } from 'drizzle-orm';
-import { and, asc, count, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 
 import type { Queryable } from '../db';
 import { inOrder, rowsOf, transaction } from '../db';
@@ -132,6 +132,12 @@ function appendToChunks(sessionId: string, piece: SQL) {
       from placed, unnest(placed.rest) with ordinality as r(piece, k))`;
 }
 
+/** A stored turn of a conversation, as the model is given it. */
+export interface StoredTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
 /**
  * Stores a student's message in ONE statement (issue 26: a send made eleven round trips before the
  * model was called): the session — a new one titled from the message, or the
@@ -143,7 +149,9 @@ function appendToChunks(sessionId: string, piece: SQL) {
  * counted, up to TEN_MESSAGES (a count that stops there, not one that grows with the history), for
  * the 10th-message award. The caller holds the user's lock, taken in an earlier statement, so this
  * statement's snapshot sees every earlier send of the student, and no other write of this session
- * runs beside it. The sub-statements of one WITH do not see each other's rows, hence "before".
+ * runs beside it. The sub-statements of one WITH do not see each other's rows, hence "before". So
+ * are the session's last `historyTurns` stored turns before this message read (oldest first): what
+ * the model sees of the conversation, in this statement rather than a round trip after it.
  * `commit_now` says that nothing is left to do but commit (`ready`, and no award to write): the
  * transaction's `commitWhen`.
  */
@@ -154,9 +162,24 @@ async function storeQuestion(
   text: string,
   at: Date,
   ready: SQL,
-): Promise<{ id: string; threadId: string; messageId: string; sentBefore: number } | null> {
+  historyTurns: number,
+): Promise<{
+  id: string;
+  threadId: string;
+  sentBefore: number;
+  history: StoredTurn[];
+} | null> {
   const when = at.toISOString();
   const piece = chunkPiece(text);
+  // A new session has no turns before this one.
+  const history =
+    sessionId === null || historyTurns <= 0
+      ? sql``
+      : sql`, (select coalesce(json_agg(json_build_object('role', t.role, 'content', t.content)
+            order by t.created_at, t.id), '[]'::json)
+          from (select role, content, created_at, id from ${chatMessages}
+            where session_id = s.id order by created_at desc, id desc limit ${historyTurns}) t)
+          as history`;
   const sentBefore = sql`(select count(*)::int from (
       select 1 from ${chatMessages} where user_id = ${userId} and role = 'user'
       limit ${TEN_MESSAGES}) earlier)`;
@@ -177,18 +200,18 @@ async function storeQuestion(
     with ${session},
     m as (
       insert into ${chatMessages} (session_id, user_id, role, content, created_at)
-      select id, ${userId}, 'user', ${text}, ${when}::timestamptz from s
-      returning id)
-    select s.id, s.thread_id, (select id from m) as message_id, e.n as sent_before,
-      (e.n + 1 <> ${TEN_MESSAGES} and ${ready}) as commit_now
+      select id, ${userId}, 'user', ${text}, ${when}::timestamptz from s)
+    select s.id, s.thread_id, e.n as sent_before,
+      (e.n + 1 <> ${TEN_MESSAGES} and ${ready}) as commit_now${history}
     from s, (select ${sentBefore} as n) e`);
   const row = rowsOf(result)[0];
   if (!row) return null;
+  const turns: unknown = row.history ?? [];
   return {
     id: String(row.id),
     threadId: String(row.thread_id),
-    messageId: String(row.message_id),
     sentBefore: Number(row.sent_before),
+    history: (typeof turns === 'string' ? JSON.parse(turns) : turns) as StoredTurn[],
   };
 }
 
@@ -538,7 +561,12 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
      * Stores the student's message: rate limit, session (found or created, titled from the first
      * message), the message, and the one-time award for the 10th message, in one transaction.
      */
-    async begin(userId: string, sessionId: string | null | undefined, text: string) {
+    async begin(
+      userId: string,
+      sessionId: string | null | undefined,
+      text: string,
+      historyTurns = 0,
+    ) {
       const at = now();
       const { rateLimit, rateWindowMs } = config.chat;
       const rule = { limit: rateLimit, windowMs: rateWindowMs };
@@ -564,6 +592,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
                 text,
                 at,
                 withinLimit(rateKey, rule),
+                historyTurns,
               ),
           ]);
           // Someone else's session (or none): nothing was written, and the count rolls back too.
@@ -583,9 +612,8 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           }
           return {
             session: { id: stored.id, threadId: stored.threadId },
-            messageId: stored.messageId,
             created,
-            at,
+            history: stored.history,
           };
         },
         // On PGlite the question's statement commits it when it says so (issue 26): the send
@@ -593,26 +621,6 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
         // time, and held it idle while this thread, busy with a class's requests, sent the commit.
         { bounds: REQUEST_BOUNDS, commitWhen: 'commit_now' },
       );
-    },
-
-    /**
-     * The session's last `limit` stored turns before the message `messageId` (stored at `at`), oldest
-     * first: what the model sees of the conversation, whatever the client sends.
-     */
-    async turnsBefore(sessionId: string, messageId: string, at: Date, limit: number) {
-      const rows = await db
-        .select({ role: chatMessages.role, content: chatMessages.content })
-        .from(chatMessages)
-        .where(
-          and(
-            eq(chatMessages.sessionId, sessionId),
-            ne(chatMessages.id, messageId),
-            lte(chatMessages.createdAt, at),
-          ),
-        )
-        .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-        .limit(limit);
-      return rows.reverse();
     },
 
     /** Stores the complete reply. */

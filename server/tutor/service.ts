@@ -35,17 +35,20 @@ const HISTORY_TURNS = 20;
  * the stored conversation and its writes, the student's current goals, their learning memory.
  */
 export interface TutorChat {
+  /**
+   * Stores the question; answers with the session's last `historyTurns` stored turns before it,
+   * oldest first (none in a session it created).
+   */
   begin(
     userId: string,
     sessionId: string | null | undefined,
     text: string,
+    historyTurns: number,
   ): Promise<{
     session: { id: string; threadId: string };
-    messageId: string;
     created: boolean;
-    at: Date;
+    history: Turn[];
   }>;
-  turnsBefore(sessionId: string, messageId: string, at: Date, limit: number): Promise<Turn[]>;
   finish(userId: string, sessionId: string, reply: string): Promise<void>;
   recordSafety(userId: string, sessionId: string, event: SafetyEvent): Promise<void>;
 }
@@ -157,7 +160,7 @@ export function createTutor(
   return {
     async begin(user: User, input: TurnInput, signal: AbortSignal): Promise<TutorTurn> {
       const question = input.messages.at(-1)!.content.trim();
-      const taken = chat.begin(user.id, input.sessionId, question);
+      const taken = chat.begin(user.id, input.sessionId, question, HISTORY_TURNS);
       const student = context(user, question, input, taken);
       // AYAH_TRACE_SENDS=1: each phase's end (http/send-trace.ts); nothing otherwise.
       void taken.then(
@@ -168,7 +171,7 @@ export function createTutor(
         () => markSend('context'),
         () => {},
       );
-      const [{ session, messageId, created, at }] = await Promise.all([taken, student]);
+      const [{ session, created, history: storedTurns }] = await Promise.all([taken, student]);
       const ids = { sessionId: session.id, threadId: session.threadId };
 
       const verdict = await checkSafety(question, 'student', config.llm, logger, signal);
@@ -210,9 +213,7 @@ export function createTutor(
 
       const [studentContext, history] = await Promise.all([
         student,
-        created
-          ? clientTurns(input, signal)
-          : chat.turnsBefore(session.id, messageId, at, HISTORY_TURNS),
+        created ? clientTurns(input, signal) : storedTurns,
       ]);
       const system = llm.stream ? systemPrompt(studentContext) : '';
       markSend('modelCalled');

@@ -135,6 +135,29 @@ describeServer("the model's context is the server's", () => {
     ]);
   });
 
+  it("gives the model a long session's latest 20 stored turns, oldest first", async () => {
+    const user = await h.user();
+    const first = await send(user, [{ role: 'user', content: 'Turn 0' }]);
+    // The first two an hour ago, then 30 more stored turns a minute apart.
+    await h.sql(sql`update chat_messages set created_at = created_at - interval '1 hour'
+      where session_id = ${first.sessionId}`);
+    await h.sql(sql`
+      insert into chat_messages (session_id, user_id, role, content, created_at)
+      select ${first.sessionId}, ${user.id},
+        case when k % 2 = 1 then 'user' else 'assistant' end, 'Turn ' || (k + 1),
+        now() - (31 - k) * interval '1 minute'
+      from generate_series(1, 30) k`);
+    fake.script({ kind: 'chunks', chunks: ['Still here.'] });
+    const next = await send(user, [{ role: 'user', content: 'And now?' }], first.sessionId);
+    expect(conversation(next.model)).toEqual([
+      ...Array.from({ length: 20 }, (_, i) => ({
+        role: i % 2 === 0 ? 'user' : 'assistant',
+        content: `Turn ${i + 12}`,
+      })),
+      { role: 'user', content: 'And now?' },
+    ]);
+  });
+
   it('limits and safety-checks the turns a client brings to a new session', async () => {
     const user = await h.user();
     fake.script({ kind: 'chunks', chunks: ['Hello again!'] });
