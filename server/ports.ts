@@ -62,7 +62,8 @@ export interface TutorTurn {
   /**
    * What the tutor does once the reply is stored and the student has it: it remembers what the turn
    * covered (with an embedding model, a call to the endpoint). Never throws; does nothing before
-   * `complete` has stored a reply. Runs to its end whether awaited or not (`Tutor.stop`).
+   * `complete` has run, nor once the tutor has stopped. Runs to its end whether awaited or not
+   * (`Tutor.stop` waits for it).
    */
   followUp(): Promise<void>;
 }

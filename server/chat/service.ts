@@ -3,8 +3,8 @@
  * `begin` (one transaction: lock the user, apply the rate limit, find or create the session, store
  * the student's message, award the 10th message), then the reply is produced (tutor.ts), then
  * `finish` stores the complete reply. A reply that fails midway never reaches `finish`: the student's
- * message stays (found by search from its session's `search_pending` until a later reply files it in
- * the search chunks) and nothing half-written is stored.
+ * message stays (found by search from its session's `search_pending` until the session's next
+ * question files it in the search chunks) and nothing half-written is stored.
  */
 import { isClientSessionId, POINTS, sessionTitle } from 'ayah-coach/rules';
 import type { SQL } from 'drizzle-orm';
@@ -100,7 +100,7 @@ const chunkPiece = (content: string) => sql`(chr(1) || lower(${content}::text))`
 
 /**
  * The WITH entries of a statement that add two pieces to the session's search chunks, in order: the
- * questions that waited (`search_pending`, or null) and the reply's `piece`. Each joins the last
+ * question that waited (`search_pending`, or null) and the reply's `piece`. Each joins the last
  * chunk while that stays within CHUNK_CHARS (never the title's), else starts the next one, as two
  * appends one after the other would, in one write of each chunk: `grown`, then `indexed`. They
  * write to the session the statement's WITH entry `s` wrote (its `id`, and its `pending` questions
@@ -145,7 +145,8 @@ export interface StoredTurn {
  * nothing is written, and the caller answers 404) — gets the message, its activity and count,
  * and the message's search piece, kept in `search_pending` until the reply (`storeReply`) moves it
  * into the chunks: re-indexing a chunk is work of PGlite's one thread that a class's sends all
- * waited for before the model was called. And the student's earlier questions are
+ * waited for before the model was called. The piece it takes the place of, a question whose reply
+ * failed, is answered as `stale` for the caller to file. And the student's earlier questions are
  * counted, up to TEN_MESSAGES (a count that stops there, not one that grows with the history), for
  * the 10th-message award. The caller holds the user's lock, taken in an earlier statement, so this
  * statement's snapshot sees every earlier send of the student, and no other write of this session
@@ -168,10 +169,13 @@ async function storeQuestion(
   threadId: string;
   sentBefore: number;
   history: StoredTurn[];
+  /** The session's question whose reply failed, still waiting: the caller files it (`fileStale`). */
+  stale: string | null;
 } | null> {
   const when = at.toISOString();
   const piece = chunkPiece(text);
-  // A new session has no turns before this one.
+  // A new session has no turns before this one, nor a question whose reply failed.
+  const stale = sessionId === null ? sql`null::text` : sql`s.stale`;
   const history =
     sessionId === null || historyTurns <= 0
       ? sql``
@@ -192,17 +196,18 @@ async function storeQuestion(
             ${piece})
           returning id, thread_id)`
       : sql`s as (
-          update ${chatSessions} set last_message_at = ${when}::timestamptz,
-            message_count = message_count + 1, archived_at = null,
-            search_pending = coalesce(search_pending, '') || ${piece}
-          where id = ${sessionId} and user_id = ${userId} returning id, thread_id)`;
+          update ${chatSessions} cs set last_message_at = ${when}::timestamptz,
+            message_count = cs.message_count + 1, archived_at = null, search_pending = ${piece}
+          from (select search_pending from ${chatSessions} where id = ${sessionId}) old
+          where cs.id = ${sessionId} and cs.user_id = ${userId}
+          returning cs.id, cs.thread_id, old.search_pending as stale)`;
   const result = await q.execute(sql`
     with ${session},
     m as (
       insert into ${chatMessages} (session_id, user_id, role, content, created_at)
       select id, ${userId}, 'user', ${text}, ${when}::timestamptz from s)
-    select s.id, s.thread_id, e.n as sent_before,
-      (e.n + 1 <> ${TEN_MESSAGES} and ${ready}) as commit_now${history}
+    select s.id, s.thread_id, e.n as sent_before, ${stale} as stale,
+      (e.n + 1 <> ${TEN_MESSAGES} and ${stale} is null and ${ready}) as commit_now${history}
     from s, (select ${sentBefore} as n) e`);
   const row = rowsOf(result)[0];
   if (!row) return null;
@@ -212,7 +217,26 @@ async function storeQuestion(
     threadId: String(row.thread_id),
     sentBefore: Number(row.sent_before),
     history: (typeof turns === 'string' ? JSON.parse(turns) : turns) as StoredTurn[],
+    stale: row.stale === null || row.stale === undefined ? null : String(row.stale),
   };
+}
+
+/**
+ * Files `stale`, a question of the session whose reply failed, in its search chunks (with the
+ * title's chunk when a new session has none yet), when the session's next question takes its place
+ * in `search_pending`: so that it waits alone, and the reply packs it as one message. Seldom run
+ * (a reply failed), in the question's transaction, after its statement; the caller holds the
+ * session's lock.
+ */
+async function fileStale(q: Queryable, sessionId: string, stale: string) {
+  await q.execute(sql`
+    with s as (
+      select id, title, null::text as pending from ${chatSessions} where id = ${sessionId}),
+    titled as (
+      insert into ${chatSearchChunks} (session_id, seq, text)
+      select id, 0, lower(title) from s on conflict do nothing),
+    ${appendToChunks(sessionId, sql`${stale}::text`)}
+    select 1`);
 }
 
 /**
@@ -597,6 +621,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           ]);
           // Someone else's session (or none): nothing was written, and the count rolls back too.
           if (!stored) throw new AppError(404, CHAT_MESSAGES.notFound);
+          if (stored.stale !== null) await fileStale(tx, stored.id, stored.stale);
           // The 10th message: the award is written once (its key), under the user's lock, by the
           // send that makes ten. Not tried again by every later send (the count stops at ten): a
           // statement less before the model for nearly every send (issue 26). Sends after deleted

@@ -256,9 +256,9 @@ export const chatSessions = pgTable(
     messageCount: integer('message_count').notNull().default(0),
     archivedAt: at('archived_at'),
     /**
-     * The session's messages not yet in its search chunks (`chr(1) || lower(content)` each), with
-     * its title's chunk when it has none yet: a send stores its question here, and its finished
-     * reply moves both into the chunks (server/chat/service.ts). Null when there are none.
+     * The session's last question while it is not yet in the search chunks (`chr(1) ||
+     * lower(content)`): a send stores it here, and its finished reply moves both into the chunks
+     * (server/chat/service.ts); a new session's title gets its chunk then too. Null when none waits.
      */
     searchPending: text('search_pending'),
   },

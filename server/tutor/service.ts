@@ -94,8 +94,9 @@ export function createTutor(
 ): Tutor {
   const { config, logger, now } = deps;
   const { chat, goals, memory, llm, alerts } = services;
-  /** Follow-ups still running: `stop` waits for them. */
+  /** Follow-ups still running: `stop` waits for them, and none starts once it has. */
   const following = new Set<Promise<void>>();
+  let stopped = false;
 
   /**
    * The student's goals and what they studied, for the prompt. Read beside the send's transaction
@@ -251,7 +252,7 @@ export function createTutor(
         // the reply (issue 26), whose `done` waited for it, and with an embedding model for a call
         // to the endpoint too.
         followUp: () => {
-          if (!stored) return Promise.resolve();
+          if (!stored || stopped) return Promise.resolve();
           const remembered = memory
             .remember(user.id, `Asked Ayah: ${question.replace(/\s+/g, ' ').slice(0, 500)}`, {
               sessionId: session.id,
@@ -269,7 +270,9 @@ export function createTutor(
     },
 
     async stop() {
-      await Promise.all(following);
+      // A reply cut off while the server closes may still start one while these run.
+      while (following.size > 0) await Promise.all(following);
+      stopped = true;
     },
   };
 }

@@ -291,7 +291,6 @@ export class Harness {
   put = <T = Loose>(route: string, body?: unknown, options?: RequestOptions) =>
     this.request<T>('PUT', route, body, options);
 
-  /** Calls as `user` (a token string or a TestUser). */
   /** The ids of the chats that `GET /chat/search` finds for `user` (its first page), in order. */
   async searchIds(user: TestUser, needle: string): Promise<string[]> {
     const found = await this.as(user).get(
@@ -300,6 +299,7 @@ export class Harness {
     return (found.body.sessions as { id: string }[]).map((s) => s.id);
   }
 
+  /** Calls as `user` (a token string or a TestUser). */
   as(user: TestUser | string) {
     const token = typeof user === 'string' ? user : user.token;
     return {

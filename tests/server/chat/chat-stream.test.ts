@@ -6,9 +6,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
+import { CHUNK_CHARS } from '../../../server/chat/service';
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, TestUser } from '../harness';
 import { describeServer, parseSse, useTestServer } from '../harness';
+import { chunkTexts, packedChunks } from './chunks';
 
 const fake = new FakeOpenAI();
 const options: HarnessOptions = { llm: {} };
@@ -197,7 +199,8 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
         )
       )[0]!.p;
 
-    fake.script({ kind: 'chunks', chunks: ['Lava', ' is', ' molten', ' rock.'], delayMs: 150 });
+    // Slow enough that the checks below run while the reply is still being written.
+    fake.script({ kind: 'chunks', chunks: ['Lava', ' is', ' molten', ' rock.'], delayMs: 400 });
     const reader = await streamStarted(user, 'What makes a\nVOLCANO  erupt?');
     const { id } = (await api.get(`${C}/sessions`)).body.sessions[0] as { id: string };
     // Before its reply, nothing is indexed; the question (and the title made from it) is found.
@@ -231,6 +234,23 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     expect(await pending(id)).toBeNull();
     expect(await found('geysers')).toEqual([id]);
     expect(await found(`geysers?${sep}why`)).toEqual([]); // never across two messages
+  });
+
+  it('files a question whose reply failed on its own, when the next one takes its place', async () => {
+    const user = await h.user();
+    const long = (word: string) => `${word} `.repeat(CHUNK_CHARS).slice(0, 0.6 * CHUNK_CHARS);
+    fake.script({ kind: 'chunks', chunks: ['Ok.'] });
+    const id = (await stream(user, say('A short start'))).events.at(-1)!.data.sessionId as string;
+    fake.script({ kind: 'error', status: 500 });
+    expect((await stream(user, say(long('tide'), id))).events.at(-1)!.event).toBe('error');
+    fake.script({ kind: 'chunks', chunks: ['Fine.'] });
+    expect((await stream(user, say(long('moon'), id))).events.at(-1)!.event).toBe('done');
+    // As when each message is appended in turn: the failed one joins the first chunk, and the
+    // next question starts one with its reply (never two long questions in one chunk).
+    const chunks = await chunkTexts(h, id);
+    expect(chunks).toEqual(await packedChunks(h, id));
+    expect(chunks).toHaveLength(2);
+    expect(await h.searchIds(user, 'tide tide')).toEqual([id]);
   });
 
   it('cancels the upstream request when the client disconnects, and stores no reply', async () => {
