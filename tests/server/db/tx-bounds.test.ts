@@ -291,7 +291,7 @@ describeServer("a send's transaction", () => {
     expect(question![0]).toBe(begin);
     expect(question![1]).toMatch(/^insert into "rate_limits".*for no key update/s);
     expect(question![2]).toMatch(
-      /update "chat_sessions" .* and user_id = .*insert into "chat_messages"/s,
+      /update "chat_sessions" cs .* and cs\.user_id = .*insert into "chat_messages"/s,
     );
     expect(question![3]).toBe('commit');
     // The reply's, with its longer lock wait (on PostgreSQL): the user's and the session's locks,
