@@ -102,14 +102,19 @@ const chunkPiece = (content: string) => sql`(chr(1) || lower(${content}::text))`
  * The WITH entries of a statement that add two pieces to the session's search chunks, in order: the
  * question that waited (`search_pending`, or null) and the reply's `piece`. Each joins the last
  * chunk while that stays within CHUNK_CHARS (never the title's), else starts the next one, as two
- * appends one after the other would, in one write of each chunk: `grown`, then `indexed`. They
- * write to the session the statement's WITH entry `s` wrote (its `id`, and its `pending` questions
- * from before the statement), and nothing when `s` found no row. Callers hold the session's lock.
+ * appends one after the other would, in one write of each chunk: `grown`, then `indexed`. A session
+ * without chunks (a new one, its title's too waiting) gets its title's chunk first: `titled`. They
+ * write to the session the statement's WITH entry `s` wrote (its `id`, `title`, and its `pending`
+ * question from before the statement), and nothing when `s` found no row. Callers hold the
+ * session's lock.
  */
 function appendToChunks(sessionId: string, piece: SQL) {
   return sql`last as (
       select seq, length(text) as n from ${chatSearchChunks}
       where session_id = ${sessionId} order by seq desc limit 1),
+    titled as (
+      insert into ${chatSearchChunks} (session_id, seq, text)
+      select id, 0, lower(title) from s where not exists (select 1 from last)),
     room as materialized (
       select s.id, coalesce(last.seq, 0) as seq, s.pending as a, ${piece} as b,
         case when last.seq > 0 then ${CHUNK_CHARS} - last.n else -1 end as left_over
@@ -232,9 +237,6 @@ async function fileStale(q: Queryable, sessionId: string, stale: string) {
   await q.execute(sql`
     with s as (
       select id, title, null::text as pending from ${chatSessions} where id = ${sessionId}),
-    titled as (
-      insert into ${chatSearchChunks} (session_id, seq, text)
-      select id, 0, lower(title) from s on conflict do nothing),
     ${appendToChunks(sessionId, sql`${stale}::text`)}
     select 1`);
 }
@@ -268,10 +270,6 @@ async function storeReply(
     m as (
       insert into ${chatMessages} (session_id, user_id, role, content, created_at)
       select id, ${userId}, 'assistant', ${reply}, last_message_at from s),
-    titled as (
-      insert into ${chatSearchChunks} (session_id, seq, text)
-      select id, 0, lower(title) from s where pending is not null
-      on conflict do nothing),
     ${appendToChunks(sessionId, chunkPiece(reply))}
     select true as commit_now`);
 }
