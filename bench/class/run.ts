@@ -40,6 +40,7 @@
  *   npm run bench:class -- --history 20        # each student goes on with a chat of 20 messages
  *   npm run bench:class -- --memories 2000     # each student with 2,000 learning memories
  *   npm run bench:class -- --repeat 5          # each burst 5 times, the median kept (3 by default)
+ *   npm run bench:class -- --floor             # also the floor: a bare relay in the app's place
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -100,6 +101,13 @@ const HISTORY = arg('history', 0);
 const MEMORIES = arg('memories', 0);
 /** Each student's chat under `--history`, by token. */
 const chatOf = new Map<string, string>();
+/**
+ * `--floor`: each size's bursts also through a bare relay of the model's stream in the app's place
+ * (serve.ts `relay`: no database, sign-in, safety or prompt), first. What it adds over the endpoint is
+ * what any server there adds on this machine, so the app's own share is the difference. Its figures
+ * have a line of their own and count for none of the app's.
+ */
+const FLOOR = process.argv.includes('--floor');
 const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR =
   profileAt === -1 ? null : path.resolve(process.argv[profileAt + 1] ?? 'profiles');
@@ -368,7 +376,14 @@ interface Burst {
 }
 
 /** N streams straight from the endpoint, then N through the app processes, all at once each time. */
-async function burst(label: string, n: number, endpoint: string, apps: Child[], tokens: string[]) {
+async function burst(
+  label: string,
+  n: number,
+  endpoint: string,
+  apps: Child[],
+  tokens: string[],
+  side = 'through Ayah',
+) {
   // Warm-up, so that JIT and connection pools are not what is measured: a burst of its own each way
   // (up to 30 streams: the code a send runs is then compiled, as in a server that has been serving
   // the school), or with `--cold` only three streams, the first burst finding the code cold.
@@ -480,7 +495,7 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
   console.log(`\n${label}, ${n} students at once (load average ${load}):`);
   row('  straight from endpoint', straight);
   row(
-    `  through Ayah`,
+    `  ${side}`,
     ayah,
     `   rss peak ${peakRssMb.toFixed(0)} MB (+${result.rssAboveIdleMb.toFixed(0)} above idle)   loop delay max ${loopMaxMs.toFixed(1)} ms`,
   );
@@ -491,17 +506,17 @@ async function burst(label: string, n: number, endpoint: string, apps: Child[], 
         : ` (PGlite's thread busy ${(dbThreadMs / n).toFixed(2)} ms a stream, ${dbThreadMs.toFixed(0)} ms in all)`),
   );
   console.log(
-    `  client: CPU ${straightRun.cpuMs.toFixed(2)} ms a stream straight, ${throughRun.cpuMs.toFixed(2)} through Ayah; ` +
-      `connections opened ${straightRun.connections} straight, ${throughRun.connections} through Ayah`,
+    `  client: CPU ${straightRun.cpuMs.toFixed(2)} ms a stream straight, ${throughRun.cpuMs.toFixed(2)} ${side}; ` +
+      `connections opened ${straightRun.connections} straight, ${throughRun.connections} ${side}`,
   );
   if (straightRun.machine && throughRun.machine) {
     console.log(`  machine, straight: ${describeShare(straightRun.machine)}`);
-    console.log(`  machine, through Ayah: ${describeShare(throughRun.machine)}`);
+    console.log(`  machine, ${side}: ${describeShare(throughRun.machine)}`);
   }
   const reports = (await Promise.all(apps.map((a) => a.ask('phases')))) as unknown as PhaseReport[];
   printPhases(reports);
   printTimeline([], straightRun.view, 'straight from the endpoint');
-  printTimeline(reports, throughRun.view, 'through Ayah');
+  printTimeline(reports, throughRun.view, side);
   for (const failure of [...new Set(failures)].slice(0, 3))
     console.log(`  failure: ${failure.slice(0, 200)}`);
   return result;
@@ -517,6 +532,53 @@ async function postgres(): Promise<{ admin: string; stop: () => void } | null> {
   const stop = await startPostgres(project as never);
   if (!admin) return null;
   return { admin, stop: () => (typeof stop === 'function' ? stop() : undefined) };
+}
+
+/**
+ * Each size's bursts (`--repeat` of them), the one with the median overhead kept, with the longest
+ * event-loop delay of them all.
+ */
+async function repeated(
+  label: string,
+  sizes: number[],
+  endpoint: string,
+  apps: Child[],
+  tokens: string[],
+  side?: string,
+): Promise<Burst[]> {
+  const results: Burst[] = [];
+  for (const n of sizes) {
+    const runs: Burst[] = [];
+    for (let r = 0; r < REPEAT; r++) runs.push(await burst(label, n, endpoint, apps, tokens, side));
+    const sorted = [...runs].sort((a, b) => a.overhead - b.overhead);
+    const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+    if (REPEAT > 1)
+      console.log(
+        `\n${label}, ${n} at once, the median of ${REPEAT} bursts: ttft p95 +${median.overhead.toFixed(0)} ms ` +
+          `(each: ${runs.map((r) => `+${r.overhead.toFixed(0)}`).join(', ')}), total p95 ×${median.totalRatio.toFixed(3)}, ` +
+          `loop delay max ${median.loopMaxMs.toFixed(1)} ms (all: ${Math.max(...runs.map((r) => r.loopMaxMs)).toFixed(1)})`,
+      );
+    results.push({ ...median, loopMaxMs: Math.max(...runs.map((r) => r.loopMaxMs)) });
+  }
+  return results;
+}
+
+/** The floor (`--floor`): the same bursts through a bare relay (serve.ts `relay`) in the app's place. */
+async function onFloor(endpoint: string, sizes: number[]): Promise<Burst[]> {
+  const students = 3 + Math.max(...sizes);
+  const relay = await child(['relay', '--llm', endpoint, '--students', String(students)], true);
+  try {
+    return await repeated(
+      'A bare relay (the floor)',
+      sizes,
+      endpoint,
+      [relay],
+      relay.shown.tokens as string[],
+      'through the bare relay',
+    );
+  } finally {
+    await relay.stop();
+  }
 }
 
 async function onDatabase(
@@ -550,22 +612,9 @@ async function onDatabase(
     const tokens = first.shown.tokens as string[];
     const chats = (first.shown.sessions ?? []) as string[];
     chats.forEach((chat, i) => chatOf.set(tokens[i]!, chat));
-    const results: Burst[] = [];
     // A student sends at most twice a burst (its warm-up, then the burst; serve.ts lifts the rate
     // limit out of reach).
-    for (const n of sizes) {
-      const runs: Burst[] = [];
-      for (let r = 0; r < REPEAT; r++) runs.push(await burst(label, n, endpoint, apps, tokens));
-      const sorted = [...runs].sort((a, b) => a.overhead - b.overhead);
-      const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
-      if (REPEAT > 1)
-        console.log(
-          `\n${label}, ${n} at once, the median of ${REPEAT} bursts: ttft p95 +${median.overhead.toFixed(0)} ms ` +
-            `(each: ${runs.map((r) => `+${r.overhead.toFixed(0)}`).join(', ')}), total p95 ×${median.totalRatio.toFixed(3)}, ` +
-            `loop delay max ${median.loopMaxMs.toFixed(1)} ms (all: ${Math.max(...runs.map((r) => r.loopMaxMs)).toFixed(1)})`,
-        );
-      results.push({ ...median, loopMaxMs: Math.max(...runs.map((r) => r.loopMaxMs)) });
-    }
+    const results = await repeated(label, sizes, endpoint, apps, tokens);
     return results;
   } finally {
     for (const app of apps) await app.stop();
@@ -580,7 +629,9 @@ async function main() {
   endpointPid = endpoint.pid;
   const url = String(endpoint.shown.url);
   const found: Record<string, Burst[]> = {};
+  let floor: Burst[] | null = null;
   try {
+    if (FLOOR) floor = await onFloor(url, SIZES);
     if (DATABASES.includes('pglite')) {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'ayah-bench-class-pglite-'));
       try {
@@ -652,6 +703,14 @@ async function main() {
     console.log(
       `\npg_processes=${PROCESSES} pg_many_ttft_overhead_ms=${fixed(many.overhead)} pg_many_total_over_direct=${fixed(many.totalRatio, 3)} ` +
         `pg_many_failed=${many.ayah.failed}${one ? ` pg_one_ttft_overhead_ms=${fixed(one.overhead)}` : ''}`,
+    );
+  }
+  if (floor) {
+    const [f30, f300] = [at(floor, 30), at(floor, 300)];
+    console.log(
+      `\nfloor30_ttft_overhead_ms=${fixed(f30?.overhead)} floor300_ttft_overhead_ms=${fixed(f300?.overhead)} ` +
+        `floor300_total_over_direct=${fixed(f300?.totalRatio, 3)} floor300_failed=${f300 ? f300.ayah.failed : 'NA'} ` +
+        `floor_loop_delay_max_ms=${fixed(Math.max(...floor.map((r) => r.loopMaxMs)), 1)}`,
     );
   }
   const worst = Math.max(

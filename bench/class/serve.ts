@@ -12,11 +12,20 @@
  *   (`sessions[i]` is student i's chat, or absent); then answers `stats`
  *   on stdin with one JSON line `{cpuMs, rssMb, peakRssMb, loopMaxMs, loopP99Ms}` and `reset` (CPU time,
  *   peak RSS and the event-loop delay histogram start again) with `{}`.
+ * - `relay --llm url --students n` (`--floor`): the floor under the app on this machine, a bare
+ *   `node:http` server that answers the send's route by relaying the model's stream as the app's
+ *   `chunk` and `done` events through the app's own wire client (server/llm/completions.ts), with
+ *   no database, sign-in, safety check or prompt. What it adds over the endpoint is what any server
+ *   in the app's place adds here: a process that reads and writes 100 events a stream, on cores it
+ *   shares with the client, the endpoint and PostgreSQL. Its `tokens` are placeholders; it answers
+ *   `reset`, `stats` and `phases` as `app` does.
  *
  * Each closes and exits 0 when its stdin ends or on SIGTERM, so that `node --cpu-prof` writes its
  * profile.
  */
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 
@@ -26,6 +35,7 @@ import { reindexSessions } from '../../server/chat/service';
 import type { Db } from '../../server/db';
 import { chatMessages, chatSessions } from '../../server/db/schema';
 import { flushStatistics, keepUp, startDatabaseUpkeep } from '../../server/db/upkeep';
+import { streamCompletion } from '../../server/llm/completions';
 import { FakeOpenAI } from '../../tests/server/fake-openai';
 import { insertSignedInUser } from '../../tests/server/seed-user';
 import { startServer } from '../support';
@@ -107,17 +117,33 @@ async function app() {
   // As main.ts: PGlite kept up in its quiet spells, as PostgreSQL is by its autovacuum.
   const stopUpkeep = startDatabaseUpkeep(database, console);
 
+  const measures = measuring(() => database.threadBusyMs());
+  return {
+    shown: { url: served.url, tokens, sessions },
+    onLine: measures.onLine,
+    close: async () => {
+      measures.stop();
+      await stopUpkeep();
+      await served.close();
+    },
+  };
+}
+
+/**
+ * The process's answers to `reset`, `stats` and `phases` (see the header): its CPU time, RSS and
+ * event-loop delay since the last `reset`, and `threadBusy()`'s growth (PGlite's thread) when not null.
+ */
+function measuring(threadBusy: () => number | null) {
   const phases = keepPhases();
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   let peak = process.memoryUsage.rss();
   let cpu = process.cpuUsage();
-  let dbBusy = database.threadBusyMs();
+  let dbBusy = threadBusy();
   // Every 100 ms: reading the RSS costs ~0.25 ms here under load, in the process being measured.
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
   const mb = (bytes: number) => bytes / (1024 * 1024);
   return {
-    shown: { url: served.url, tokens, sessions },
     onLine: (line: string) => {
       // Under `--cpu-prof`: when each burst starts and ends, on the profile's clock (µs), to cut it by.
       if (profiling) console.error(`bench:class mark ${line} ${process.hrtime.bigint() / 1000n}`);
@@ -127,7 +153,7 @@ async function app() {
         loop.reset();
         peak = process.memoryUsage.rss();
         cpu = process.cpuUsage();
-        dbBusy = database.threadBusyMs();
+        dbBusy = threadBusy();
         return {};
       }
       if (line === 'stats') {
@@ -141,16 +167,90 @@ async function app() {
           loopMaxMs: loop.max / 1e6,
           loopP99Ms: loop.percentile(99) / 1e6,
           // PGlite's thread: how long it ran statements (its share of `cpuMs`); else absent.
-          ...(dbBusy !== null && { dbThreadMs: database.threadBusyMs()! - dbBusy }),
+          ...(dbBusy !== null && { dbThreadMs: threadBusy()! - dbBusy }),
         };
       }
       return undefined;
     },
-    close: async () => {
+    stop: () => {
       clearInterval(sampler);
       loop.disable();
-      await stopUpkeep();
-      await served.close();
+    },
+  };
+}
+
+/**
+ * The floor (`relay`, see the header): the send's route as a bare relay of the model's stream, each
+ * text piece a `chunk` event as the app writes it, then `done`. A request without a bearer token, or
+ * whose body is not a conversation, is refused as the app would refuse it.
+ */
+async function relay() {
+  const llm = option('llm')!;
+  const count = Number(option('students') ?? 0);
+  const server = http.createServer((request, response) => {
+    if (request.method !== 'POST' || !request.url?.startsWith('/api/v1/chat/send/stream')) {
+      response.writeHead(request.url === '/api/v1/health' ? 200 : 404).end('{}');
+      return;
+    }
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (piece: string) => (body += piece));
+    request.on('end', () => {
+      let messages: { role: 'user' | 'assistant'; content: string }[];
+      try {
+        messages = (JSON.parse(body) as { messages: typeof messages }).messages;
+        if (!request.headers.authorization?.startsWith('Bearer ') || !Array.isArray(messages))
+          throw new Error('refused');
+      } catch {
+        response.writeHead(422, { 'content-type': 'application/json' });
+        response.end('{"detail":"not a conversation"}');
+        return;
+      }
+      response.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
+      const upstream = new AbortController();
+      response.once('close', () => upstream.abort());
+      void (async () => {
+        let text = '';
+        try {
+          const parts = streamCompletion(
+            llm,
+            null,
+            {
+              model: 'bench-tutor',
+              messages: [{ role: 'system', content: 'Be brief.' }, ...messages],
+            },
+            upstream.signal,
+          );
+          for await (const part of parts) {
+            if (part.type !== 'text') continue;
+            text += part.text;
+            response.write(`event: chunk\ndata: ${JSON.stringify(part.text)}\n\n`);
+          }
+          response.end(`event: done\ndata: ${JSON.stringify({ response: text })}\n\n`);
+        } catch (error) {
+          response.end(`event: error\ndata: ${JSON.stringify({ detail: String(error) })}\n\n`);
+        }
+      })();
+    });
+  });
+  server.keepAliveTimeout = 300_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const measures = measuring(() => null);
+  return {
+    shown: {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      tokens: Array.from({ length: count }, (_, i) => `relay-${i}`),
+      sessions: [],
+    },
+    onLine: measures.onLine,
+    close: async () => {
+      measures.stop();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     },
   };
 }
@@ -215,7 +315,8 @@ async function seedMemories(db: Db, userIds: string[], count: number) {
 /** Serves `argv` (`endpoint`, or `app` and its options) until stdin ends; see the header. */
 export async function serveChild(argv: string[]): Promise<void> {
   args = argv;
-  const child = argv[0] === 'endpoint' ? await endpoint() : await app();
+  const child =
+    argv[0] === 'endpoint' ? await endpoint() : argv[0] === 'relay' ? await relay() : await app();
   let closing = false;
   const stop = () => {
     if (closing) return;
