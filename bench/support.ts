@@ -27,6 +27,8 @@ export interface StartedServer {
   url: string;
   config: Config;
   database: Database;
+  /** Does now what the app leaves for a quiet spell: the chat's search filing (app.ts `settle`). */
+  settle(): Promise<void>;
   /** Stops listening, lets replies still running end (`settleMs`), closes the database, removes the data dir. */
   close(): Promise<void>;
 }
@@ -80,9 +82,11 @@ export async function startServer(options: ServerOptions): Promise<StartedServer
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     config,
     database,
+    settle: () => app.settle(),
     close: async () => {
       server.close();
       if (options.settleMs) await new Promise((resolve) => setTimeout(resolve, options.settleMs));
+      await app.stop();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -332,11 +332,14 @@ export function createApp(appDeps: AppDeps) {
   });
 
   // Background work the app started itself (the LTI score outbox's retries, the tutor's memory of a
-  // streamed turn): whoever runs the app stops it before closing the database (main.ts on shutdown,
-  // the test harness after a file).
+  // streamed turn, the chat's search filing): whoever runs the app stops it before closing the
+  // database (main.ts on shutdown, the test harness after a file). `settle` does now the work the
+  // app leaves for a quiet spell (the search filing), for whoever needs it done: a test that reads
+  // the search chunks, a bench before it measures its baseline.
   return Object.assign(app, {
     stop: async () => {
-      await Promise.all([lti.grades.stop(), tutor.stop()]);
+      await Promise.all([lti.grades.stop(), tutor.stop(), chat.stop()]);
     },
+    settle: () => chat.settleSearch(),
   });
 }

@@ -83,7 +83,20 @@ export interface ChatSettings {
   streamQueue: number;
   /** Replies one student may have being written at once, per server (429 beyond). */
   concurrentReplies: number;
+  /** When waiting messages are added to the search chunks (server/chat/service.ts). */
+  searchFiling: SearchFiling;
 }
+
+/**
+ * Messages wait for the search chunks until no send has been stored for `quietMs`, or at the latest
+ * until the first of them has waited `maxWaitMs` (a server that is never quiet files them anyway).
+ */
+export interface SearchFiling {
+  quietMs: number;
+  maxWaitMs: number;
+}
+
+export const DEFAULT_SEARCH_FILING: SearchFiling = { quietMs: 1_000, maxWaitMs: 15_000 };
 
 /** At most `limit` uses within `windowMs` (a fixed window, counted in the database). */
 export interface RateRule {
@@ -358,6 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxStreams: positiveInt('AYAH_MAX_STREAMS', env.AYAH_MAX_STREAMS, DEFAULT_MAX_STREAMS),
       streamQueue: positiveInt('AYAH_STREAM_QUEUE', env.AYAH_STREAM_QUEUE, DEFAULT_STREAM_QUEUE),
       concurrentReplies: 3,
+      searchFiling: DEFAULT_SEARCH_FILING,
     },
     limits: {
       ...DEFAULT_LIMITS,

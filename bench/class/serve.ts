@@ -10,8 +10,9 @@
  *   secret), each with a chat of `m` earlier messages when `--history` is given, and `k` learning
  *   memories when `--memories` is. Prints `{url, tokens, sessions}`
  *   (`sessions[i]` is student i's chat, or absent); then answers `stats`
- *   on stdin with one JSON line `{cpuMs, rssMb, peakRssMb, loopMaxMs, loopP99Ms}` and `reset` (CPU time,
- *   peak RSS and the event-loop delay histogram start again) with `{}`.
+ *   on stdin with one JSON line `{cpuMs, rssMb, peakRssMb, loopMaxMs, loopP99Ms}`, `reset` (CPU time,
+ *   peak RSS and the event-loop delay histogram start again) with `{}`, and `settle` (the search
+ *   filing the app leaves for a quiet spell, done now) with `{settleMs}`.
  * - `relay --llm url --students n` (`--floor`): the floor under the app on this machine, a bare
  *   `node:http` server that answers the send's route by relaying the model's stream as the app's
  *   `chunk` and `done` events through the app's own wire client (server/llm/completions.ts), with
@@ -120,13 +121,23 @@ async function app() {
   const measures = measuring(() => database.threadBusyMs());
   return {
     shown: { url: served.url, tokens, sessions },
-    onLine: measures.onLine,
+    onLine: (line: string) => (line === 'settle' ? settled(served) : measures.onLine(line)),
     close: async () => {
       measures.stop();
       await stopUpkeep();
       await served.close();
     },
   };
+}
+
+/**
+ * `settle`: the app's search filing done now (what it leaves for a quiet spell after a burst), and
+ * how long that took: `{settleMs}`.
+ */
+async function settled(served: { settle(): Promise<void> }) {
+  const started = performance.now();
+  await served.settle();
+  return { settleMs: performance.now() - started };
 }
 
 /**
@@ -246,7 +257,7 @@ async function relay() {
       tokens: Array.from({ length: count }, (_, i) => `relay-${i}`),
       sessions: [],
     },
-    onLine: measures.onLine,
+    onLine: (line: string) => (line === 'settle' ? { settleMs: 0 } : measures.onLine(line)),
     close: async () => {
       measures.stop();
       server.closeAllConnections();
@@ -332,8 +343,9 @@ export async function serveChild(argv: string[]): Promise<void> {
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop).on('close', stop);
   createInterface({ input: process.stdin }).on('line', (line) => {
-    const answer = child.onLine(line.trim());
-    if (answer !== undefined) process.stdout.write(`${JSON.stringify(answer)}\n`);
+    void Promise.resolve(child.onLine(line.trim())).then((answer: unknown) => {
+      if (answer !== undefined) process.stdout.write(`${JSON.stringify(answer)}\n`);
+    });
   });
   process.stdout.write(`${JSON.stringify(child.shown)}\n`);
 }

@@ -63,6 +63,12 @@ export function chatRoutes(
     maxStreams: deps.config.chat.maxStreams,
     queueSize: deps.config.chat.streamQueue,
   });
+  // The search filer waits while replies are written or wait here: a class's burst is quiet only
+  // once its replies are stored, not in the seconds between its questions and its replies.
+  chat.holdSearchFilingWhile(() => {
+    const { active, waiting } = gate.load();
+    return active + waiting > 0;
+  });
   const signedIn = { security: BEARER, middleware: auth };
   // AYAH_TRACE_SENDS=1: where a streamed send's time goes before its first words (http/send-trace.ts).
   const trace = sendTrace(deps.config.traceSends, logger);

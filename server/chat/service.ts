@@ -3,19 +3,22 @@
  * `begin` (one transaction: lock the user, apply the rate limit, find or create the session, store
  * the student's message, award the 10th message), then the reply is produced (tutor.ts), then
  * `finish` stores the complete reply. A reply that fails midway never reaches `finish`: the student's
- * message stays (found by search from its session's `search_pending` until the session's next
- * question files it in the search chunks) and nothing half-written is stored.
+ * message stays and nothing half-written is stored. Both messages wait in their session's
+ * `search_pending` (search finds them there) until the search filer adds them to the search chunks
+ * after a quiet spell (`fileSearchPending`, `searchFiler`).
  */
 import { isClientSessionId, POINTS, sessionTitle } from 'ayah-coach/rules';
 import type { SQL } from 'drizzle-orm';
 import { and, asc, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 
-import type { Queryable } from '../db';
+import type { SearchFiling } from '../config';
+import type { Db, Queryable } from '../db';
 import { inOrder, rowsOf, transaction } from '../db';
 import { REPLY_BOUNDS, REQUEST_BOUNDS } from '../db/bounds';
 import { userLock } from '../db/locks';
 import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
+import type { Logger } from '../http/errors';
 import { AppError } from '../http/errors';
 import { isUuid } from '../http/ids';
 import type { Page } from '../http/paging';
@@ -62,8 +65,8 @@ export function containsPattern(text: string): string {
 /*
  * Search chunks (table `chat_search_chunks`). Chunk 0 of a session is `lower(title)`; chunks 1… hold
  * `chr(1) || lower(content)` for every message in order, a message joining the last chunk while that
- * stays within CHUNK_CHARS, else starting the next one. A question waits in its session's
- * `search_pending` (searched as it is) until its reply adds both to the chunks (`storeReply`), and a
+ * stays within CHUNK_CHARS, else starting the next one. A message waits in its session's
+ * `search_pending` (searched as it is) until the search filer adds it to the chunks, and a
  * rename rewrites chunk 0, so no write grows with the session (one document per session made each
  * write rewrite and re-index the whole conversation: 8.5 s a send at 1,000 messages, issue 22 #3). A
  * trigram index over the chunks makes search one match per chunk, not per message. A needle without
@@ -78,8 +81,8 @@ const SEPARATOR = '\u0001';
  * Appending rewrites the chunk, and its trigram index takes every trigram of the new text again, so
  * this bounds what a write re-indexes (issue 26: at 8,000 a question after a 400-token reply
  * re-indexed both, 3.5 ms of PGlite's one thread a send instead of 0.9, and a class of 30 in the
- * middle of its chats waited +256 ms for first words against +172; a question no longer re-indexes
- * anything before the model is called, its reply does it for both). More, smaller
+ * middle of its chats waited +256 ms for first words against +172; no send re-indexes anything
+ * now, the search filer does after a quiet spell). More, smaller
  * chunks cost search little: bench:search's p95 19 ms against 23, its p50 15 against 10.
  */
 export const CHUNK_CHARS = 1000;
@@ -98,43 +101,189 @@ async function indexTitle(q: Queryable, sessionId: string, title: string) {
 /** A message's piece of a search chunk (the separator, then its lowercased text). */
 const chunkPiece = (content: string) => sql`(chr(1) || lower(${content}::text))`;
 
+/** A text's length as PostgreSQL's `length` counts it: characters, not UTF-16 units. */
+function characters(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** A session's last chunk: its `seq` (0: the title's) and its length; null when it has none. */
+interface LastChunk {
+  seq: number;
+  n: number;
+}
+
 /**
- * The WITH entries of a statement that add two pieces to the session's search chunks, in order: the
- * question that waited (`search_pending`, or null) and the reply's `piece`. Each joins the last
- * chunk while that stays within CHUNK_CHARS (never the title's), else starts the next one, as two
- * appends one after the other would, in one write of each chunk: `grown`, then `indexed`. A session
- * without chunks (a new one, its title's too waiting) gets its title's chunk first: `titled`. They
- * write to the session the statement's WITH entry `s` wrote (its `id`, `title`, and its `pending`
- * question from before the statement), and nothing when `s` found no row. Callers hold the
- * session's lock.
+ * Where `pieces` go, in order, after the session's `last` chunk: each joins the last chunk while that
+ * stays within CHUNK_CHARS (never the title's), else starts the next one, exactly as appending them
+ * one at a time would. `onto` is what the existing last chunk gains ('' for nothing), `fresh` the
+ * chunks that follow it.
  */
-function appendToChunks(sessionId: string, piece: SQL) {
-  return sql`last as (
-      select seq, length(text) as n from ${chatSearchChunks}
-      where session_id = ${sessionId} order by seq desc limit 1),
-    titled as (
-      insert into ${chatSearchChunks} (session_id, seq, text)
-      select id, 0, lower(title) from s where not exists (select 1 from last)),
-    room as materialized (
-      select s.id, coalesce(last.seq, 0) as seq, s.pending as a, ${piece} as b,
-        case when last.seq > 0 then ${CHUNK_CHARS} - last.n else -1 end as left_over
-      from s left join last on true),
-    placed as (
-      select id, seq,
-        case when left_over >= length(coalesce(a, '')) + length(b) then coalesce(a, '') || b
-          when left_over >= length(a) then a end as onto,
-        case when left_over >= length(coalesce(a, '')) + length(b) then '{}'::text[]
-          when left_over >= length(a) or a is null then array[b]
-          when length(a) + length(b) <= ${CHUNK_CHARS} then array[a || b]
-          else array[a, b] end as rest
-      from room),
-    grown as (
-      update ${chatSearchChunks} c set text = c.text || placed.onto from placed
-      where c.session_id = placed.id and c.seq = placed.seq and placed.onto is not null),
-    indexed as (
-      insert into ${chatSearchChunks} (session_id, seq, text)
-      select placed.id, placed.seq + r.k, r.piece
-      from placed, unnest(placed.rest) with ordinality as r(piece, k))`;
+export function packPieces(
+  last: LastChunk | null,
+  pieces: readonly string[],
+): { onto: string; fresh: string[] } {
+  // The length of the chunk pieces may join, or null: none may (none yet, or the title's).
+  let size = last && last.seq > 0 ? last.n : null;
+  let onto = '';
+  const fresh: string[] = [];
+  for (const piece of pieces) {
+    const n = characters(piece);
+    if (size !== null && size + n <= CHUNK_CHARS) {
+      if (fresh.length === 0) onto += piece;
+      else fresh[fresh.length - 1] += piece;
+      size += n;
+    } else {
+      fresh.push(piece);
+      size = n;
+    }
+  }
+  return { onto, fresh };
+}
+
+/** How many sessions one filing transaction takes: short, as PGlite runs one at a time. */
+export const FILING_BATCH = 25;
+
+/**
+ * Adds the waiting messages (`search_pending`) of up to `limit` sessions to their search chunks, in
+ * one transaction: the sessions' rows locked (any a writer holds are skipped, left for the next
+ * pass), their last chunks read, the pieces packed (`packPieces`), then one statement that grows the
+ * last chunks, adds the new ones (and the title's chunk of a session that has none), and clears
+ * what waited. A rename takes the session's row before its chunk, as this does: they never wait on
+ * each other in a cycle. Answers how many sessions it filed.
+ */
+export async function fileSearchPending(db: Db, limit = FILING_BATCH): Promise<number> {
+  return transaction(
+    db,
+    async (tx) => {
+      const sessions = rowsOf<{
+        id: string;
+        pieces: string[];
+        seq: number | null;
+        n: number | null;
+      }>(
+        await tx.execute(sql`
+          select s.id, s.search_pending as pieces, last.seq, last.n
+          from ${chatSessions} s
+          left join lateral (
+            select seq, length(text) as n from ${chatSearchChunks} c
+            where c.session_id = s.id order by seq desc limit 1) last on true
+          where s.search_pending is not null
+          limit ${limit}
+          for update of s skip locked`),
+      );
+      if (sessions.length === 0) return 0;
+      const grown: { id: string; seq: number; text: string }[] = [];
+      const added: { id: string; seq: number; text: string }[] = [];
+      const titled: string[] = [];
+      for (const session of sessions) {
+        const last = session.seq === null ? null : { seq: session.seq, n: Number(session.n) };
+        if (!last) titled.push(session.id);
+        const { onto, fresh } = packPieces(last, session.pieces);
+        if (onto !== '') grown.push({ id: session.id, seq: last!.seq, text: onto });
+        const start = last?.seq ?? 0;
+        fresh.forEach((text, k) => added.push({ id: session.id, seq: start + 1 + k, text }));
+      }
+      const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+      await tx.execute(sql`
+        with grown as (
+          update ${chatSearchChunks} c set text = c.text || g.text
+          from jsonb_to_recordset(${json(grown)}) as g(id uuid, seq int, text text)
+          where c.session_id = g.id and c.seq = g.seq),
+        added as (
+          insert into ${chatSearchChunks} (session_id, seq, text)
+          select a.id, a.seq, a.text
+          from jsonb_to_recordset(${json(added)}) as a(id uuid, seq int, text text)),
+        titled as (
+          insert into ${chatSearchChunks} (session_id, seq, text)
+          select s.id, 0, lower(s.title) from ${chatSessions} s
+          where s.id in (select value::uuid from jsonb_array_elements_text(${json(titled)})))
+        update ${chatSessions} s set search_pending = null
+        where s.id in (select value::uuid from jsonb_array_elements_text(${json(sessions.map((row) => row.id))}))`);
+      return sessions.length;
+    },
+    { bounds: REQUEST_BOUNDS },
+  );
+}
+
+/**
+ * Files waiting search pieces (`fileSearchPending`) once no reply is being written (`holdWhile`)
+ * and no message has been stored for `settings.quietMs`, or when the first of them has waited
+ * `settings.maxWaitMs` (issue 26: a class's burst of sends no longer re-indexes chunks while its
+ * replies stream; the work comes after, in batches). Pieces a crash or another process left are
+ * filed after the first quiet spell. `wrote` is told of each stored message; `settle` files
+ * everything now; `stop` ends it (what still waits stays in the database for the next start).
+ */
+function searchFiler(db: Db, settings: SearchFiling, logger: Logger) {
+  const clock = () => performance.now();
+  let lastWrite = -Infinity;
+  /** Whether replies are being written (the chat routes say: their stream gate's load). */
+  let busy = () => false;
+  const quiet = () => !busy() && clock() - lastWrite >= settings.quietMs;
+  /** When the oldest piece this filer knows of began to wait; null: none (as far as it knows). */
+  let waitingSince: number | null = clock();
+  let running: Promise<void> | null = null;
+  let stopped = false;
+
+  async function fileAll(force: boolean) {
+    waitingSince = null;
+    try {
+      while (!stopped && (await fileSearchPending(db)) === FILING_BATCH) {
+        // More waits: a send that came meanwhile goes first; the rest after the next quiet spell.
+        if (!force && !quiet()) {
+          waitingSince ??= clock();
+          return;
+        }
+      }
+    } catch (error) {
+      waitingSince ??= clock();
+      if (!stopped) logger.error('[chat] filing search pieces failed:', error);
+    }
+  }
+
+  function run(force: boolean): Promise<void> {
+    running ??= fileAll(force).finally(() => (running = null));
+    return running;
+  }
+
+  const timer = setInterval(
+    () => {
+      if (running || stopped || waitingSince === null) return;
+      const overdue = clock() - waitingSince >= settings.maxWaitMs;
+      if (overdue || quiet()) void run(overdue);
+    },
+    Math.max(20, Math.min(250, settings.quietMs / 2)),
+  );
+  timer.unref();
+
+  return {
+    wrote() {
+      lastWrite = clock();
+      waitingSince ??= lastWrite;
+    },
+    holdWhile(replying: () => boolean) {
+      busy = replying;
+    },
+    async settle() {
+      while (running) await running;
+      await run(true);
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      while (running) await running;
+    },
+  };
 }
 
 /** A stored turn of a conversation, as the model is given it. */
@@ -148,10 +297,9 @@ export interface StoredTurn {
  * model was called): the session — a new one titled from the message, or the
  * caller's `sessionId` when it is the student's (the update takes its row lock; null when it is not:
  * nothing is written, and the caller answers 404) — gets the message, its activity and count,
- * and the message's search piece, kept in `search_pending` until the reply (`storeReply`) moves it
- * into the chunks: re-indexing a chunk is work of PGlite's one thread that a class's sends all
- * waited for before the model was called. The piece it takes the place of, a question whose reply
- * failed, is answered as `stale` for the caller to file. And the student's earlier questions are
+ * and the message's search piece, added to `search_pending` for the search filer: re-indexing a
+ * chunk is work of PGlite's one thread that a class's sends all waited for before the model was
+ * called. And the student's earlier questions are
  * counted, up to TEN_MESSAGES (a count that stops there, not one that grows with the history), for
  * the 10th-message award. The caller holds the user's lock, taken in an earlier statement, so this
  * statement's snapshot sees every earlier send of the student, and no other write of this session
@@ -174,13 +322,10 @@ async function storeQuestion(
   threadId: string;
   sentBefore: number;
   history: StoredTurn[];
-  /** The session's question whose reply failed, still waiting: the caller files it (`fileStale`). */
-  stale: string | null;
 } | null> {
   const when = at.toISOString();
   const piece = chunkPiece(text);
-  // A new session has no turns before this one, nor a question whose reply failed.
-  const stale = sessionId === null ? sql`null::text` : sql`s.stale`;
+  // A new session has no turns before this one.
   const history =
     sessionId === null || historyTurns <= 0
       ? sql``
@@ -198,21 +343,21 @@ async function storeQuestion(
           insert into ${chatSessions}
             (user_id, title, created_at, last_message_at, message_count, search_pending)
           values (${userId}, ${sessionTitle(text)}, ${when}::timestamptz, ${when}::timestamptz, 1,
-            ${piece})
+            array[${piece}])
           returning id, thread_id)`
       : sql`s as (
           update ${chatSessions} cs set last_message_at = ${when}::timestamptz,
-            message_count = cs.message_count + 1, archived_at = null, search_pending = ${piece}
-          from (select search_pending from ${chatSessions} where id = ${sessionId}) old
+            message_count = cs.message_count + 1, archived_at = null,
+            search_pending = array_append(cs.search_pending, ${piece})
           where cs.id = ${sessionId} and cs.user_id = ${userId}
-          returning cs.id, cs.thread_id, old.search_pending as stale)`;
+          returning cs.id, cs.thread_id)`;
   const result = await q.execute(sql`
     with ${session},
     m as (
       insert into ${chatMessages} (session_id, user_id, role, content, created_at)
       select id, ${userId}, 'user', ${text}, ${when}::timestamptz from s)
-    select s.id, s.thread_id, e.n as sent_before, ${stale} as stale,
-      (e.n + 1 <> ${TEN_MESSAGES} and ${stale} is null and ${ready}) as commit_now${history}
+    select s.id, s.thread_id, e.n as sent_before,
+      (e.n + 1 <> ${TEN_MESSAGES} and ${ready}) as commit_now${history}
     from s, (select ${sentBefore} as n) e`);
   const row = rowsOf(result)[0];
   if (!row) return null;
@@ -222,33 +367,15 @@ async function storeQuestion(
     threadId: String(row.thread_id),
     sentBefore: Number(row.sent_before),
     history: (typeof turns === 'string' ? JSON.parse(turns) : turns) as StoredTurn[],
-    stale: row.stale === null || row.stale === undefined ? null : String(row.stale),
   };
-}
-
-/**
- * Files `stale`, a question of the session whose reply failed, in its search chunks (with the
- * title's chunk when a new session has none yet), when the session's next question takes its place
- * in `search_pending`: so that it waits alone, and the reply packs it as one message. Seldom run
- * (a reply failed), in the question's transaction, after its statement; the caller holds the
- * session's lock.
- */
-async function fileStale(q: Queryable, sessionId: string, stale: string) {
-  await q.execute(sql`
-    with s as (
-      select id, title, null::text as pending from ${chatSessions} where id = ${sessionId}),
-    ${appendToChunks(sessionId, sql`${stale}::text`)}
-    select 1`);
 }
 
 /**
  * Stores a finished reply in ONE statement (issue 26: it took five, each a round trip while other
  * replies stream): the message, stamped strictly after the session's last message so that a fast
- * reply never sorts before its question, the session's activity and count, and its search pieces:
- * the questions waiting in `search_pending` and the reply's, added to the chunks together
- * (`appendToChunks`), with the title's chunk when a new session has none yet. The caller holds the
- * session's lock, taken in an earlier statement, so this statement's snapshot sees the session's
- * last message, its pending questions (`old`: the row before this update) and its last chunk.
+ * reply never sorts before its question, the session's activity and count, and its search piece,
+ * added to `search_pending` for the search filer. The caller holds the session's lock, taken in an
+ * earlier statement, so this statement's snapshot sees the session's last message.
  */
 async function storeReply(
   q: Queryable,
@@ -263,14 +390,12 @@ async function storeReply(
         last_message_at = greatest(${at.toISOString()}::timestamptz,
           cs.last_message_at + interval '1 millisecond'),
         message_count = cs.message_count + 1,
-        search_pending = null
-      from (select search_pending from ${chatSessions} where id = ${sessionId}) old
+        search_pending = array_append(cs.search_pending, ${chunkPiece(reply)})
       where cs.id = ${sessionId} and cs.user_id = ${userId}
-      returning cs.id, cs.title, cs.last_message_at, old.search_pending as pending),
+      returning cs.id, cs.last_message_at),
     m as (
       insert into ${chatMessages} (session_id, user_id, role, content, created_at)
-      select id, ${userId}, 'assistant', ${reply}, last_message_at from s),
-    ${appendToChunks(sessionId, chunkPiece(reply))}
+      select id, ${userId}, 'assistant', ${reply}, last_message_at from s)
     select true as commit_now`);
 }
 
@@ -330,9 +455,11 @@ function searchMatch(needle: string, pending: string[]): SQL {
 }
 
 /**
- * The student's sessions whose questions waiting for a reply (`search_pending`; a new session's
+ * The student's sessions whose messages waiting to be filed (`search_pending`; a new session's
  * title has no chunk yet either) contain `needle`: few rows, through the partial index of the
- * sessions that have some. Sessions stay here only while a reply is written, or after it failed.
+ * sessions that have some. Sessions stay there only until the next quiet spell (`searchFiler`).
+ * The pieces are joined as they are: each starts with chr(1), so a needle without it never
+ * matches across two, as in a chunk.
  */
 async function pendingMatches(q: Queryable, userId: string, needle: string): Promise<string[]> {
   const rows = await q
@@ -342,7 +469,7 @@ async function pendingMatches(q: Queryable, userId: string, needle: string): Pro
       and(
         eq(chatSessions.userId, userId),
         isNotNull(chatSessions.searchPending),
-        sql`(strpos(${chatSessions.searchPending}, lower(${needle})) > 0
+        sql`(strpos(array_to_string(${chatSessions.searchPending}, ''), lower(${needle})) > 0
           or strpos(lower(${chatSessions.title}), lower(${needle})) > 0)`,
       ),
     );
@@ -370,7 +497,8 @@ interface ChatExport {
   messages: AsyncIterable<Record<string, unknown>[]>;
 }
 
-export function createChatService({ db, now, config }: Deps, ledger: PointsLedger) {
+export function createChatService({ db, now, config, logger }: Deps, ledger: PointsLedger) {
+  const filer = searchFiler(db, config.chat.searchFiling, logger);
   /**
    * Counts one session write (rename, archive, delete …) of the student against the shared limit
    * (http/rate-limit.ts), before any work: a flood is refused at the cost of one statement.
@@ -593,6 +721,8 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
       const { rateLimit, rateWindowMs } = config.chat;
       const rule = { limit: rateLimit, windowMs: rateWindowMs };
       const rateKey = `chat-send:${userId}`;
+      // A write is coming: the search filer waits for its quiet spell.
+      filer.wrote();
       return transaction(
         db,
         async (tx) => {
@@ -619,7 +749,6 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
           ]);
           // Someone else's session (or none): nothing was written, and the count rolls back too.
           if (!stored) throw new AppError(404, CHAT_MESSAGES.notFound);
-          if (stored.stale !== null) await fileStale(tx, stored.id, stored.stale);
           // The 10th message: the award is written once (its key), under the user's lock, by the
           // send that makes ten. Not tried again by every later send (the count stops at ten): a
           // statement less before the model for nearly every send (issue 26). Sends after deleted
@@ -648,6 +777,7 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
 
     /** Stores the complete reply. */
     async finish(userId: string, sessionId: string, reply: string) {
+      filer.wrote();
       await transaction(
         db,
         async (tx) => {
@@ -667,6 +797,15 @@ export function createChatService({ db, now, config }: Deps, ledger: PointsLedge
         { bounds: REPLY_BOUNDS, commitWhen: 'commit_now' },
       );
     },
+
+    /** Adds every message waiting for the search chunks to them now (`searchFiler`). */
+    settleSearch: () => filer.settle(),
+
+    /** The search filer waits while `replying()`: the chat routes' replies being written. */
+    holdSearchFilingWhile: (replying: () => boolean) => filer.holdWhile(replying),
+
+    /** Stops the search filer (the app's `stop`); what still waits is filed after the next start. */
+    stop: () => filer.stop(),
 
     async recordSafety(userId: string, sessionId: string, event: SafetyEvent) {
       await db.insert(safetyEvents).values({ userId, sessionId, ...event, createdAt: now() });

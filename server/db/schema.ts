@@ -256,11 +256,12 @@ export const chatSessions = pgTable(
     messageCount: integer('message_count').notNull().default(0),
     archivedAt: at('archived_at'),
     /**
-     * The session's last question while it is not yet in the search chunks (`chr(1) ||
-     * lower(content)`): a send stores it here, and its finished reply moves both into the chunks
-     * (server/chat/service.ts); a new session's title gets its chunk then too. Null when none waits.
+     * The session's messages not yet in its search chunks, in order, each `chr(1) ||
+     * lower(content)`: the question and the reply store theirs here, and the search filer adds them
+     * to the chunks after a quiet spell (server/chat/service.ts); a new session's title gets its
+     * chunk then too. Null when none waits.
      */
-    searchPending: text('search_pending'),
+    searchPending: text('search_pending').array(),
   },
   (t) => [
     index('chat_sessions_user_activity_idx').on(t.userId, t.lastMessageAt),

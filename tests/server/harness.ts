@@ -125,6 +125,8 @@ export class Harness {
   private frozenAt: number | null = null;
   private waiters: { match: (m: Mail) => boolean; resolve: (m: Mail) => void }[] = [];
   private closeServer: () => Promise<void> = async () => {};
+  /** Does now what the app leaves for a quiet spell: the chat's search filing (app.ts `settle`). */
+  settle: () => Promise<void> = async () => {};
   private dropDatabase: () => Promise<void> = async () => {};
 
   constructor(private readonly options: HarnessOptions = {}) {}
@@ -225,6 +227,7 @@ export class Harness {
     (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.settle = () => app.settle();
     this.closeServer = async () => {
       // Streams a test left open must not keep the server from closing.
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();

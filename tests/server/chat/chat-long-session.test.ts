@@ -6,7 +6,7 @@
  * bench:search`), not asserted here.
  */
 import { sql } from 'drizzle-orm';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it, vi } from 'vitest';
 
 import { CHAT_MESSAGES, CHUNK_CHARS, reindexSessions } from '../../../server/chat/service';
 import { BUSY_MESSAGES } from '../../../server/http/errors';
@@ -16,7 +16,12 @@ import { chunkTexts, packedChunks } from './chunks';
 
 const C = '/api/v1/chat';
 const WRITES = 8;
-const h = useTestServer({ limits: { chatWrites: { limit: WRITES, windowMs: 60_000 } } });
+// The search filer files what waits after a short quiet spell (one test waits for it); the others
+// settle it themselves before they read the chunks.
+const h = useTestServer({
+  limits: { chatWrites: { limit: WRITES, windowMs: 60_000 } },
+  chat: { searchFiling: { quietMs: 150, maxWaitMs: 3_000 } },
+});
 
 const say = (content: string, sessionId?: string) => ({
   messages: [{ role: 'user', content }],
@@ -80,7 +85,9 @@ describeServer('long chat sessions and floods of session writes', () => {
     // A send appends the message (and the reply) to the last chunk or a new one; the rest stay.
     const sent = await api.post(`${C}/send`, say('Where does the ZEBRA-numerator go?', id));
     expect(sent.status).toBe(200);
+    await h.settle();
     const after = await chunksOf(id);
+    expect(after).not.toEqual(before);
     expect(after.slice(0, before.length - 1)).toEqual(before.slice(0, -1));
     expect(after.length - before.length).toBeLessThanOrEqual(2);
     for (const chunk of after) expect(chunk.n).toBeLessThanOrEqual(CHUNK_CHARS + 200);
@@ -109,6 +116,7 @@ describeServer('long chat sessions and floods of session writes', () => {
       `${'tall '.repeat(Math.floor(CHUNK_CHARS / 10))}HERON number ${n} ends here`;
     for (const n of [1, 2, 3])
       expect((await api.post(`${C}/send`, say(long(n), id))).status).toBe(200);
+    await h.settle();
     const { rows } = (await h.database.db.execute(sql`
       select length(text) as n, length(text) - length(replace(text, chr(1), '')) as pieces
       from chat_search_chunks where session_id = ${id} and seq > 0`)) as unknown as Rows<{
@@ -128,19 +136,46 @@ describeServer('long chat sessions and floods of session writes', () => {
     const user = await h.user();
     const api = h.as(user);
     // Questions of every size against the bound: each reply joins its question's chunk, or not.
+    // Filed after some sends and not others: one turn, two, or three at a time.
     const sizes = [40, 600, 300, 950, 20, CHUNK_CHARS + 150, 500, 480, 10];
+    const settleAfter = new Set([0, 1, 4, 6]);
     let id: string | undefined;
     for (const [i, size] of sizes.entries()) {
       const question = `Question ${i}: ${'why '.repeat(size)}`.slice(0, size);
       const sent = await api.post(`${C}/send`, say(question, id));
       expect(sent.status).toBe(200);
       id = sent.body.sessionId as string;
+      if (settleAfter.has(i)) await h.settle();
     }
+    await h.settle();
     const [messages] = await h.sql<{ n: number }>(
       sql`select count(*)::int as n from chat_messages where session_id = ${id}`,
     );
     expect(messages!.n).toBe(sizes.length * 2);
     expect(await chunkTexts(h, id!)).toEqual(await packedChunks(h, id!));
+  });
+
+  it('files waiting messages by itself once sends go quiet', async () => {
+    const user = await h.user();
+    const api = h.as(user);
+    const id = (await api.post(`${C}/send`, say('Why is the OSPREY a raptor?'))).body
+      .sessionId as string;
+    // Nobody settles it: the filer does, after its quiet spell.
+    await vi.waitFor(
+      async () => {
+        const [row] = await h.sql<{ p: string[] | null }>(
+          sql`select search_pending as p from chat_sessions where id = ${id}`,
+        );
+        expect(row!.p).toBeNull();
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const [title] = await h.sql<{ text: string }>(
+      sql`select text from chat_search_chunks where session_id = ${id} and seq = 0`,
+    );
+    expect(title!.text).toBe('why is the osprey a raptor?');
+    expect(await chunkTexts(h, id)).toEqual(await packedChunks(h, id));
+    expect(await h.searchIds(user, 'osprey')).toEqual([id]);
   });
 
   it('rate-limits session writes per student (429 with Retry-After); others still write', async () => {

@@ -4,7 +4,7 @@
  * that hangs up — and the safety checks (local patterns and a moderation endpoint).
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 
 import { CHUNK_CHARS } from '../../../server/chat/service';
 import { FakeOpenAI } from '../fake-openai';
@@ -13,7 +13,12 @@ import { describeServer, parseSse, useTestServer } from '../harness';
 import { chunkTexts, packedChunks } from './chunks';
 
 const fake = new FakeOpenAI();
-const options: HarnessOptions = { llm: {} };
+// The search filer files what waits 150 ms after the last reply is stored (never while one is
+// being written), so that a test sees it do so.
+const options: HarnessOptions = {
+  llm: {},
+  chat: { searchFiling: { quietMs: 150, maxWaitMs: 60_000 } },
+};
 beforeAll(async () => {
   await fake.start();
   options.llm = {
@@ -184,7 +189,7 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     expect((await messagesOf(user)).map((m) => m.role)).toEqual(['user', 'user', 'assistant']);
   });
 
-  it('finds a question while its reply is written and after it failed; the reply files both', async () => {
+  it('finds messages while they wait for the search chunks, and files them once replies end', async () => {
     const user = await h.user();
     const api = h.as(user);
     const found = (needle: string) => h.searchIds(user, needle);
@@ -194,49 +199,56 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
       );
     const pending = async (id: string) =>
       (
-        await h.sql<{ p: string | null }>(
+        await h.sql<{ p: string[] | null }>(
           sql`select search_pending as p from chat_sessions where id = ${id}`,
         )
       )[0]!.p;
+    const filed = (id: string) =>
+      vi.waitFor(async () => expect(await pending(id)).toBeNull(), { timeout: 5_000 });
 
     // Slow enough that the checks below run while the reply is still being written.
     fake.script({ kind: 'chunks', chunks: ['Lava', ' is', ' molten', ' rock.'], delayMs: 400 });
     const reader = await streamStarted(user, 'What makes a\nVOLCANO  erupt?');
     const { id } = (await api.get(`${C}/sessions`)).body.sessions[0] as { id: string };
-    // Before its reply, nothing is indexed; the question (and the title made from it) is found.
+    // Longer than the filer's quiet spell since the question was stored: it still waits, as a
+    // reply is being written. The question is found, as is the title made from it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sep = '\u0001';
     expect(await chunks(id)).toEqual([]);
+    expect(await pending(id)).toEqual([`${sep}what makes a\nvolcano  erupt?`]);
     expect(await found('volcano  erupt')).toEqual([id]);
     expect(await found('a volcano erupt')).toEqual([id]); // the title: its spaces collapsed
     expect(await found('VO')).toEqual([id]);
     expect(await found('lava')).toEqual([]);
     while (!(await reader.read()).done);
+    expect(await found('molten rock')).toEqual([id]);
 
-    // The reply files the title, the question and itself, in order, and nothing waits.
-    const sep = '\u0001';
+    // Filed once the reply is stored: the title, then the question and the reply, in order.
+    await filed(id);
     expect(await chunks(id)).toEqual([
       { seq: 0, text: 'what makes a volcano erupt?' },
       { seq: 1, text: `${sep}what makes a\nvolcano  erupt?${sep}lava is molten rock.` },
     ]);
-    expect(await pending(id)).toBeNull();
     expect(await found('molten rock')).toEqual([id]);
     expect(await found('volcano  erupt')).toEqual([id]);
+    expect(await found(`erupt?${sep}lava`)).toEqual([]); // never across two messages
 
-    // A question whose reply failed is found all the same, and the next reply files it too.
+    // A question whose reply failed is found, and filed in its turn.
     fake.script({ kind: 'error', status: 500 });
     expect((await stream(user, say('And GEYSERS?', id))).events.at(-1)!.event).toBe('error');
     expect(await found('geysers')).toEqual([id]);
     fake.script({ kind: 'chunks', chunks: ['Hot', ' water.'] });
     expect((await stream(user, say('Why do they spout?', id))).events.at(-1)!.event).toBe('done');
+    await filed(id);
     expect((await chunks(id))[1]!.text).toBe(
       `${sep}what makes a\nvolcano  erupt?${sep}lava is molten rock.` +
         `${sep}and geysers?${sep}why do they spout?${sep}hot water.`,
     );
-    expect(await pending(id)).toBeNull();
     expect(await found('geysers')).toEqual([id]);
     expect(await found(`geysers?${sep}why`)).toEqual([]); // never across two messages
   });
 
-  it('files a question whose reply failed on its own, when the next one takes its place', async () => {
+  it('files a question whose reply failed as appending each message in turn would', async () => {
     const user = await h.user();
     const long = (word: string) => `${word} `.repeat(CHUNK_CHARS).slice(0, 0.6 * CHUNK_CHARS);
     fake.script({ kind: 'chunks', chunks: ['Ok.'] });
@@ -245,8 +257,10 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     expect((await stream(user, say(long('tide'), id))).events.at(-1)!.event).toBe('error');
     fake.script({ kind: 'chunks', chunks: ['Fine.'] });
     expect((await stream(user, say(long('moon'), id))).events.at(-1)!.event).toBe('done');
-    // As when each message is appended in turn: the failed one joins the first chunk, and the
-    // next question starts one with its reply (never two long questions in one chunk).
+    expect(await h.searchIds(user, 'tide tide')).toEqual([id]);
+    await h.settle();
+    // The failed one joins the first chunk, and the next question starts one with its reply
+    // (never two long questions in one chunk).
     const chunks = await chunkTexts(h, id);
     expect(chunks).toEqual(await packedChunks(h, id));
     expect(chunks).toHaveLength(2);
