@@ -721,9 +721,7 @@ export function createChatService({ db, now, config, logger }: Deps, ledger: Poi
       const { rateLimit, rateWindowMs } = config.chat;
       const rule = { limit: rateLimit, windowMs: rateWindowMs };
       const rateKey = `chat-send:${userId}`;
-      // A write is coming: the search filer waits for its quiet spell.
-      filer.wrote();
-      return transaction(
+      const taken = await transaction(
         db,
         async (tx) => {
           const created = !sessionId || isClientSessionId(sessionId);
@@ -773,11 +771,13 @@ export function createChatService({ db, now, config, logger }: Deps, ledger: Poi
         // time, and held it idle while this thread, busy with a class's requests, sent the commit.
         { bounds: REQUEST_BOUNDS, commitWhen: 'commit_now' },
       );
+      // Told once its piece waits (not before: a filing that ran meanwhile would not have seen it).
+      filer.wrote();
+      return taken;
     },
 
     /** Stores the complete reply. */
     async finish(userId: string, sessionId: string, reply: string) {
-      filer.wrote();
       await transaction(
         db,
         async (tx) => {
@@ -796,6 +796,7 @@ export function createChatService({ db, now, config, logger }: Deps, ledger: Poi
         // Nothing is left to decide once the reply's statement has run: on PGlite it commits.
         { bounds: REPLY_BOUNDS, commitWhen: 'commit_now' },
       );
+      filer.wrote();
     },
 
     /** Adds every message waiting for the search chunks to them now (`searchFiler`). */
