@@ -152,17 +152,17 @@ export function packPieces(
 }
 
 /** How many sessions one filing transaction takes: short, as PGlite runs one at a time. */
-export const FILING_BATCH = 25;
+const FILING_BATCH = 25;
 
 /**
- * Adds the waiting messages (`search_pending`) of up to `limit` sessions to their search chunks, in
- * one transaction: the sessions' rows locked (any a writer holds are skipped, left for the next
- * pass), their last chunks read, the pieces packed (`packPieces`), then one statement that grows the
- * last chunks, adds the new ones (and the title's chunk of a session that has none), and clears
- * what waited. A rename takes the session's row before its chunk, as this does: they never wait on
- * each other in a cycle. Answers how many sessions it filed.
+ * Adds the waiting messages (`search_pending`) of up to FILING_BATCH sessions to their search
+ * chunks, in one transaction: the sessions' rows locked (any a writer holds are skipped, left for
+ * the next pass), their last chunks read, the pieces packed (`packPieces`), then one statement
+ * that grows the last chunks, adds the new ones (and the title's chunk of a session that has
+ * none), and clears what waited. A rename takes the session's row before its chunk, as this does:
+ * they never wait on each other in a cycle. Answers how many sessions it filed.
  */
-export async function fileSearchPending(db: Db, limit = FILING_BATCH): Promise<number> {
+async function fileSearchPending(db: Db): Promise<number> {
   return transaction(
     db,
     async (tx) => {
@@ -179,7 +179,7 @@ export async function fileSearchPending(db: Db, limit = FILING_BATCH): Promise<n
             select seq, length(text) as n from ${chatSearchChunks} c
             where c.session_id = s.id order by seq desc limit 1) last on true
           where s.search_pending is not null
-          limit ${limit}
+          limit ${FILING_BATCH}
           for update of s skip locked`),
       );
       if (sessions.length === 0) return 0;

@@ -16,17 +16,29 @@ export async function chunkTexts(h: Harness, sessionId: string): Promise<string[
   return rows.map((r) => r.text);
 }
 
+/**
+ * `chunks` (after the title's) with `pieces` appended one at a time: each joins the last chunk while
+ * that stays within CHUNK_CHARS, counted in characters as PostgreSQL's `length` counts them, else
+ * starts the next one.
+ */
+export function appendedInTurn(chunks: readonly string[], pieces: readonly string[]): string[] {
+  const out = [...chunks];
+  for (const piece of pieces) {
+    const last = out.at(-1);
+    if (last !== undefined && [...last].length + [...piece].length <= CHUNK_CHARS)
+      out[out.length - 1] = last + piece;
+    else out.push(piece);
+  }
+  return out;
+}
+
 /** The chunks the session's stored messages make when each is appended in turn. */
 export async function packedChunks(h: Harness, sessionId: string): Promise<string[]> {
   const messages = await h.sql<{ content: string }>(
     sql`select content from chat_messages where session_id = ${sessionId} order by created_at, id`,
   );
-  const chunks: string[] = [];
-  for (const { content } of messages) {
-    const piece = `\u0001${content.toLowerCase()}`;
-    if (chunks.length > 0 && chunks.at(-1)!.length + piece.length <= CHUNK_CHARS)
-      chunks[chunks.length - 1] += piece;
-    else chunks.push(piece);
-  }
-  return chunks;
+  return appendedInTurn(
+    [],
+    messages.map(({ content }) => `\u0001${content.toLowerCase()}`),
+  );
 }

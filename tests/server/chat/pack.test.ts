@@ -7,18 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { CHUNK_CHARS, packPieces } from '../../../server/chat/service';
-
-/** The chunks after the title's: `chunks` with `pieces` appended one at a time (the reference). */
-function appended(chunks: string[], pieces: string[]): string[] {
-  const out = [...chunks];
-  for (const piece of pieces) {
-    const last = out.at(-1);
-    if (last !== undefined && [...last].length + [...piece].length <= CHUNK_CHARS)
-      out[out.length - 1] = last + piece;
-    else out.push(piece);
-  }
-  return out;
-}
+import { appendedInTurn } from './chunks';
 
 /** `chunks` after `packPieces` placed `pieces` (the title's chunk, if any, is not among them). */
 function packed(chunks: string[], hasTitle: boolean, pieces: string[]): string[] {
@@ -52,8 +41,8 @@ describe('packing waiting messages into search chunks', () => {
         fc.boolean(),
         fc.array(piece, { maxLength: 6 }),
         (before, hasTitle, pieces) => {
-          const chunks = appended([], before);
-          expect(packed(chunks, hasTitle, pieces)).toEqual(appended(chunks, pieces));
+          const chunks = appendedInTurn([], before);
+          expect(packed(chunks, hasTitle, pieces)).toEqual(appendedInTurn(chunks, pieces));
         },
       ),
       { numRuns: 500 },
