@@ -18,12 +18,12 @@
  * `loop_delay_max_ms` is the longest event-loop delay of any burst.
  *
  * Below each burst: the client's own CPU a stream and the connections it opened, for both sides (the
- * same fetch code and connection pool for both: a fair baseline), on PGlite how long its thread was
+ * same client code and connection pool for both: a fair baseline), on PGlite how long its thread was
  * busy (its event loop's active time: the one queue every send's statements wait in, steadier from
  * run to run than a burst's p95), how busy the machine's cores were and what each process took of
  * them (bench/class/machine.ts), the server's phases (bench/class/phases.ts), and the burst on one
- * clock: the client's stages (request sent, written, the response's head, its first chunk; undici's
- * diagnostics channels) beside the server's phases.
+ * clock: the client's stages (request sent, written, the response's head, its first chunk) beside
+ * the server's phases.
  *
  * The app, the endpoint and this client each run in a process of their own (as bench:server explains,
  * a client in the server's process hides what the server costs); PostgreSQL takes its share of the
@@ -42,10 +42,8 @@
  *   npm run bench:class -- --repeat 5          # each burst 5 times, the median kept (3 by default)
  *   npm run bench:class -- --floor             # also the floor: a bare relay in the app's place
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { subscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -167,82 +165,97 @@ interface Timing {
 }
 
 /**
- * The client's stages of a stream: the request sent (`fetch` called), written (its body handed to
- * the socket, undici's diagnostics), the response's head read (undici) and handed over (`fetch`
- * resolved), its first chunk of text read.
+ * The client's stages of a stream: the request sent (`http.request` called), written (its body handed
+ * to the socket: the request's `finish`), the response's head read, and its first chunk of text read.
  */
-const CLIENT_STAGES = ['sent', 'written', 'head', 'answered', 'firstChunk'] as const;
+const CLIENT_STAGES = ['sent', 'written', 'head', 'firstChunk'] as const;
 type ClientStage = (typeof CLIENT_STAGES)[number];
 const clock = () => performance.timeOrigin + performance.now();
 
 /**
- * undici's diagnostics channels (fetch's client): a request's stages go to the stream that made it
- * (the request is created inside its `timed` call's context), and the connections it opens are counted.
+ * The client is Node's own `http`: a `data` event a chunk, no promise or web stream a read. It shares
+ * the machine's two cores with the server it measures, and `fetch` took 2.5 times its CPU a stream
+ * (5.6–6.7 ms against 1.8–2.3 at 300 at once): CPU a class's own devices spend, not the server's
+ * machine. Its connection pool is the same for both sides: a keep-alive agent with no cap, made anew
+ * before each burst (`freshPool`), so that every burst opens its connections as a class would.
  */
-const stream = new AsyncLocalStorage<Timing>();
-const requests = new WeakMap<object, Timing>();
+let pool = new http.Agent({ keepAlive: true });
 let connectionsOpened = 0;
-subscribe('undici:request:create', (message) => {
-  const timing = stream.getStore();
-  if (timing) requests.set((message as { request: object }).request, timing);
-});
-subscribe('undici:request:bodySent', (message) => {
-  const timing = requests.get((message as { request: object }).request);
-  if (timing) timing.stages.written ??= clock();
-});
-subscribe('undici:request:headers', (message) => {
-  const timing = requests.get((message as { request: object }).request);
-  if (timing) timing.stages.head ??= clock();
-});
-subscribe('undici:client:connected', () => void connectionsOpened++);
+function freshPool() {
+  pool.destroy();
+  pool = new http.Agent({ keepAlive: true });
+}
 
 /**
- * Reads a server-sent-event stream as it arrives: `isText(block)` says whether an event carries reply
- * text, `isEnd(block)` whether it ends the reply, `isFailure(block)` whether it is an error event.
+ * Sends `body` to `url` and reads the server-sent-event stream as it arrives: `isText(block)` says
+ * whether an event carries reply text, `isEnd(block)` whether it ends the reply, `isFailure(block)`
+ * whether it is an error event.
  */
-async function timed(
-  send: () => Promise<Response>,
+function timed(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
   isText: (block: string) => boolean,
   isEnd: (block: string) => boolean,
   isFailure: (block: string) => boolean,
 ): Promise<Timing> {
   const started = performance.now();
   const timing: Timing = { ttft: NaN, gaps: [], total: NaN, chunks: 0, stages: { sent: clock() } };
-  let last = 0;
-  try {
-    const response = await stream.run(timing, send);
-    timing.stages.answered = clock();
-    if (response.status !== 200) {
-      timing.failure = `${response.status} ${await response.text()}`;
-      return timing;
-    }
-    const decoder = new TextDecoder();
-    let buffer = '';
-    let ended = false;
-    for await (const bytes of response.body as AsyncIterable<Uint8Array>) {
-      const now = performance.now() - started;
-      buffer += decoder.decode(bytes, { stream: true });
-      const blocks = buffer.split('\n\n');
-      buffer = blocks.pop() ?? '';
-      for (const block of blocks) {
-        if (isFailure(block)) timing.failure = block;
-        if (isText(block)) {
-          if (timing.chunks === 0) {
-            timing.ttft = now;
-            timing.stages.firstChunk = performance.timeOrigin + started + now;
-          } else timing.gaps.push(now - last);
-          last = now;
-          timing.chunks++;
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (failure?: string) => {
+      if (settled) return;
+      settled = true;
+      if (failure !== undefined && !timing.failure) timing.failure = failure;
+      resolve(timing);
+    };
+    const request = http.request(
+      url,
+      { method: 'POST', agent: pool, headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        timing.stages.head = clock();
+        response.setEncoding('utf8');
+        let buffer = '';
+        if (response.statusCode !== 200) {
+          response.on('data', (text: string) => (buffer += text));
+          response.on('end', () => settle(`${response.statusCode} ${buffer}`));
+          return;
         }
-        if (isEnd(block)) ended = true;
-      }
-    }
-    timing.total = performance.now() - started;
-    if (!ended && !timing.failure) timing.failure = 'the stream ended without its last event';
-  } catch (error) {
-    timing.failure = (error as Error).message;
-  }
-  return timing;
+        let last = 0;
+        let ended = false;
+        response.on('data', (text: string) => {
+          const now = performance.now() - started;
+          buffer += text;
+          let at: number;
+          while ((at = buffer.indexOf('\n\n')) !== -1) {
+            const block = buffer.slice(0, at);
+            buffer = buffer.slice(at + 2);
+            if (isFailure(block)) timing.failure = block;
+            if (isText(block)) {
+              if (timing.chunks === 0) {
+                timing.ttft = now;
+                timing.stages.firstChunk = performance.timeOrigin + started + now;
+              } else timing.gaps.push(now - last);
+              last = now;
+              timing.chunks++;
+            }
+            if (isEnd(block)) ended = true;
+          }
+        });
+        response.on('end', () => {
+          timing.total = performance.now() - started;
+          settle(ended ? undefined : 'the stream ended without its last event');
+        });
+        response.on('error', (error) => settle(error.message));
+      },
+    );
+    request.on('socket', () => {
+      if (!request.reusedSocket) connectionsOpened++;
+    });
+    request.on('finish', () => (timing.stages.written ??= clock()));
+    request.on('error', (error) => settle(error.message));
+    request.end(body);
+  });
 }
 
 const question = (i: number, sessionId?: string) => ({
@@ -252,12 +265,9 @@ const question = (i: number, sessionId?: string) => ({
 
 function throughAyah(url: string, token: string, i: number) {
   return timed(
-    () =>
-      fetch(`${url}/api/v1/chat/send/stream`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(question(i, chatOf.get(token))),
-      }),
+    `${url}/api/v1/chat/send/stream`,
+    { authorization: `Bearer ${token}` },
+    JSON.stringify(question(i, chatOf.get(token))),
     (block) => block.startsWith('event: chunk'),
     (block) => block.startsWith('event: done'),
     (block) => block.startsWith('event: error'),
@@ -266,12 +276,9 @@ function throughAyah(url: string, token: string, i: number) {
 
 function direct(endpoint: string, i: number) {
   return timed(
-    () =>
-      fetch(`${endpoint}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'bench-tutor', stream: true, ...question(i) }),
-      }),
+    `${endpoint}/chat/completions`,
+    {},
+    JSON.stringify({ model: 'bench-tutor', stream: true, ...question(i) }),
     (block) => block.includes('"content"'),
     (block) => block.includes('[DONE]'),
     () => false,
@@ -280,7 +287,7 @@ function direct(endpoint: string, i: number) {
 
 /**
  * One warm-up stream, read to its end on a connection of its own that is closed after it (not
- * fetch's pool): the burst after it opens its connections as it would have without a warm-up.
+ * the client's pool): the burst after it opens its connections as it would have without a warm-up.
  */
 function warmUp(url: string, token: string | null, body: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -414,8 +421,15 @@ async function burst(
       ),
     );
   }
+  // The measured bursts open their own connections (or `--warm`'s, below).
+  freshPool();
   if (WARM) {
-    const open = (url: string) => fetch(url).then((r) => r.arrayBuffer());
+    const open = (url: string) =>
+      new Promise<void>((resolve, reject) =>
+        http
+          .get(url, { agent: pool }, (response) => response.resume().once('end', resolve))
+          .once('error', reject),
+      );
     await Promise.all(Array.from({ length: n }, () => open(`${endpoint}/models`)));
     await Promise.all(
       Array.from({ length: n }, (_, i) =>
@@ -428,7 +442,7 @@ async function burst(
   for (const app of apps) await app.ask('settle');
   const load = loadAverage();
   // The client's own cost of each side (its CPU a stream, the connections it opened): the same
-  // code and the same connection pool (fetch's) for both, so the baseline is a fair one.
+  // code and the same connection pool for both, so the baseline is a fair one.
   const measured = async (streams: () => Promise<Timing[]>, app: Child[] = []) => {
     const cpu = process.cpuUsage();
     const opened = connectionsOpened;
