@@ -73,6 +73,10 @@ export function chatRoutes(
   // AYAH_TRACE_SENDS=1: where a streamed send's time goes before its first words (http/send-trace.ts).
   const trace = sendTrace(deps.config.traceSends, logger);
   const replies = createStreamCap(deps.config.chat.concurrentReplies);
+  // A reply's text in steps while many replies are written at once (config.ts `ReplyPacing`); its
+  // first words, its status and its end at once.
+  const { above, everyMs } = deps.config.chat.pacing;
+  const pace = (event: string) => (event === 'chunk' && gate.load().active > above ? everyMs : 0);
 
   /**
    * Reads the whole reply; throws on failure. Nothing is stored unless the reply is complete. The
@@ -226,6 +230,7 @@ export function chatRoutes(
           }
         },
         cancel,
+        pace,
       );
     },
   );

@@ -13,6 +13,12 @@
  * what it reads in the same turn it is enqueued, so the order holds.
  *
  * The wire is the same: a client reads the same events, in the same order.
+ *
+ * `pace` may hold an event back: it says how long after the stream's last write the event may go
+ * out (0: in this turn, as above). Events sent meanwhile join it, and one that may not wait takes
+ * them all out with it, in order. The chat paces its reply text when the process writes many
+ * replies at once: a socket write a chunk was a fifth of its thread's busy time under a class's 300
+ * replies (issue 26), and text that arrives in 50 ms steps instead of 25 reads the same.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -36,17 +42,23 @@ export function eventStream(
   c: Context,
   write: (events: EventSink) => Promise<void>,
   onCancel: () => void,
+  pace?: (event: string) => number,
 ): Response {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let pending = '';
   let scheduled = false;
+  let held: ReturnType<typeof setTimeout> | undefined;
+  let lastWrite = -Infinity;
   let cancelled = false;
   let ended = false;
 
   const flush = () => {
     scheduled = false;
+    clearTimeout(held);
+    held = undefined;
     if (pending === '' || cancelled) return;
+    lastWrite = performance.now();
     const text = pending;
     pending = '';
     // Straight to the socket once the head is out and nothing waits in the body (desiredSize 1:
@@ -68,6 +80,7 @@ export function eventStream(
     cancel() {
       cancelled = true;
       pending = '';
+      clearTimeout(held);
       if (!ended) onCancel();
     },
   });
@@ -77,11 +90,16 @@ export function eventStream(
       if (cancelled || ended) return;
       if (/[\r\n]/.test(event)) throw new Error('an event name must not contain a line break');
       pending += `event: ${event}\ndata: ${data.split(/\r\n|\r|\n/).join('\ndata: ')}\n\n`;
-      if (!scheduled) {
-        scheduled = true;
-        // After this turn's I/O callbacks: the events they produce go out together.
-        setImmediate(flush);
+      if (scheduled) return;
+      const wait = pace ? lastWrite + pace(event) - performance.now() : 0;
+      if (wait > 0) {
+        held ??= setTimeout(flush, wait);
+        return;
       }
+      scheduled = true;
+      // After this turn's I/O callbacks: the events they produce go out together (a held write
+      // with them).
+      setImmediate(flush);
     },
     get cancelled() {
       return cancelled;
