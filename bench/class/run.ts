@@ -179,12 +179,16 @@ const clock = () => performance.timeOrigin + performance.now();
  * machine. Its connection pool is the same for both sides: a keep-alive agent with no cap, made anew
  * before each burst (`freshPool`), so that every burst opens its connections as a class would.
  */
-let pool = new http.Agent({ keepAlive: true });
+// Every idle connection kept (Node's agent keeps 256 a host by default): `--warm` opens 300.
+const newPool = () => new http.Agent({ keepAlive: true, maxFreeSockets: Infinity });
+let pool = newPool();
 let connectionsOpened = 0;
 function freshPool() {
   pool.destroy();
-  pool = new http.Agent({ keepAlive: true });
+  pool = newPool();
 }
+/** A stream that has not ended after this long fails (a stalled server must not hang the bench). */
+const STREAM_TIMEOUT_MS = 120_000;
 
 /**
  * Sends `body` to `url` and reads the server-sent-event stream as it arrives: `isText(block)` says
@@ -215,6 +219,10 @@ function timed(
       (response) => {
         timing.stages.head = clock();
         response.setEncoding('utf8');
+        // Settles once whatever happens to the connection (a no-op after `end`).
+        response.on('close', () =>
+          settle(response.complete ? undefined : 'the stream was cut off'),
+        );
         let buffer = '';
         if (response.statusCode !== 200) {
           response.on('data', (text: string) => (buffer += text));
@@ -248,6 +256,9 @@ function timed(
         });
         response.on('error', (error) => settle(error.message));
       },
+    );
+    request.setTimeout(STREAM_TIMEOUT_MS, () =>
+      request.destroy(new Error(`no end within ${STREAM_TIMEOUT_MS} ms`)),
     );
     request.on('socket', () => {
       if (!request.reusedSocket) connectionsOpened++;
@@ -427,7 +438,11 @@ async function burst(
     const open = (url: string) =>
       new Promise<void>((resolve, reject) =>
         http
-          .get(url, { agent: pool }, (response) => response.resume().once('end', resolve))
+          .get(url, { agent: pool }, (response) =>
+            response
+              .resume()
+              .once('close', () => (response.complete ? resolve() : reject(new Error(url)))),
+          )
           .once('error', reject),
       );
     await Promise.all(Array.from({ length: n }, () => open(`${endpoint}/models`)));
