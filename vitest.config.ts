@@ -69,10 +69,11 @@ const serverFiles = { isolate: false };
 // the database, or is about one of the two. (Those about one database also skip themselves in the
 // other pass, describe.skipIf; left out here, that pass does not even load them.)
 const onceOnPglite = [
-  // No database at all: configuration parsing, the maths worker pool.
+  // No database at all: configuration parsing, the maths worker pool, an event stream's pacing.
   'tests/server/auth/auth-config.test.ts',
   'tests/server/process/config.test.ts',
   'tests/server/chat/maths-pool.test.ts',
+  'tests/server/http/sse.test.ts',
   // The server's OpenAPI document and its static files: the same whatever the database.
   'tests/server/http/openapi.test.ts',
   'tests/server/auth/auth-openapi.test.ts',

@@ -14,8 +14,8 @@
  *
  * The wire is the same: a client reads the same events, in the same order.
  *
- * `pace` may hold an event back: it says how long after the stream's last write the event may go
- * out (0: in this turn, as above). Events sent meanwhile join it, and one that may not wait takes
+ * `pace` may hold an event back: it says how long after the stream's last write of such events it
+ * may go out (0: in this turn, as above). Events sent meanwhile join it, and one that may not wait takes
  * them all out with it, in order. The chat paces its reply text when the process writes many
  * replies at once: a socket write a chunk was a fifth of its thread's busy time under a class's 300
  * replies (issue 26), and text that arrives in 50 ms steps instead of 25 reads the same.
@@ -47,18 +47,22 @@ export function eventStream(
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let pending = '';
-  let scheduled = false;
+  let scheduled: ReturnType<typeof setImmediate> | undefined;
   let held: ReturnType<typeof setTimeout> | undefined;
-  let lastWrite = -Infinity;
+  // When paced events last went out, and whether any wait in `pending` now: a status written just
+  // before never holds the first words back.
+  let lastPaced = -Infinity;
+  let pacedPending = false;
   let cancelled = false;
   let ended = false;
 
   const flush = () => {
-    scheduled = false;
+    clearImmediate(scheduled);
     clearTimeout(held);
-    held = undefined;
+    scheduled = held = undefined;
     if (pending === '' || cancelled) return;
-    lastWrite = performance.now();
+    if (pacedPending) lastPaced = performance.now();
+    pacedPending = false;
     const text = pending;
     pending = '';
     // Straight to the socket once the head is out and nothing waits in the body (desiredSize 1:
@@ -90,16 +94,17 @@ export function eventStream(
       if (cancelled || ended) return;
       if (/[\r\n]/.test(event)) throw new Error('an event name must not contain a line break');
       pending += `event: ${event}\ndata: ${data.split(/\r\n|\r|\n/).join('\ndata: ')}\n\n`;
+      const step = pace?.(event) ?? 0;
+      if (step > 0) pacedPending = true;
       if (scheduled) return;
-      const wait = pace ? lastWrite + pace(event) - performance.now() : 0;
-      if (wait > 0) {
+      const wait = lastPaced + step - performance.now();
+      if (step > 0 && wait > 0) {
         held ??= setTimeout(flush, wait);
         return;
       }
-      scheduled = true;
       // After this turn's I/O callbacks: the events they produce go out together (a held write
       // with them).
-      setImmediate(flush);
+      scheduled = setImmediate(flush);
     },
     get cancelled() {
       return cancelled;
