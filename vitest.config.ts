@@ -169,6 +169,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           ...browserGroup,
+          setupFiles: ['tests/browser-teardown.ts'],
           include: ['tests/browser/**/*.test.tsx'],
           browser: browser(),
         },
@@ -182,6 +183,7 @@ export default defineConfig({
         test: {
           name: 'stories',
           ...browserGroup,
+          setupFiles: ['tests/browser-teardown.ts'],
           browser: browser(),
         },
       },
