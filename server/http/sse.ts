@@ -15,10 +15,10 @@
  * The wire is the same: a client reads the same events, in the same order.
  *
  * `pace` may hold an event back: it says how long after the stream's last write of such events it
- * may go out (0: in this turn, as above). Events sent meanwhile join it, and one that may not wait takes
- * them all out with it, in order. The chat paces its reply text when the process writes many
- * replies at once: a socket write a chunk was a fifth of its thread's busy time under a class's 300
- * replies (issue 26), and text that arrives in 50 ms steps instead of 25 reads the same.
+ * may go out (0: in this turn, as above). Events sent meanwhile join it, and one that may not wait
+ * takes them all out with it, in order. The chat paces its reply text when the process writes many
+ * replies at once: a socket write a chunk was a fifth of its thread's busy time under a class's
+ * 300 replies (issue 26), and text that arrives in 50 ms steps instead of 25 reads the same.
  */
 import type { ServerResponse } from 'node:http';
 
