@@ -23,6 +23,7 @@ import type { Notifications } from './notifications';
 import { pgliteNotifications, postgresNotifications } from './notifications';
 import { namedByDefault, statementClient } from './pg-statements';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
+import { imageBlob } from './pglite-image';
 import type { PgliteHandle, PgliteThread } from './pglite-thread';
 import { asPglite, startPgliteThread } from './pglite-thread';
 import * as schema from './schema';
@@ -71,13 +72,14 @@ export type DatabaseOptions =
       named?: boolean;
     }
   /**
-   * `dataDir: null` keeps PGlite in memory. `image` is a dump of a data dir (`dumpDataDir`) to start
-   * from instead of an empty cluster: the test harness starts each file's database from one migrated
-   * image, a third of the time of a new cluster and its migrations.
+   * `dataDir: null` keeps PGlite in memory. `image` is the bytes of a dump of a data dir
+   * (`dumpDataDir`) to start from instead of an empty cluster: the test harness starts each file's
+   * database from one migrated image, a third of the time of a new cluster and its migrations. In
+   * a thread, PGlite takes the bytes' buffer: the caller's is left detached.
    */
   | {
       dataDir: string | null;
-      image?: Blob;
+      image?: Uint8Array<ArrayBuffer>;
       /**
        * PGlite in a worker thread of its own (pglite-thread.ts), so that its statements never block
        * the event loop. On by default; `AYAH_PGLITE_WORKER=0` runs it on the main thread.
@@ -243,7 +245,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       client = timedPglite(
         await PGlite.create(options.dataDir ?? undefined, {
           extensions: PGLITE_EXTENSIONS,
-          ...(options.image && { loadDataDir: options.image }),
+          ...(options.image && { loadDataDir: imageBlob(options.image) }),
         }),
       );
     }

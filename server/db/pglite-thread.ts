@@ -191,11 +191,14 @@ export function handOverInTurns(budgetMs: number): (deliver: () => void) => void
 
 export async function startPgliteThread(options: {
   dataDir: string | null;
-  image?: Blob;
+  /** Moved to the thread: the caller's buffer is left detached (empty). */
+  image?: Uint8Array<ArrayBuffer>;
   logger?: Pick<Console, 'error'>;
 }): Promise<PgliteThread> {
   const logger = options.logger ?? console;
-  const image = options.image ? new Uint8Array(await options.image.arrayBuffer()) : undefined;
+  // The thread takes the image's whole buffer: bytes that share theirs are copied out first.
+  const given = options.image;
+  const image = given && given.byteLength !== given.buffer.byteLength ? given.slice() : given;
   const wasm = await wasmModules();
   const worker = createWorker(
     { dataDir: options.dataDir, wasm, ...(image && { image }) },

@@ -20,6 +20,7 @@ import type { PGliteOptions, Transaction } from '@electric-sql/pglite';
 import { PGlite } from '@electric-sql/pglite';
 
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
+import { imageBlob } from './pglite-image';
 import { preparedStatements } from './pglite-statements';
 
 /** A compiled `WebAssembly.Module` (the server's type libraries leave WebAssembly out). */
@@ -134,7 +135,7 @@ async function main() {
     extensions: PGLITE_EXTENSIONS,
     pgliteWasmModule: data.wasm.pglite,
     initdbWasmModule: data.wasm.initdb,
-    ...(data.image && { loadDataDir: new Blob([data.image]) }),
+    ...(data.image && { loadDataDir: imageBlob(data.image) }),
   });
 
   // Statements with parameters run as named prepared statements (pglite-statements.ts, issue 26).

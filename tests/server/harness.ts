@@ -243,7 +243,7 @@ export class Harness {
       const image = inject('ayahPgliteImage');
       return openDatabase({
         dataDir: null,
-        ...(image && { image: new Blob([readFileSync(image)]) }),
+        ...(image && { image: readFileSync(image) }),
       });
     }
     const { url, drop } = await freshPgDatabase(inject('ayahPgTemplate'));

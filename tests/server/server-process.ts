@@ -107,7 +107,7 @@ export async function openMigrated(pgdata: string) {
   const image = existsSync(pgdata) ? '' : inject('ayahPgliteImage');
   const database = await openDatabase({
     dataDir: pgdata,
-    ...(image && { image: new Blob([readFileSync(image)]) }),
+    ...(image && { image: readFileSync(image) }),
   });
   try {
     await database.migrate();

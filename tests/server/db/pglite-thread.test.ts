@@ -359,7 +359,7 @@ describe.skipIf(onPostgres)('a PGlite thread that cannot start', () => {
   });
 
   it('says why, instead of waiting', async () => {
-    const image = new Blob([new Uint8Array([0x1f, 0x8b, 1, 2, 3])]);
+    const image = new Uint8Array([0x1f, 0x8b, 1, 2, 3]);
     await expect(
       openDatabase({ dataDir: null, image }).then((database) => (opened = database)),
     ).rejects.toThrow();
