@@ -20,6 +20,7 @@ import { Worker } from 'node:worker_threads';
 
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 
+import { ownBuffer } from './pglite-image';
 import type {
   PgliteCall,
   PgliteMessage,
@@ -197,8 +198,7 @@ export async function startPgliteThread(options: {
 }): Promise<PgliteThread> {
   const logger = options.logger ?? console;
   // The thread takes the image's whole buffer: bytes that share theirs are copied out first.
-  const given = options.image;
-  const image = given && given.byteLength !== given.buffer.byteLength ? given.slice() : given;
+  const image = options.image && ownBuffer(options.image);
   const wasm = await wasmModules();
   const worker = createWorker(
     { dataDir: options.dataDir, wasm, ...(image && { image }) },
