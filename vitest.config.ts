@@ -63,16 +63,13 @@ const nodeGroup = { sequence: { groupOrder: 1 }, maxWorkers: 2 };
 // product to start builds the app and the server, alone (tests/e2e/product.ts).
 const e2eGroup = { sequence: { groupOrder: 2 }, maxWorkers: 2 };
 
-// The server files share their worker's module graph (`isolate: false`): the server's modules, drizzle,
-// zod and PGlite's are imported once a worker, not once a file (of 8 server files on 2 workers, 49 s
-// of CPU became 34 s). Each file still boots its own server on its own database (tests/server/
-// harness.ts); a file that changes process-wide state (process.env, say) puts it back when done.
-const serverFiles = { isolate: false };
-
-// The unit and component files share their worker's module graph too: each file in a process of its
-// own took most of their time (unit 108 → 74 s of CPU, component 118 → 50 s, measured alone). The
-// component files about a first load (a module loaded lazily, a cache that starts empty) keep a
-// graph of their own: another file may have loaded that module or filled that cache already.
+// The server, unit and component files share their worker's module graph (`isolate: false`): their
+// modules are imported once a worker, not once a file. Of 8 server files on 2 workers, 49 s of CPU
+// became 34 s; measured alone, unit took 108 → 74 s of CPU and component 118 → 59 s. Each server
+// file still boots its own server on its own database (tests/server/harness.ts); a file that changes
+// process-wide state (process.env, say) puts it back when done. The component files about a first
+// load (a module loaded lazily, a cache that starts empty) keep a graph of their own: another file
+// may have loaded that module or filled that cache already.
 const sharedModules = { isolate: false };
 const firstLoadFiles = [
   'tests/component/markdown-lazy.test.tsx',
@@ -137,7 +134,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           ...nodeGroup,
-          ...serverFiles,
+          ...sharedModules,
           include: ['tests/server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...postgresOnly],
           globalSetup: ['tests/server/pglite-global-setup.ts'],
@@ -153,7 +150,7 @@ export default defineConfig({
           name: 'server-pg',
           environment: 'node',
           ...nodeGroup,
-          ...serverFiles,
+          ...sharedModules,
           include: ['tests/server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...onceOnPglite],
           globalSetup: ['tests/server/pg-global-setup.ts'],
