@@ -66,7 +66,8 @@ const e2eGroup = { sequence: { groupOrder: 2 }, maxWorkers: 2 };
 // The server, unit and component files share their worker's module graph (`isolate: false`): their
 // modules are imported once a worker, not once a file. Of 8 server files on 2 workers, 49 s of CPU
 // became 34 s; measured alone, unit took 108 → 74 s of CPU and component 118 → 59 s. Each server
-// file still boots its own server on its own database (tests/server/harness.ts); a file that changes
+// file still boots its own server (tests/server/harness.ts); on PGlite, on the worker's one database,
+// emptied for it (pglite-lease.ts: the project alone took 537 → 363 s of CPU). A file that changes
 // process-wide state (process.env, say) puts it back when done. The component files about a first
 // load (a module loaded lazily, a cache that starts empty) keep a graph of their own: another file
 // may have loaded that module or filled that cache already.
@@ -129,7 +130,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The reference server over real HTTP; each test file boots one server on one PGlite.
+        // The reference server over real HTTP; each test file boots one server on a migrated, empty
+        // PGlite (the worker's, lent to one file at a time).
         test: {
           name: 'server',
           environment: 'node',

@@ -1,6 +1,7 @@
 /**
  * Boots the real server once per test file on 127.0.0.1 (a free port) with a fresh data dir, over
- * PGlite in memory — or, in the `server-pg` project, over a database of its own in the PostgreSQL that
+ * PGlite in memory, as migrated and empty (the worker's one, emptied for the file: pglite-lease.ts)
+ * — or, in the `server-pg` project, over a database of its own in the PostgreSQL that
  * pg-global-setup.ts started. Tests share that database and keep apart by using their own users.
  *
  * The options choose what a file needs: the model settings, rate limits, auth timings, extra
@@ -9,7 +10,7 @@
  * about chat, goals or points can make many users fast.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,7 @@ import { openDatabase } from '../../server/db';
 import { pointsLedger } from '../../server/db/schema';
 import type { Mail } from '../../server/mailer';
 import { createMailer } from '../../server/mailer';
+import { leasePglite } from './pglite-lease';
 import { insertSignedInUser } from './seed-user';
 
 declare module 'vitest' {
@@ -239,13 +241,8 @@ export class Harness {
   }
 
   private async openDatabase(): Promise<Database> {
-    if (!onPostgres) {
-      const image = inject('ayahPgliteImage');
-      return openDatabase({
-        dataDir: null,
-        ...(image && { image: readFileSync(image) }),
-      });
-    }
+    // The worker's one PGlite, emptied for this file (pglite-lease.ts).
+    if (!onPostgres) return leasePglite(inject('ayahPgliteImage'));
     const { url, drop } = await freshPgDatabase(inject('ayahPgTemplate'));
     this.dropDatabase = drop;
     return openDatabase({ url, poolSize: 10 });

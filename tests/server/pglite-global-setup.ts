@@ -1,6 +1,6 @@
 /**
- * Global setup of the `server` project: one migrated PGlite database, dumped to a file that every
- * test file's harness starts its own in-memory database from (`ayahPgliteImage`). A new cluster and
+ * Global setup of the `server` project: one migrated PGlite database, dumped to a file that each
+ * worker's in-memory database starts from (`ayahPgliteImage`, pglite-lease.ts). A new cluster and
  * its migrations take 5–9 s in a fresh worker on a 2-core runner, loading the image about 3 s, and
  * the project has forty files. The image is made afresh each run from the checked-in migrations, and
  * the harness still runs `migrate()` on what it loads (a no-op when nothing is new).
