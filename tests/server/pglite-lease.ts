@@ -67,11 +67,20 @@ async function reusable(current: Shared): Promise<boolean> {
   }
 }
 
+/** Leases one after another: two servers starting at once must not both take the free one. */
+let turn: Promise<unknown> = Promise.resolve();
+
 /**
  * A migrated, empty PGlite for one server of a test file: the worker's own when it is free, else one
  * of its own. Either way `close()` gives it back (or closes it).
  */
-export async function leasePglite(imageFile: string): Promise<Database> {
+export function leasePglite(imageFile: string): Promise<Database> {
+  const leased = turn.then(() => lease(imageFile));
+  turn = leased.catch(() => {});
+  return leased;
+}
+
+async function lease(imageFile: string): Promise<Database> {
   let current = shared && (await shared.catch(() => null));
   if (current?.lent) {
     const own = await openDatabase({ dataDir: null, image: readFileSync(imageFile) });
