@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
 
 import { loadToaster } from '../src/ui/toast';
 
@@ -30,5 +30,13 @@ Element.prototype.releasePointerCapture ??= () => {};
 // The toast area's code loads apart from a page's (src/ui/toast.tsx): loaded here once a file, so a
 // test's first toast never waits within findBy's second for that module on a busy runner.
 await loadToaster();
+
+// A worker's files share one jsdom window (isolate: false, vitest.config.ts): each file starts with
+// the storage a fresh page has. A file that left a session value behind (the chat's, the tagline's)
+// failed OAuthCallback's check that its one-time value is all gone (1 clean-clone CI run of 4).
+beforeAll(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
 
 afterEach(() => cleanup());
