@@ -82,11 +82,16 @@ const firstLoadFiles = [
 // the database, or is about one of the two. (Those about one database also skip themselves in the
 // other pass, describe.skipIf; left out here, that pass does not even load them.)
 const onceOnPglite = [
-  // No database at all: configuration parsing, the maths worker pool, an event stream's pacing.
+  // No database at all: configuration parsing, the maths worker pool, an event stream's pacing, the
+  // tutor's wire client, the search filer's packing, the Node server's own connection limits (its
+  // process on an embedded database in either pass: it is never given a DATABASE_URL).
   'tests/server/auth/auth-config.test.ts',
   'tests/server/process/config.test.ts',
   'tests/server/chat/maths-pool.test.ts',
   'tests/server/http/sse.test.ts',
+  'tests/server/chat/completions.test.ts',
+  'tests/server/chat/pack.test.ts',
+  'tests/server/process/connections.test.ts',
   // The server's OpenAPI document and its static files: the same whatever the database.
   'tests/server/http/openapi.test.ts',
   'tests/server/auth/auth-openapi.test.ts',
@@ -95,6 +100,7 @@ const onceOnPglite = [
   // About the embedded database itself (its data dir, lock, backups) or a machine without PostgreSQL.
   'tests/server/db/db-backup.test.ts',
   'tests/server/db/pglite-thread.test.ts',
+  'tests/server/db/pglite-statements.test.ts',
   'tests/server/db/upkeep.test.ts',
   'tests/server/db/pg-skip.test.ts',
   'tests/server/process/npm-start.test.ts',
