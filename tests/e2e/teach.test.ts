@@ -89,13 +89,17 @@ describe('a trusted adult in the loop', () => {
     await page.waitForURL(/\/assistant/);
     // The sidebar's Teach link counts the alert not yet opened; opening it on /teach clears the
     // badge at once, without a reload.
+    // (The count is fetched after sign-in: on a busy 2-core runner it once took longer than the
+    // poll's default second.)
     const teach = page.getByRole('link', { name: /^Teach/ });
-    await expect.poll(() => teach.textContent()).toBe('Teach1 unread safety alerts');
+    await expect
+      .poll(() => teach.textContent(), { timeout: 15_000 })
+      .toBe('Teach1 unread safety alerts');
     await teach.click();
     await page.waitForURL(/\/teach$/);
     await page.getByRole('button', { name: /^Unread: Sam · Self-harm/ }).click();
     await page.getByRole('region', { name: 'Sam: Self-harm' }).waitFor();
-    await expect.poll(() => teach.textContent()).toBe('Teach');
+    await expect.poll(() => teach.textContent(), { timeout: 15_000 }).toBe('Teach');
 
     await page.goto(link);
     const panel = page.getByRole('region', { name: 'Sam: Self-harm' });
