@@ -47,9 +47,15 @@ async function schemaOf(database: Database): Promise<string> {
   return row!.digest;
 }
 
-async function open(imageFile: string): Promise<Shared> {
+/** A new in-memory PGlite from the image, migrated (a no-op unless a migration is newer). */
+async function openFromImage(imageFile: string): Promise<Database> {
   const database = await openDatabase({ dataDir: null, image: readFileSync(imageFile) });
   await database.migrate();
+  return database;
+}
+
+async function open(imageFile: string): Promise<Shared> {
+  const database = await openFromImage(imageFile);
   const [row] = rowsOf<{ tables: string }>(
     await database.db.execute(sql`
       select string_agg(format('%I.%I', schemaname, tablename), ', ') as tables
@@ -82,11 +88,7 @@ export function leasePglite(imageFile: string): Promise<Database> {
 
 async function lease(imageFile: string): Promise<Database> {
   let current = shared && (await shared.catch(() => null));
-  if (current?.lent) {
-    const own = await openDatabase({ dataDir: null, image: readFileSync(imageFile) });
-    await own.migrate();
-    return own;
-  }
+  if (current?.lent) return openFromImage(imageFile);
   if (current && !(await reusable(current))) {
     await current.database.close().catch(() => {});
     current = null;
