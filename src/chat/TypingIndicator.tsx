@@ -20,13 +20,14 @@ export function TypingIndicator({ activity }: { activity?: string }) {
   );
 }
 
+/** Three dots bouncing in turn; where the reader prefers reduced motion, fading in turn in place. */
 export function Dots() {
   return (
     <span aria-hidden="true" className="ay:inline-flex ay:items-center ay:gap-1">
       {[0, 160, 320].map((delay) => (
         <span
           key={delay}
-          className="ay:size-2 ay:rounded-full ay:bg-muted-foreground ay:animate-bounce-dot"
+          className="ay:size-2 ay:rounded-full ay:bg-muted-foreground ay:motion-safe:animate-bounce-dot ay:motion-reduce:animate-pulse"
           style={{ animationDelay: `${delay}ms` }}
         />
       ))}

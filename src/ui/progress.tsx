@@ -18,16 +18,22 @@ export const progressVariants = cva(
   },
 );
 
-/** The filled part, coloured by `progressTone()`: red under 25 %, yellow under 75 %, else green. */
-export const progressIndicatorVariants = cva('ay:h-full ay:rounded-full ay:transition-[width]', {
-  variants: {
-    tone: {
-      low: 'ay:bg-progress-low',
-      mid: 'ay:bg-progress-mid',
-      high: 'ay:bg-progress-high',
+/**
+ * The filled part, coloured by `progressTone()`: red under 25 %, yellow under 75 %, else green. It
+ * grows smoothly to a new value, or at once where the reader prefers reduced motion.
+ */
+export const progressIndicatorVariants = cva(
+  'ay:h-full ay:rounded-full ay:motion-safe:transition-[width]',
+  {
+    variants: {
+      tone: {
+        low: 'ay:bg-progress-low',
+        mid: 'ay:bg-progress-mid',
+        high: 'ay:bg-progress-high',
+      },
     },
   },
-});
+);
 
 export interface ProgressProps
   extends

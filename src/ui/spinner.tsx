@@ -11,7 +11,10 @@ export interface SpinnerProps extends ComponentProps<'svg'> {
   label?: string;
 }
 
-/** A spinning ring in the current text colour. */
+/**
+ * A spinning ring in the current text colour; where the reader prefers reduced motion, it stays in
+ * place and fades in and out instead.
+ */
 export function Spinner({ label, className, ...props }: SpinnerProps) {
   return (
     <svg
@@ -23,7 +26,10 @@ export function Spinner({ label, className, ...props }: SpinnerProps) {
       role={label ? 'img' : undefined}
       aria-label={label}
       aria-hidden={label ? undefined : true}
-      className={cn('ay:size-4 ay:shrink-0 ay:fill-none ay:animate-spin', className)}
+      className={cn(
+        'ay:size-4 ay:shrink-0 ay:fill-none ay:motion-safe:animate-spin ay:motion-reduce:animate-pulse',
+        className,
+      )}
       {...props}
     >
       <circle cx="12" cy="12" r="9" stroke="currentColor" strokeWidth="3" opacity="0.25" />
