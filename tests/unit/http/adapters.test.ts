@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 afterEach(() => {
-  server.received.length = 0;
+  server.reset();
 });
 
 const odd = 'a b/c';

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 afterEach(() => {
-  server.received.length = 0;
+  server.reset();
   vi.restoreAllMocks();
 });
 

@@ -25,6 +25,11 @@ export type TestServer = {
   received: Received[];
   /** Replaces the handler for the next requests. */
   handle(handler: Handler): void;
+  /**
+   * Back to the handler it started with, and nothing received: each test starts from there, whatever
+   * the one before it set (so the tests pass in any order).
+   */
+  reset(): void;
   close(): Promise<void>;
 };
 
@@ -60,6 +65,10 @@ export async function startServer(handler: Handler = (_req, res) => json(res, 20
     received,
     handle(next) {
       current = next;
+    },
+    reset() {
+      current = handler;
+      received.length = 0;
     },
     close() {
       for (const socket of sockets) socket.destroy();

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 afterEach(() => {
-  server.received.length = 0;
+  server.reset();
 });
 
 const request = { messages: [{ role: 'user' as const, content: 'Héllo' }], threadId: 't0' };
