@@ -178,6 +178,11 @@ export interface Config {
   dataDir: string;
   /** A real PostgreSQL when set; otherwise the embedded PGlite under the data dir. */
   databaseUrl: string | null;
+  /**
+   * PostgreSQL connections this process's requests share (AYAH_PG_POOL, 10); one more listens for
+   * sign-outs. With several processes, their sum stays under the server's `max_connections`.
+   */
+  databasePoolSize: number;
   jwtSecret: Uint8Array;
   smtpUrl: string | null;
   mailFrom: string;
@@ -368,6 +373,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
+    databasePoolSize: positiveInt('AYAH_PG_POOL', env.AYAH_PG_POOL, 10),
     jwtSecret: jwtSecret(env.AYAH_JWT_SECRET, dataDir),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.AYAH_MAIL_FROM || 'Ayah <no-reply@ayah.local>',

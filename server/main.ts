@@ -40,7 +40,7 @@ async function main() {
   const demo = process.env.AYAH_DEMO_PORTAL === '1' ? await loadDemoPortal(config) : null;
   const database = await openDatabase(
     config.databaseUrl
-      ? { url: config.databaseUrl }
+      ? { url: config.databaseUrl, poolSize: config.databasePoolSize }
       : { dataDir: path.join(config.dataDir, 'pgdata') },
   );
   await database.migrate();

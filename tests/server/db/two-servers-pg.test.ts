@@ -24,6 +24,10 @@ import { JWT_SECRET, startServer, stopServer } from '../server-process';
 
 const available = onPostgres && !!inject('ayahPgUrl');
 const PASSWORD = 'Blue-Kettle-42';
+/** Each server's pool (AYAH_PG_POOL), below the default 10 that a burst of 100 sends each would fill. */
+const POOL = 3;
+/** The test's own connections, told apart from the servers' in pg_stat_activity. */
+const TEST_APP = 'two-servers-test';
 
 describe.skipIf(!available)('two servers on one PostgreSQL', () => {
   const dirs: string[] = [];
@@ -35,7 +39,9 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
   beforeAll(async () => {
     const fresh = await freshPgDatabase();
     drop = fresh.drop;
-    database = await openDatabase({ url: fresh.url, poolSize: 4 });
+    const own = new URL(fresh.url);
+    own.searchParams.set('application_name', TEST_APP);
+    database = await openDatabase({ url: own.toString(), poolSize: 4 });
     await database.migrate();
     student = await insertSignedInUser(database, new TextEncoder().encode(JWT_SECRET), {
       email: `two-servers-${Date.now()}@example.com`,
@@ -47,7 +53,7 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
       [0, 1].map(() => {
         const dir = mkdtempSync(path.join(os.tmpdir(), 'ayah-two-'));
         dirs.push(dir);
-        return startServer(dir, { DATABASE_URL: fresh.url });
+        return startServer(dir, { DATABASE_URL: fresh.url, AYAH_PG_POOL: String(POOL) });
       }),
     );
     servers.push(...started);
@@ -105,6 +111,14 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
         .from(conversions)
         .where(eq(conversions.userId, student.id));
       expect(Number(done!.n)).toBe(100);
+      // 100 sends at once on each server, and each held to its AYAH_PG_POOL connections (and the
+      // one that listens for sign-outs).
+      const { rows } = (await database.db.execute(
+        sql`select count(*) as n from pg_stat_activity
+            where datname = current_database() and application_name <> ${TEST_APP}`,
+      )) as unknown as { rows: { n: string }[] };
+      expect(Number(rows[0]!.n)).toBeGreaterThan(2);
+      expect(Number(rows[0]!.n)).toBeLessThanOrEqual(2 * (POOL + 1));
       for (const server of servers) {
         const balance = await fetch(`${server.url}/api/v1/web3-tokens/finu-balance`, {
           headers: { authorization: `Bearer ${student.token}` },

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
     expect(config.port).toBe(3000);
     expect(config.publicUrl).toBe('http://localhost:3000');
     expect(config.databaseUrl).toBeNull();
+    expect(config.databasePoolSize).toBe(10);
     expect(config.smtpUrl).toBeNull();
     expect(config.allowedOrigins).toEqual([]);
     expect(config.trustProxy).toBe(false);
@@ -58,18 +59,20 @@ describe('loadConfig', () => {
     );
   });
 
-  it('reads PORT, PUBLIC_URL, DATABASE_URL, SMTP_URL and AYAH_ALLOWED_ORIGINS', () => {
+  it('reads PORT, PUBLIC_URL, DATABASE_URL, AYAH_PG_POOL, SMTP_URL and AYAH_ALLOWED_ORIGINS', () => {
     const config = loadConfig({
       AYAH_DATA_DIR: dataDir(),
       PORT: '8080',
       PUBLIC_URL: 'https://ayah.example.org/',
       DATABASE_URL: 'postgres://u@db/ayah',
+      AYAH_PG_POOL: '4',
       SMTP_URL: 'smtp://mail:25',
       AYAH_ALLOWED_ORIGINS: 'https://portal.school.org, http://localhost:5173/',
     });
     expect(config.port).toBe(8080);
     expect(config.publicUrl).toBe('https://ayah.example.org');
     expect(config.databaseUrl).toBe('postgres://u@db/ayah');
+    expect(config.databasePoolSize).toBe(4);
     expect(config.smtpUrl).toBe('smtp://mail:25');
     expect(config.allowedOrigins).toEqual(['https://portal.school.org', 'http://localhost:5173']);
     expect(loadConfig({ AYAH_DATA_DIR: dataDir(), PORT: '8080' }).publicUrl).toBe(
@@ -84,6 +87,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ AYAH_DATA_DIR: dir, AYAH_KEEP_ALIVE_MS: '0' })).toThrow(
       /AYAH_KEEP_ALIVE_MS/,
     );
+    for (const pool of ['0', '-2', '2.5', 'ten']) {
+      expect(() => loadConfig({ AYAH_DATA_DIR: dir, AYAH_PG_POOL: pool })).toThrow(
+        `AYAH_PG_POOL must be a positive integer, got "${pool}"`,
+      );
+    }
     expect(() => loadConfig({ AYAH_DATA_DIR: dir, AYAH_ALLOWED_ORIGINS: 'not a url' })).toThrow(
       /AYAH_ALLOWED_ORIGINS/,
     );
