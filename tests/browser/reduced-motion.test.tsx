@@ -53,7 +53,7 @@ function movement(): string[] {
     const { duration } = effect.getComputedTiming();
     if (typeof duration === 'number' && duration / 1000 < INSTANT_S) continue;
     const keys = new Set(effect.getKeyframes().flatMap((frame) => Object.keys(frame)));
-    const moving = [...keys].filter((key) => MOVING.test(key) && key !== 'offset');
+    const moving = [...keys].filter((key) => MOVING.test(key));
     if (moving.length > 0) {
       const name =
         animation instanceof CSSAnimation
