@@ -31,6 +31,8 @@ const app = createApp({ config, database, mailer, logger: quiet });
 const response = await app.request('/api/v1/openapi.json');
 if (!response.ok) throw new Error(`openapi.json: ${response.status} ${await response.text()}`);
 const document = await response.json();
+// Its background work (the chat's search filing, say) ends before the database closes under it.
+await app.stop();
 await database.close();
 
 writeFileSync(path.join(out, 'openapi.json'), `${JSON.stringify(document, null, 2)}\n`);
