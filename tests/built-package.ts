@@ -4,7 +4,15 @@
  * missing or older than its sources, and test files running side by side build it once, under a lock.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -32,18 +40,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `work` holding the lock directory `lock`, which test files in other workers (processes) take
- * too: one at a time, whichever comes first. A lock left by a crashed run is cleared after 5 minutes.
+ * too: one at a time, whichever comes first. The holder's pid is written in it: a lock whose holder is
+ * gone (a crashed run) is cleared at once, one whose holder still runs is waited for however long it
+ * takes (a build on a busy machine), and one without a pid after 5 minutes.
  */
 export async function withLock<T>(lock: string, work: () => T | Promise<T>): Promise<T> {
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(path.join(lock, 'pid'), String(process.pid));
       break;
     } catch {
-      // Another test file holds it: wait for it (or clear the lock a crashed run left behind).
-      const held = statSync(lock, { throwIfNoEntry: false });
-      if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS)
-        rmSync(lock, { recursive: true, force: true });
+      if (isAbandoned(lock)) rmSync(lock, { recursive: true, force: true });
       await sleep(500);
     }
   }
@@ -51,6 +59,25 @@ export async function withLock<T>(lock: string, work: () => T | Promise<T>): Pro
     return await work();
   } finally {
     rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Whether a lock directory is left by a process that is gone (see withLock). */
+function isAbandoned(lock: string): boolean {
+  const held = statSync(lock, { throwIfNoEntry: false });
+  if (!held) return false;
+  let pid = 0;
+  try {
+    pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+  } catch {
+    // Not written yet, or the lock is being freed.
+  }
+  if (!pid) return Date.now() - held.mtimeMs > STALE_LOCK_MS;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

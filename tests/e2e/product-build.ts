@@ -8,7 +8,7 @@
  * clone) is over long before, instead of holding both e2e workers at the start of the e2e group.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -22,6 +22,8 @@ export const START_LOCK = path.join(root, '.tmp-product-start.lock');
 export function buildInBackground(): () => Promise<void> {
   try {
     mkdirSync(START_LOCK);
+    // Its holder, which a waiting product start checks is still running (withLock).
+    writeFileSync(path.join(START_LOCK, 'pid'), String(process.pid));
   } catch {
     // Another run is starting a product or building: its own starts build when needed.
     return async () => {};
