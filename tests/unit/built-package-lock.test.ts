@@ -36,6 +36,17 @@ function heldBy(pid: number | null, ageMs: number) {
   utimesSync(lock, then, then);
 }
 
+/** withLock does not run its work while the lock stays (a few of its checks), and does once it goes. */
+async function expectWaitedFor() {
+  let ran = false;
+  const work = withLock(lock, () => (ran = true));
+  await new Promise((r) => setTimeout(r, 1_200));
+  expect(ran).toBe(false);
+  rmSync(lock, { recursive: true });
+  await work;
+  expect(ran).toBe(true);
+}
+
 test('takes a free lock, writes its pid in it, and frees it after the work', async () => {
   const seen = await withLock(lock, () => ({
     held: existsSync(lock),
@@ -47,13 +58,7 @@ test('takes a free lock, writes its pid in it, and frees it after the work', asy
 
 test('waits for a holder that is still running, however old its lock', async () => {
   heldBy(process.pid, 60 * 60_000);
-  let ran = false;
-  const work = withLock(lock, () => (ran = true));
-  await new Promise((r) => setTimeout(r, 1_200));
-  expect(ran).toBe(false);
-  rmSync(lock, { recursive: true });
-  await work;
-  expect(ran).toBe(true);
+  await expectWaitedFor();
 });
 
 test('clears at once a lock whose holder is gone', async () => {
@@ -69,11 +74,5 @@ test('clears a lock without a pid once it is 5 minutes old, and not before', asy
   await withLock(lock, () => {});
 
   heldBy(null, 0);
-  let ran = false;
-  const work = withLock(lock, () => (ran = true));
-  await new Promise((r) => setTimeout(r, 1_200));
-  expect(ran).toBe(false);
-  rmSync(lock, { recursive: true });
-  await work;
-  expect(ran).toBe(true);
+  await expectWaitedFor();
 });
