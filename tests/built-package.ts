@@ -45,21 +45,34 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * takes (a build on a busy machine), and one without a pid after 5 minutes.
  */
 export async function withLock<T>(lock: string, work: () => T | Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      writeFileSync(path.join(lock, 'pid'), String(process.pid));
-      break;
-    } catch {
-      if (isAbandoned(lock)) rmSync(lock, { recursive: true, force: true });
-      await sleep(500);
-    }
+  while (!tryLock(lock)) {
+    if (isAbandoned(lock)) rmSync(lock, { recursive: true, force: true });
+    await sleep(500);
   }
   try {
     return await work();
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/**
+ * Takes the lock directory `lock` if it is free, writing this process's pid in it (see withLock), and
+ * answers whether it did. Whoever takes it frees it (removes the directory).
+ */
+export function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+  } catch {
+    return false;
+  }
+  try {
+    writeFileSync(path.join(lock, 'pid'), String(process.pid));
+  } catch (error) {
+    rmSync(lock, { recursive: true, force: true });
+    throw error;
+  }
+  return true;
 }
 
 /** Whether a lock directory is left by a process that is gone (see withLock). */

@@ -8,8 +8,10 @@
  * clone) is over long before, instead of holding both e2e workers at the start of the e2e group.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
+
+import { tryLock } from '../built-package';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const START_LOCK = path.join(root, '.tmp-product-start.lock');
@@ -20,14 +22,8 @@ export const START_LOCK = path.join(root, '.tmp-product-start.lock');
  * stops a build still running. Does nothing while another run holds the lock.
  */
 export function buildInBackground(): () => Promise<void> {
-  try {
-    mkdirSync(START_LOCK);
-    // Its holder, which a waiting product start checks is still running (withLock).
-    writeFileSync(path.join(START_LOCK, 'pid'), String(process.pid));
-  } catch {
-    // Another run is starting a product or building: its own starts build when needed.
-    return async () => {};
-  }
+  // Held by another run, starting a product or building: its own starts build when needed.
+  if (!tryLock(START_LOCK)) return async () => {};
   let build: ChildProcess;
   try {
     build = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
