@@ -1,18 +1,25 @@
 /**
  * The built package (dist/), shared by every test that checks what a portal installs. `npm test`
- * builds it once before vitest (scripts/test.mjs); a test run alone builds it only when dist/ is
- * missing or older than its sources, and test files running side by side build it once, under a lock.
+ * builds it once before vitest (scripts/test.mjs): it packs the package from a clean copy of the repo,
+ * keeps the tarball (packedTarball) and puts that build's dist/ in place. A test run alone builds only
+ * when dist/ (or the tarball) is missing or older than its sources, and test files running side by
+ * side build dist/ once, under a lock.
  */
 import { execFileSync } from 'node:child_process';
 import {
+  copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -30,10 +37,15 @@ function newest(p: string): number {
   return Math.max(0, ...readdirSync(p).map((entry) => newest(path.join(p, entry))));
 }
 
+/** Whether `built` (a file) is there and no source is newer. */
+function newerThanSources(built: string): boolean {
+  if (!existsSync(built)) return false;
+  const time = statSync(built).mtimeMs;
+  return SOURCES.every((source) => newest(path.join(root, source)) <= time);
+}
+
 function isFresh(): boolean {
-  if (!existsSync(STAMP) || !existsSync(path.join(dist, 'styles.css'))) return false;
-  const built = statSync(STAMP).mtimeMs;
-  return SOURCES.every((source) => newest(path.join(root, source)) <= built);
+  return existsSync(path.join(dist, 'styles.css')) && newerThanSources(STAMP);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -127,4 +139,60 @@ export function staticGraph(entry: string): { files: Set<string>; packages: Set<
   };
   visit(entry);
   return { files, packages };
+}
+
+/** Where `npm test` keeps the tarball it packed (tests/pack-package.ts). */
+export const PACKED = path.join(root, '.test-results', 'package');
+
+/**
+ * `npm pack` as a registry's copy would be made: in a clean copy of the repo (the files git knows,
+ * tracked or not, and none it ignores: no dist/), with this repo's node_modules, so that `npm pack`
+ * alone must build what it packs (the `prepack` script). Answers the tarball, written into
+ * `destination`; with `keepDist`, that build's dist/ replaces this repo's.
+ */
+export function packFromCleanCopy(destination: string, { keepDist = false } = {}): string {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'ayah-pack-'));
+  try {
+    const clone = path.join(scratch, 'clone');
+    const files = execFileSync(
+      'git',
+      ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+      { cwd: root, encoding: 'utf8' },
+    )
+      .split('\0')
+      .filter((file) => file && existsSync(path.join(root, file)));
+    for (const file of files) {
+      mkdirSync(path.dirname(path.join(clone, file)), { recursive: true });
+      copyFileSync(path.join(root, file), path.join(clone, file));
+    }
+    if (existsSync(path.join(clone, 'dist'))) throw new Error('the clean copy holds a dist/');
+    symlinkSync(path.join(root, 'node_modules'), path.join(clone, 'node_modules'), 'dir');
+    mkdirSync(destination, { recursive: true });
+    const output = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
+      cwd: clone,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The build's own lines come first; npm's JSON answer last.
+    const packed = JSON.parse(output.slice(output.search(/^\[/m))) as { filename: string }[];
+    if (keepDist) {
+      rmSync(dist, { recursive: true, force: true });
+      cpSync(path.join(clone, 'dist'), dist, { recursive: true });
+    }
+    return path.join(destination, packed[0]!.filename);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The tarball `npm test` packed (PACKED) while no source is newer than it; otherwise one packed now,
+ * into `scratch`.
+ */
+export function packedTarball(scratch: string): string {
+  const kept = existsSync(PACKED)
+    ? readdirSync(PACKED).find((file) => file.endsWith('.tgz'))
+    : undefined;
+  if (kept && newerThanSources(path.join(PACKED, kept))) return path.join(PACKED, kept);
+  return packFromCleanCopy(scratch);
 }

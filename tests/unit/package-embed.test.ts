@@ -10,7 +10,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import {
-  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -25,7 +24,7 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { root } from '../built-package';
+import { packedTarball, root } from '../built-package';
 
 const PORTAL = `import { renderToString } from 'react-dom/server';
 import { AyahRoot, createHttpApi, type Api } from 'ayah-coach';
@@ -81,28 +80,8 @@ describe('npm pack, installed in a portal outside the repo', () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'ayah-portal-'));
     // Packed from a clean clone (issue 25 item 7): the repo's files as git knows them, no dist/, with
     // this repo's node_modules; `npm pack` alone must build what it packs (the `prepack` script).
-    const clone = path.join(scratch, 'clone');
-    const files = execFileSync(
-      'git',
-      ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-      { cwd: root, encoding: 'utf8' },
-    )
-      .split('\0')
-      .filter((file) => file && existsSync(path.join(root, file)));
-    for (const file of files) {
-      mkdirSync(path.dirname(path.join(clone, file)), { recursive: true });
-      copyFileSync(path.join(root, file), path.join(clone, file));
-    }
-    expect(existsSync(path.join(clone, 'dist'))).toBe(false);
-    symlinkSync(path.join(root, 'node_modules'), path.join(clone, 'node_modules'), 'dir');
-    const output = execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
-      cwd: clone,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    // The build's own lines come first; npm's JSON answer last.
-    const packed = JSON.parse(output.slice(output.search(/^\[/m))) as { filename: string }[];
-    tarball = path.join(scratch, packed[0]!.filename);
+    // `npm test` packed it so before vitest; a run of this file alone packs it now.
+    tarball = packedTarball(scratch);
 
     const installed = path.join(scratch, 'node_modules', 'ayah-coach');
     mkdirSync(installed, { recursive: true });
