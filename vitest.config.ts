@@ -145,7 +145,10 @@ export default defineConfig({
           ...sharedModules,
           include: ['tests/server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...postgresOnly],
-          globalSetup: ['tests/server/pglite-global-setup.ts'],
+          globalSetup: [
+            'tests/server/pglite-global-setup.ts',
+            'tests/server/server-build-global-setup.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -161,7 +164,10 @@ export default defineConfig({
           ...sharedModules,
           include: ['tests/server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...onceOnPglite],
-          globalSetup: ['tests/server/pg-global-setup.ts'],
+          globalSetup: [
+            'tests/server/pg-global-setup.ts',
+            'tests/server/server-build-global-setup.ts',
+          ],
           env: { AYAH_TEST_DB: 'postgres' },
           testTimeout: 30_000,
           hookTimeout: 60_000,

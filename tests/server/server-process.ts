@@ -1,7 +1,7 @@
 /**
- * The real server as a separate process (`node --import tsx server/main.ts`, what `npm start` runs
- * once built) on a data dir of the test's choosing: for what only a whole process shows, such as the
- * data dir's lock, its file modes, signals and a restart.
+ * The real server as a separate process, built as `npm start` runs it (server-build-global-setup.ts),
+ * on a data dir of the test's choosing: for what only a whole process shows, such as the data dir's
+ * lock, its file modes, signals and a restart.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ export async function startServer(
   env: Record<string, string> = {},
   { waitReady = true } = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [inject('ayahServerMain')], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
