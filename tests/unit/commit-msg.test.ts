@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -9,10 +9,15 @@ const HOOK = join(import.meta.dirname, '../../.githooks/commit-msg');
 
 /** Runs the commit-msg hook on `message` as git would: with the path of a file holding it. */
 function check(message: string) {
-  const file = join(mkdtempSync(join(tmpdir(), 'commit-msg-')), 'COMMIT_EDITMSG');
-  writeFileSync(file, message);
-  const run = spawnSync(HOOK, [file], { encoding: 'utf8' });
-  return { status: run.status, stderr: run.stderr };
+  const dir = mkdtempSync(join(tmpdir(), 'commit-msg-'));
+  try {
+    const file = join(dir, 'COMMIT_EDITMSG');
+    writeFileSync(file, message);
+    const run = spawnSync(HOOK, [file], { encoding: 'utf8' });
+    return { status: run.status, stderr: run.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('the commit-msg hook', () => {

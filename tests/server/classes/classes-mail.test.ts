@@ -5,7 +5,6 @@
  * teachers read their own students' chats, and no one else's. On PGlite and PostgreSQL.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 import { expect, it } from 'vitest';
@@ -75,7 +74,8 @@ describeServer('alert mails when the mail server is down', () => {
     expect(detail.deliveries[0].last_error).toBeTruthy();
 
     // Another process (a new mailer writing to its outbox): nothing is due before the backoff …
-    const outboxDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-alert-outbox-'));
+    // (Inside the harness's data dir, which goes when the server closes.)
+    const outboxDir = mkdtempSync(path.join(h.dataDir, 'other-outbox-'));
     const mailer = createMailer({
       smtpUrl: null,
       from: 'Ayah <a@b.c>',

@@ -1,5 +1,5 @@
 /** Built assets go out precompressed (brotli, gzip) with immutable caching for hashed files. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -19,7 +19,10 @@ beforeAll(async () => {
   compressDir(dir);
   await h.start();
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describeServer('static assets', () => {
   it('sends brotli, then gzip, by Accept-Encoding, cached immutably', async () => {
