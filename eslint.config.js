@@ -17,6 +17,8 @@ export default tseslint.config(
       'node_modules/',
       '.data/',
       '.test-results/',
+      // Scratch of the build and the tests (.gitignore): the package's declarations before bundling.
+      '.tmp*/',
       'coverage/',
       'server/db/migrations/',
     ],
