@@ -160,6 +160,7 @@ if (process.env.AYAH_DEMO_PORTAL === '1') buildDemoPortal();
 buildServer();
 if (process.env.AYAH_BUILD_ONLY === '1') process.exit(0);
 
+console.log('[start] starting the server …');
 const server = spawn(process.execPath, [path.join(serverDir, 'dist', 'main.js')], {
   cwd: root,
   stdio: 'inherit',

@@ -48,7 +48,10 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   if (template) cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  // Held until the product answers: the first start (or the global setup) builds, the others wait.
+  const deadline = Date.now() + 180_000;
+  // Held while start.mjs builds what is stale: the first start (or the global setup) builds, the
+  // others wait. Once it starts the server, the next product may start beside it: held until this one
+  // answered, two products started together took a server's boot longer, 5-10 s on a busy runner.
   const child = await withLock(START_LOCK, async () => {
     const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
       cwd: root,
@@ -57,20 +60,24 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
     });
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
-
-    const deadline = Date.now() + 180_000;
-    for (;;) {
+    while (!output.includes('[start] starting the server')) {
       if (child.exitCode !== null) throw new Error(`the product exited early:\n${output}`);
-      try {
-        const res = await fetch(`${url}/api/v1/health`);
-        if (res.ok) return child;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`the product did not start:\n${output}`);
-      await new Promise((r) => setTimeout(r, 250));
+      if (Date.now() > deadline) throw new Error(`the product did not build:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
     }
+    return child;
   });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the product exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/v1/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the product did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 
   const outbox = path.join(dataDir, 'outbox');
   const mails = () => {
