@@ -16,10 +16,11 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 
+import { startWorker } from '../threads';
 import { ownBuffer } from './pglite-image';
 import type {
   PgliteCall,
@@ -89,22 +90,6 @@ function wasmModules() {
     throw error;
   });
   return compiled;
-}
-
-function createWorker(data: PgliteThreadData, transfer: ArrayBuffer[]): Worker {
-  // From the sources (tsx, vitest) the worker is TypeScript, loaded through tsx's loader; built, it
-  // is the pglite-worker.js beside main.js (server/build.mjs).
-  if (import.meta.url.endsWith('.ts')) {
-    const file = new URL('./pglite-worker.ts', import.meta.url).href;
-    return new Worker(
-      `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(file)}); })`,
-      { eval: true, workerData: data, transferList: transfer },
-    );
-  }
-  return new Worker(new URL('./pglite-worker.js', import.meta.url), {
-    workerData: data,
-    transferList: transfer,
-  });
 }
 
 /** The error a call answers: PostgreSQL's fields on a fresh Error, whose stack is this thread's. */
@@ -200,10 +185,11 @@ export async function startPgliteThread(options: {
   // The thread takes the image's whole buffer: bytes that share theirs are copied out first.
   const image = options.image && ownBuffer(options.image);
   const wasm = await wasmModules();
-  const worker = createWorker(
-    { dataDir: options.dataDir, wasm, ...(image && { image }) },
-    image ? [image.buffer as ArrayBuffer] : [],
-  );
+  const workerData: PgliteThreadData = { dataDir: options.dataDir, wasm, ...(image && { image }) };
+  const worker = startWorker(new URL('./pglite-worker.ts', import.meta.url), {
+    workerData,
+    transferList: image ? [image.buffer as ArrayBuffer] : [],
+  });
 
   const pending = new Map<
     number,

@@ -11,8 +11,9 @@
  * over the characters), so a huge one never reaches the engines.
  */
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
+import { startWorker } from '../threads';
 import type { MathsAnswer, MathsJob } from './maths-worker';
 import type { Result } from './tool-runs';
 
@@ -54,19 +55,6 @@ let threads: Thread[] = [];
 const queue: Pending[] = [];
 let nextId = 1;
 
-function createWorker(): Worker {
-  // From the sources (tsx, vitest) the worker is TypeScript, loaded through tsx's loader; built, it
-  // is the maths-worker.js beside main.js (server/build.mjs).
-  if (import.meta.url.endsWith('.ts')) {
-    const file = new URL('./maths-worker.ts', import.meta.url).href;
-    return new Worker(
-      `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(file)}); })`,
-      { eval: true },
-    );
-  }
-  return new Worker(new URL('./maths-worker.js', import.meta.url));
-}
-
 /** Gives queued calls to the ready, idle threads. */
 function dispatch() {
   for (const thread of threads) {
@@ -100,7 +88,7 @@ function retire(thread: Thread) {
 }
 
 function startThread(): Thread {
-  const worker = createWorker();
+  const worker = startWorker(new URL('./maths-worker.ts', import.meta.url));
   let markReady = () => {};
   const thread: Thread = {
     worker,

@@ -87,10 +87,12 @@ describe('the maths pool', () => {
       await warmUp();
       const answer = await runMaths({ name: 'check_math', input: { expression: '2x + 3 = 11' } }, 30000);
       console.log(JSON.stringify(answer));`;
+    // From the sources, as a script run by tsx loads them: its threads too, through tsx's loader.
+    const { AYAH_WORKER_DIR: _built, ...env } = process.env;
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '--eval', script],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { env, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
     child.stdout.on('data', (bytes: Buffer) => (out += String(bytes)));
