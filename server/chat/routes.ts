@@ -14,12 +14,12 @@ import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps';
 import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
-import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
+import { BEARER, body, createRouter, errorResponses, json, TimeZoneHeaders } from '../http/openapi';
 import { pageQuery } from '../http/paging';
 import { sendTrace } from '../http/send-trace';
 import { eventStream } from '../http/sse';
 import { BUSY_STATUS, createStreamGate, type StreamTicket } from '../http/stream-gate';
-import { requestTimeZone, TimeZoneHeaders } from '../http/timezone';
+import { requestTimeZone } from '../http/timezone';
 import { TutorError } from '../llm/model';
 import type { Tutor, TutorTurn } from '../ports';
 import {

@@ -10,8 +10,8 @@ import type { MiddlewareHandler } from 'hono';
 import type { AuthEnv } from '../http/auth';
 import { AppError } from '../http/errors';
 import { isUuid } from '../http/ids';
-import { BEARER, body, createRouter, errorResponses, json } from '../http/openapi';
-import { requestTimeZone, TimeZoneHeaders } from '../http/timezone';
+import { BEARER, body, createRouter, errorResponses, json, TimeZoneHeaders } from '../http/openapi';
+import { requestTimeZone } from '../http/timezone';
 import type { AlertAction, AlertService } from './alerts';
 import { ALERT_MESSAGES } from './alerts';
 import {

@@ -1,6 +1,6 @@
 /**
- * Pieces every domain's routes share: the router factory, the error schema, the bearer scheme, and
- * the `json`/`body` helpers of a route's answer and request body.
+ * Pieces every domain's routes share: the router factory, the error schema, the time zone header,
+ * the bearer scheme, and the `json`/`body` helpers of a route's answer and request body.
  */
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
@@ -21,6 +21,18 @@ export const ErrorSchema = z
     ]),
   })
   .openapi('Error');
+
+/**
+ * The `X-Timezone` header in OpenAPI, for routes whose answers count days or weeks (read by
+ * timezone.ts's `requestTimeZone`, which has no schema: the maths threads import it, not zod).
+ */
+export const TimeZoneHeaders = z.object({
+  'x-timezone': z.string().optional().openapi({
+    description:
+      'The caller’s IANA time zone (e.g. America/Los_Angeles): weeks (Monday–Sunday) and days are counted in it. UTC when absent or unknown.',
+    example: 'Europe/Berlin',
+  }),
+});
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'The request cannot be carried out',

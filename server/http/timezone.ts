@@ -4,7 +4,6 @@
  * zone. Absent, unknown or malformed, it is UTC. Only names from the IANA list pass (never offsets
  * such as '+05:00', which PostgreSQL's AT TIME ZONE would read with the POSIX sign, reversed).
  */
-import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 
 export const TIMEZONE_HEADER = 'X-Timezone';
@@ -48,15 +47,6 @@ function knownZone(name: string): string | null {
 export function requestTimeZone(c: Context): string {
   return resolveTimeZone(c.req.header(TIMEZONE_HEADER));
 }
-
-/** The header in OpenAPI, for routes whose answers count days or weeks. */
-export const TimeZoneHeaders = z.object({
-  'x-timezone': z.string().optional().openapi({
-    description:
-      'The caller’s IANA time zone (e.g. America/Los_Angeles): weeks (Monday–Sunday) and days are counted in it. UTC when absent or unknown.',
-    example: 'Europe/Berlin',
-  }),
-});
 
 /**
  * A zone's day formatter, made once per zone: making an `Intl.DateTimeFormat` costs far more than

@@ -1,9 +1,10 @@
 /**
  * The server installs and runs alone, as production would: server/ built (server/build.mjs) into a
  * scratch directory outside the repo, its package.json copied beside, `npm install --omit=dev`
- * there (from the registry, or npm's cache), and `node dist/main.js` on a scratch data dir answering
- * /api/v1/health. Nothing of the repo's node_modules is reachable from there, so an undeclared
- * dependency or a development-only one fails to load.
+ * there (from the registry, or npm's cache), a maths thread checking an equation (its engines are
+ * bundled into maths-worker.js, not installed), and `node dist/main.js` on a scratch data dir
+ * answering /api/v1/health. Nothing of the repo's node_modules is reachable from there, so an
+ * undeclared dependency or a development-only one fails to load.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -47,9 +48,27 @@ describe('the server as its own package', () => {
       { cwd: scratch, encoding: 'utf8', timeout: 600_000 },
     );
     expect(install.status, install.stderr).toBe(0);
-    // No development tool came along.
-    for (const dev of ['typescript', 'esbuild', 'tsx', 'vitest', '@types/nodemailer'])
+    // No development tool came along, nor the maths engines: they are bundled into maths-worker.js.
+    for (const dev of ['typescript', 'esbuild', 'tsx', 'vitest', '@types/nodemailer', 'mathjs'])
       expect(existsSync(path.join(scratch, 'node_modules', dev)), dev).toBe(false);
+    // A maths thread loads and checks an equation with what was installed.
+    const maths = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '--eval',
+        `import { Worker } from 'node:worker_threads';
+        const worker = new Worker(new URL('./dist/maths-worker.js', 'file://${scratch}/'), { execArgv: [] });
+        worker.on('message', (message) => {
+          if (message === 'ready')
+            worker.postMessage({ id: 1, name: 'check_math', input: { expression: '2x + 3 = 11' } });
+          else { console.log(JSON.stringify(message)); void worker.terminate(); }
+        });`,
+      ],
+      { cwd: scratch, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(maths.stderr).toBe('');
+    expect(JSON.parse(maths.stdout)).toEqual({ id: 1, result: { solutions: 'x = 4' } });
 
     const port = await freePort();
     const child = spawn(process.execPath, ['dist/main.js'], {
