@@ -9,24 +9,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 
-import { openDatabase } from '../../server/db';
+import { migratedImage } from './migrated-image';
 
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ayah-pglite-image-'));
   const file = path.join(dir, 'migrated.tar');
-  // Made once, before any test runs: no request to keep moving, so PGlite needs no thread of its own.
-  const database = await openDatabase({ dataDir: null, thread: false });
-  try {
-    await database.migrate();
-    const client = (database.db as unknown as { $client: PGlite }).$client;
-    const dump = await client.dumpDataDir('none');
-    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  } finally {
-    await database.close();
-  }
+  writeFileSync(file, await migratedImage());
   project.provide('ayahPgliteImage', file);
   return () => rmSync(dir, { recursive: true, force: true });
 }
