@@ -33,6 +33,9 @@ const packageOf = (specifier) =>
 // the pool's two threads load on 2.3 s of CPU here instead of 3.8. So they are the server's
 // development dependencies: production installs none of them.
 const BUNDLED = new Set(['mathjs', 'mathsteps']);
+const repoRoot = path.resolve(serverDir, '..');
+/** Whether `file` is a package's (a bundled one's imports are bundled too), not the repo's own. */
+const inPackage = (file) => path.relative(repoRoot, file).split(path.sep).includes('node_modules');
 
 // `ayah-coach/rules` onto the library's sources; every other bare import of the server's own code
 // stays external, and is checked against the declared dependencies once tree-shaking has run
@@ -42,9 +45,7 @@ const rules = {
   setup(builder) {
     builder.onResolve({ filter: /^ayah-coach\/rules$/ }, () => ({ path: RULES }));
     builder.onResolve({ filter: /^[^./]/ }, ({ path: specifier, importer }) =>
-      BUNDLED.has(packageOf(specifier)) || importer.includes(`${path.sep}node_modules${path.sep}`)
-        ? undefined
-        : { external: true },
+      BUNDLED.has(packageOf(specifier)) || inPackage(importer) ? undefined : { external: true },
     );
   },
 };

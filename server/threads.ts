@@ -21,7 +21,7 @@ export function startWorker(entry: URL, options: WorkerOptions = {}): Worker {
   const built = path.basename(fileURLToPath(entry)).replace(/\.ts$/, '.js');
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${built}`, entry), options);
   const workerDir = process.env.AYAH_WORKER_DIR;
-  if (workerDir) return new Worker(path.join(workerDir, built), options);
+  if (workerDir) return new Worker(path.resolve(workerDir, built), options);
   return new Worker(
     `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`,
     { ...options, eval: true },

@@ -24,14 +24,20 @@ export default async function setup(project: TestProject) {
   // Inside the repo (and ignored by git and the linters), where its imports find node_modules/.
   mkdirSync(path.join(root, '.test-results'), { recursive: true });
   const dir = mkdtempSync(path.join(root, '.test-results', 'server-build-'));
-  try {
-    await promisify(execFile)(process.execPath, [path.join(root, 'server/build.mjs'), dir], {
+  const build = () =>
+    promisify(execFile)(process.execPath, [path.join(root, 'server/build.mjs'), dir], {
       cwd: root,
     });
+  try {
+    await build();
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+  // Under `vitest` watch, each rerun gets the sources as they are now (built-workers.ts).
+  project.onTestsRerun(async () => {
+    await build();
+  });
   project.provide('ayahServerMain', path.join(dir, 'main.js'));
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -6,8 +6,10 @@
  * the answer of the statement that sent it, and a thread that dies makes every call fail at once and
  * the health check answer 503, never a request that waits for ever. PGlite only.
  */
+import { readFileSync } from 'node:fs';
+
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import type { Database } from '../../../server/db';
 import {
@@ -43,6 +45,25 @@ describe.skipIf(onPostgres)('PGlite in a worker thread', () => {
   it('is what the server runs on by default', () => {
     expect(threadOf(database).worker).toBeDefined();
     expect(threadOf(database).failure).toBeNull();
+  });
+
+  it('starts from the TypeScript sources through tsx, as scripts and benches run by tsx do', async () => {
+    // Every other thread of these tests starts from the run's build (built-workers.ts).
+    const built = process.env.AYAH_WORKER_DIR;
+    delete process.env.AYAH_WORKER_DIR;
+    let fromSources: Database | undefined;
+    try {
+      const image = new Uint8Array(readFileSync(inject('ayahPgliteImage')));
+      fromSources = await openDatabase({ dataDir: null, image });
+      expect(threadOf(fromSources).worker).toBeDefined();
+      const { rows } = (await fromSources.db.execute(
+        sql`select count(*)::int as n from users`,
+      )) as Loose;
+      expect(rows[0].n).toBe(0);
+    } finally {
+      if (built !== undefined) process.env.AYAH_WORKER_DIR = built;
+      await fromSources?.close();
+    }
   });
 
   it('keeps the event loop turning while a long statement runs, and counts it as busy', async () => {
