@@ -150,14 +150,34 @@ export class Harness {
     this.frozenAt = null;
   }
 
+  /** Errors the running test causes on purpose (`expectError`), and whether each has come. */
+  private expectedErrors: { pattern: RegExp; seen: boolean }[] = [];
+
   readonly logger = {
     info: (...args: unknown[]) => void this.logs.push({ level: 'info', args, text: textOf(args) }),
     warn: (...args: unknown[]) => void this.logs.push({ level: 'warn', args, text: textOf(args) }),
     error: (...args: unknown[]) => {
-      this.logs.push({ level: 'error', args, text: textOf(args) });
-      console.error(...args);
+      const text = textOf(args);
+      this.logs.push({ level: 'error', args, text });
+      const expected = this.expectedErrors.find((e) => e.pattern.test(text));
+      if (expected) expected.seen = true;
+      else console.error(...args);
     },
   };
+
+  /**
+   * The running test causes an error the server logs (a fault it injects): kept in `logs` but off
+   * the run's output, where only an unexpected error should catch the eye; the test fails if none
+   * matching `pattern` is logged before it ends.
+   */
+  expectError(pattern: RegExp) {
+    const expected = { pattern, seen: false };
+    this.expectedErrors.push(expected);
+    onTestFinished(() => {
+      this.expectedErrors = this.expectedErrors.filter((e) => e !== expected);
+      if (!expected.seen) throw new Error(`the server logged no error matching ${pattern}`);
+    });
+  }
 
   async start(): Promise<this> {
     this.dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-test-'));

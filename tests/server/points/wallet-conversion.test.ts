@@ -102,6 +102,7 @@ describeServer('a conversion through the wallet adapter and machines', () => {
     const user = await h.user();
     await h.grant(user.id, 990);
     await h.failDistribution(990);
+    h.expectError(/^\[points\] conversion \S+ failed; giving the points back/);
     const adapter = walletOf(user);
     const { settled } = await convert(adapter, 990, 990);
     expect(settled.value).toBe('failed');
