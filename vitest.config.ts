@@ -6,6 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 import { packageAliases } from './aliases.ts';
 import { chromiumLaunchOptions } from './tests/chromium.ts';
@@ -62,6 +63,33 @@ const nodeGroup = { sequence: { groupOrder: 1 }, maxWorkers: 2 };
 // Each e2e file starts its own product on its own port and data dir, and its own Chromium; the first
 // product to start builds the app and the server, alone (tests/e2e/product.ts).
 const e2eGroup = { sequence: { groupOrder: 2 }, maxWorkers: 2 };
+
+// With no durations from an earlier run (a clean CI checkout), vitest starts the larger files first.
+// Among the e2e files, size says little of time: screens.test, seventh of twelve by size but
+// 63 s of a 289 s group, started 190 s in and left one worker alone for the group's last 14 s. So
+// these start first, longest first (clean-clone CI, 2 cores), and the short files fill in the end.
+const slowE2e = [
+  'tests/e2e/auth.test.ts', // 89 s
+  'tests/e2e/screens.test.ts', // 63 s
+  'tests/e2e/lti.test.ts', // 57 s
+  'tests/e2e/chat.test.ts', // 45 s
+  'tests/e2e/wallet-settings.test.ts', // 37 s
+  'tests/e2e/server-standalone.test.ts', // 33 s
+];
+class SlowE2eFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const rank = (file: TestSpecification) => {
+      const at = slowE2e.findIndex((slow) => file.moduleId.endsWith(slow));
+      return at === -1 ? slowE2e.length : at;
+    };
+    const isE2e = (file: TestSpecification) => file.project.name === 'e2e';
+    const sorted = await super.sort(files);
+    // In the e2e files' places (stable: the rest keep vitest's order), every other file in its own.
+    const e2e = sorted.filter(isE2e).sort((a, b) => rank(a) - rank(b));
+    let next = 0;
+    return sorted.map((file) => (isE2e(file) ? e2e[next++]! : file));
+  }
+}
 
 // The server, unit and component files share their worker's module graph (`isolate: false`): their
 // modules are imported once a worker, not once a file. Of 8 server files on 2 workers, 49 s of CPU
@@ -123,6 +151,7 @@ export default defineConfig({
   // Tests, like the app and the stories, may import the package by its public entries.
   resolve: { alias: packageAliases },
   test: {
+    sequence: { sequencer: SlowE2eFirst },
     projects: [
       {
         extends: true,
