@@ -57,7 +57,8 @@ export interface CpuShare {
 
 /**
  * Starts measuring `roles` (pids by name; `postgres` is added when any runs); `stop()` answers the
- * span's shares. Null where there is no /proc.
+ * shares of the span so far, and may be asked again later (a burst's start, then all of it). Null
+ * where there is no /proc.
  */
 export function cpuMeter(roles: Record<string, number[]>): { stop(): CpuShare } | null {
   if (!existsSync('/proc/stat')) return null;
