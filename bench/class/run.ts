@@ -333,10 +333,14 @@ function warmUp(url: string, token: string | null, body: unknown): Promise<void>
   });
 }
 
+/** Where the `p`th percentile of `count` values stands once they are sorted (0: the smallest). */
+const percentileAt = (count: number, p: number) =>
+  Math.min(count - 1, Math.floor((p / 100) * count));
+
 function percentile(values: number[], p: number): number {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return sorted[percentileAt(sorted.length, p)]!;
 }
 
 interface Summary {
@@ -471,12 +475,12 @@ async function burst(
       endpoint: [endpointPid],
       client: [process.pid],
     });
-    // The machine until the stream at the p95 of first words had them (`summarise` counts it as
-    // the p95): the average over the whole burst hides that the streams' start is its busiest part.
+    // The machine until the stream at the p95 of first words had them (the one `summarise` takes
+    // as the p95): the average over the whole burst hides that the streams' start is its busiest.
     let firstWords: CpuShare | undefined;
     let heard = 0;
     firstTextHeard = () => {
-      if (++heard === Math.floor(0.95 * n) + 1) firstWords = meter?.stop();
+      if (heard++ === percentileAt(n, 95)) firstWords = meter?.stop();
     };
     const start = clock();
     const timings = await streams();
