@@ -179,16 +179,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       let body: Promise<T> | undefined;
       let broken: Error | undefined;
       try {
-        // `begin`, and every statement `fn` makes before it first waits, leave in ONE write (issue
-        // 26: each write wakes the backend, and each round trip before the model is waited for):
-        // the socket is corked until `fn` first yields.
+        // `begin`, and every statement `fn` makes before it first waits for an answer, leave in ONE
+        // write (issue 26: each write is a system call and wakes the backend, and each round trip
+        // before the model is waited for). The socket stays corked until the microtasks run out (a
+        // tick queued from one runs after the last): drizzle reaches pg's `query` only after
+        // awaits of its own, so an uncork as `fn` returned its promise let `begin` and each
+        // statement leave in writes of their own (a send's question: three writes, now one).
         socket.cork();
-        try {
-          begun = client.query(begin);
-          body = (async () => fn(handle(client)))();
-        } finally {
-          socket.uncork();
-        }
+        process.nextTick(() => socket.uncork());
+        begun = client.query(begin);
+        body = (async () => fn(handle(client)))();
         // `inOrder` waits for both (started above, in the corked write): nothing of `fn` is still
         // running on the connection when it is rolled back and goes back to the pool (a
         // connection answers in order).

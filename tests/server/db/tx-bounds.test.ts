@@ -419,4 +419,50 @@ describeServer('a transaction on PostgreSQL', () => {
       }
     },
   );
+
+  it.runIf(onPostgres)(
+    'sends them in one write, not one a statement: each write wakes the server',
+    async () => {
+      const fresh = await freshPgDatabase();
+      const proxy = await countingProxy(fresh.url);
+      const port = Number(new URL(proxy.url).port);
+      const proxied = await openDatabase({ url: proxy.url, poolSize: 1 });
+      // Node's one way down to a socket's handle (net.js): every write and writev passes here.
+      type Writer = (this: net.Socket, ...args: unknown[]) => unknown;
+      const socket = net.Socket.prototype as unknown as { _writeGeneric: Writer };
+      const write = socket._writeGeneric;
+      let writes = 0;
+      socket._writeGeneric = function (this: net.Socket, ...args: unknown[]) {
+        if (this.remotePort === port) writes++;
+        return write.apply(this, args);
+      };
+      try {
+        await proxied.db.execute(sql`create table piped_w (id int primary key)`);
+        proxy.take();
+        writes = 0;
+        // Queries that start a microtask later, as drizzle's do when `Promise.all` or `inOrder`
+        // resolves them, and one behind an await of its own, as a service's helper makes it.
+        await transaction(
+          proxied.db,
+          (tx) =>
+            Promise.all([
+              tx.execute(sql`insert into piped_w values (1)`),
+              (async () => {
+                await Promise.resolve();
+                return tx.execute(sql`insert into piped_w values (2)`);
+              })(),
+            ]),
+          { bounds: REQUEST_BOUNDS },
+        );
+        // The begin and both inserts, then the commit.
+        expect(writes).toBe(2);
+        expect(proxy.take()).toBe(2);
+      } finally {
+        socket._writeGeneric = write;
+        await proxied.close();
+        await proxy.close();
+        await fresh.drop();
+      }
+    },
+  );
 });
