@@ -68,6 +68,62 @@ async function bodyText(response: http.IncomingMessage): Promise<string> {
   return text;
 }
 
+/** Past this much text read and not yet taken, the response is paused until it is taken. */
+const HELD_MOST = 65_536;
+
+/**
+ * The response's text as it arrives, everything that arrived since the last `next()` in one piece
+ * (issue 26). A Readable's own async iterator gives each socket read as its own piece, each through
+ * its stream's machinery and a promise: under a class's burst this thread reads a stream's chunks
+ * late, several at a time, and they now cost one piece, one promise and one pass of the lines.
+ * Ends with the response; throws what broke it (an error, or a close before its end).
+ */
+async function* arriving(response: http.IncomingMessage): AsyncGenerator<string, void, undefined> {
+  let held = '';
+  let ended = false;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const woken = () => {
+    wake?.();
+    wake = null;
+  };
+  const onData = (piece: string) => {
+    held += piece;
+    if (held.length > HELD_MOST) response.pause();
+    woken();
+  };
+  const onEnd = () => {
+    ended = true;
+    woken();
+  };
+  const onError = (error: Error) => {
+    failure ??= error;
+    woken();
+  };
+  const onClose = () => {
+    if (!ended) failure ??= new Error('the model closed the connection before the reply ended');
+    woken();
+  };
+  response.setEncoding('utf8');
+  response.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  try {
+    for (;;) {
+      if (held !== '') {
+        const piece = held;
+        held = '';
+        if (response.isPaused()) response.resume();
+        yield piece;
+        continue;
+      }
+      if (failure) throw failure;
+      if (ended) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    response.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+  }
+}
+
 /**
  * Sends the request; resolves with the response once its head has arrived. A kept-alive connection
  * the endpoint closed while it sat idle (its keep-alive timeout, or this process too busy to hear the
@@ -130,13 +186,12 @@ export async function* streamCompletion(
         responseBody,
       });
     }
-    response.setEncoding('utf8');
     const calls: WireToolCall[] = [];
     let finishReason: string | null = null;
     let finished = false;
     let buffer = '';
-    for await (const piece of response) {
-      buffer += piece as string;
+    for await (const piece of arriving(response)) {
+      buffer += piece;
       let end: number;
       while ((end = buffer.indexOf('\n')) !== -1) {
         const line = buffer.slice(0, end).trimEnd();

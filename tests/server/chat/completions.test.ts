@@ -4,7 +4,7 @@
  * timeout closed the idle socket just as the next request went out on it. The request goes once more
  * on a new connection; a reset on a fresh connection is a failure.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,5 +61,84 @@ describe('the wire client on a dropped kept-alive connection', () => {
   it('fails when a new connection is reset too', async () => {
     resetAll = true;
     await expect(text()).rejects.toThrow();
+  });
+});
+
+/**
+ * The reply as it arrives off the socket (`arriving`): in pieces that cut a line or a character in
+ * two, faster than it is read, or cut off before its end.
+ */
+describe('the wire client reading a reply', () => {
+  let raw: Server;
+  let rawUrl = '';
+  /** What the next request is answered with, written piece by piece. */
+  let answer: (res: ServerResponse) => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    raw = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        void answer(res);
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', () => resolve()));
+    rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(async () => {
+    raw.closeAllConnections();
+    await new Promise((resolve) => raw.close(resolve));
+  });
+
+  const event = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ choices: [{ delta, finish_reason: finish }] })}\n\n`;
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  /** The text read, and how many text parts it came in; slow: a pause after the first part. */
+  async function read(slow = false) {
+    let text = '';
+    let parts = 0;
+    const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Hello' }] };
+    const signal = new AbortController().signal;
+    for await (const part of streamCompletion(rawUrl, null, request, signal)) {
+      if (part.type !== 'text') continue;
+      text += part.text;
+      parts++;
+      if (slow && parts === 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return { text, parts };
+  }
+
+  it('joins a line, and a character, cut across writes', async () => {
+    const body = event({ content: 'Ⅻ ½ é' }) + event({}, 'stop') + 'data: [DONE]\n\n';
+    const bytes = Buffer.from(body);
+    // Two bytes at a time: every line cut, and each of those characters' bytes split.
+    answer = async (res) => {
+      for (let i = 0; i < bytes.length; i += 2) {
+        res.write(bytes.subarray(i, i + 2));
+        if (i % 16 === 0) await tick();
+      }
+      res.end();
+    };
+    expect(await read()).toEqual({ text: 'Ⅻ ½ é', parts: 1 });
+  });
+
+  it('keeps every part, in order, of a reply written faster than it is read', async () => {
+    // Far more than the reader holds before it pauses the response (64 kB).
+    const words = Array.from({ length: 4000 }, (_, i) => ` w${i}`);
+    answer = async (res) => {
+      for (const word of words) res.write(event({ content: word }));
+      res.end(event({}, 'stop') + 'data: [DONE]\n\n');
+    };
+    expect(await read(true)).toEqual({ text: words.join(''), parts: words.length });
+  });
+
+  it('fails when the connection closes before the reply ended', async () => {
+    answer = async (res) => {
+      res.write(event({ content: 'Half' }));
+      await tick();
+      res.socket?.destroy();
+    };
+    await expect(read()).rejects.toThrow();
   });
 });
