@@ -30,7 +30,7 @@ import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** The handle inside `db.transaction(async (tx) => …)`; inside a transaction query only through it. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Tx = Omit<Parameters<Parameters<Db['transaction']>[0]>[0], 'query'>;
 export type Queryable = Db | Tx;
 
 /** The rows of a raw statement (`db.execute`): node-postgres and PGlite both answer `{ rows }`. */
@@ -332,10 +332,12 @@ const openers = new WeakMap<Db, Opener>();
 /**
  * drizzle's own transaction handle over a connection (or PGlite transaction) that is already in a
  * transaction we began: the classes drizzle's `db.transaction` builds (drizzle-orm 0.45,
- * node-postgres/session.js and pglite/session.js), on the db's relational schema, so callers keep
- * the same `Tx`, nested savepoints included (`tx.transaction`). Built by hand because drizzle's
- * `db.transaction` sends `begin` as a round trip of its own, and takes no statement to send with it.
- * No logger and no cache: `openDatabase` gives drizzle neither.
+ * node-postgres/session.js and pglite/session.js), so callers keep the same `Tx`, nested savepoints
+ * included (`tx.transaction`). Built by hand because drizzle's `db.transaction` sends `begin` as a
+ * round trip of its own, and takes no statement to send with it. No logger and no cache:
+ * `openDatabase` gives drizzle neither. Nor relational queries (`tx.query`, which `Tx` leaves out):
+ * drizzle builds one for every table of the schema with every handle, ~3% of a send's CPU for
+ * three handles that never used them (issue 26, perf's samples of the app under sends).
  */
 function txHandles(db: Db) {
   const dialect = new PgDialect();
@@ -349,13 +351,13 @@ function txHandles(db: Db) {
       new NodePgTransaction(
         dialect,
         new NodePgSession(client, dialect, relational),
-        relational,
+        undefined,
       ) as unknown as Tx,
     pglite: (tx: PgliteTx) =>
       new PgliteTransaction(
         dialect,
         new PgliteSession(tx, dialect, relational),
-        relational,
+        undefined,
       ) as unknown as Tx,
   };
 }
