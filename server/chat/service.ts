@@ -8,13 +8,15 @@
  * after a quiet spell (`fileSearchPending`, `searchFiler`).
  */
 import { isClientSessionId, POINTS, sessionTitle } from 'ayah-coach/rules';
-import type { SQL } from 'drizzle-orm';
+import type { Placeholder, SQL } from 'drizzle-orm';
 import { and, asc, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 
 import type { SearchFiling } from '../config';
 import type { Db, Queryable } from '../db';
 import { inOrder, rowsOf, transaction } from '../db';
 import { REPLY_BOUNDS, REQUEST_BOUNDS } from '../db/bounds';
+import type { Placeholders } from '../db/compiled';
+import { compiled } from '../db/compiled';
 import { userLock } from '../db/locks';
 import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
@@ -99,7 +101,7 @@ async function indexTitle(q: Queryable, sessionId: string, title: string) {
 }
 
 /** A message's piece of a search chunk (the separator, then its lowercased text). */
-const chunkPiece = (content: string) => sql`(chr(1) || lower(${content}::text))`;
+const chunkPiece = (content: string | Placeholder) => sql`(chr(1) || lower(${content}::text))`;
 
 /** A text's length as PostgreSQL's `length` counts it: characters, not UTF-16 units. */
 function characters(text: string): number {
@@ -292,6 +294,49 @@ export interface StoredTurn {
   content: string;
 }
 
+type QuestionValues =
+  'userId' | 'sessionId' | 'title' | 'text' | 'at' | 'rateKey' | 'rateLimit' | 'historyTurns';
+
+/** `storeQuestion`'s statement: for a new session or the caller's, with its history or without. */
+function question(p: Placeholders<QuestionValues>, created: boolean, withHistory: boolean) {
+  const history = withHistory
+    ? sql`, (select coalesce(json_agg(json_build_object('role', t.role, 'content', t.content)
+          order by t.created_at, t.id), '[]'::json)
+        from (select role, content, created_at, id from ${chatMessages}
+          where session_id = s.id order by created_at desc, id desc limit ${p.historyTurns}) t)
+        as history`
+    : sql``;
+  const sentBefore = sql`(select count(*)::int from (
+      select 1 from ${chatMessages} where user_id = ${p.userId} and role = 'user'
+      limit ${TEN_MESSAGES}) earlier)`;
+  const session = created
+    ? sql`s as (
+        insert into ${chatSessions}
+          (user_id, title, created_at, last_message_at, message_count, search_pending)
+        values (${p.userId}, ${p.title}, ${p.at}::timestamptz, ${p.at}::timestamptz, 1,
+          array[${chunkPiece(p.text)}])
+        returning id, thread_id)`
+    : sql`s as (
+        update ${chatSessions} cs set last_message_at = ${p.at}::timestamptz,
+          message_count = cs.message_count + 1, archived_at = null,
+          search_pending = array_append(cs.search_pending, ${chunkPiece(p.text)})
+        where cs.id = ${p.sessionId} and cs.user_id = ${p.userId}
+        returning cs.id, cs.thread_id)`;
+  return sql`
+    with ${session},
+    m as (
+      insert into ${chatMessages} (session_id, user_id, role, content, created_at)
+      select id, ${p.userId}, 'user', ${p.text}, ${p.at}::timestamptz from s)
+    select s.id, s.thread_id, e.n as sent_before,
+      (e.n + 1 <> ${TEN_MESSAGES} and ${withinLimit(p.rateKey, p.rateLimit)}) as commit_now${history}
+    from s, (select ${sentBefore} as n) e`;
+}
+const questions = {
+  created: compiled<QuestionValues>((p) => question(p, true, false)),
+  continued: compiled<QuestionValues>((p) => question(p, false, false)),
+  continuedWithHistory: compiled<QuestionValues>((p) => question(p, false, true)),
+};
+
 /**
  * Stores a student's message in ONE statement (issue 26: a send made eleven round trips before the
  * model was called): the session — a new one titled from the message, or the
@@ -306,8 +351,9 @@ export interface StoredTurn {
  * runs beside it. The sub-statements of one WITH do not see each other's rows, hence "before". So
  * are the session's last `historyTurns` stored turns before this message read (oldest first): what
  * the model sees of the conversation, in this statement rather than a round trip after it.
- * `commit_now` says that nothing is left to do but commit (`ready`, and no award to write): the
- * transaction's `commitWhen`.
+ * `commit_now` says that nothing is left to do but commit (the send within its rate limit, `rate`,
+ * and no award to write): the transaction's `commitWhen`. The statement is `compiled` (one of three
+ * shapes), its text made once.
  */
 async function storeQuestion(
   q: Queryable,
@@ -315,7 +361,7 @@ async function storeQuestion(
   sessionId: string | null,
   text: string,
   at: Date,
-  ready: SQL,
+  rate: { key: string; limit: number },
   historyTurns: number,
 ): Promise<{
   id: string;
@@ -323,42 +369,23 @@ async function storeQuestion(
   sentBefore: number;
   history: StoredTurn[];
 } | null> {
-  const when = at.toISOString();
-  const piece = chunkPiece(text);
   // A new session has no turns before this one.
-  const history =
-    sessionId === null || historyTurns <= 0
-      ? sql``
-      : sql`, (select coalesce(json_agg(json_build_object('role', t.role, 'content', t.content)
-            order by t.created_at, t.id), '[]'::json)
-          from (select role, content, created_at, id from ${chatMessages}
-            where session_id = s.id order by created_at desc, id desc limit ${historyTurns}) t)
-          as history`;
-  const sentBefore = sql`(select count(*)::int from (
-      select 1 from ${chatMessages} where user_id = ${userId} and role = 'user'
-      limit ${TEN_MESSAGES}) earlier)`;
-  const session =
+  const statement =
     sessionId === null
-      ? sql`s as (
-          insert into ${chatSessions}
-            (user_id, title, created_at, last_message_at, message_count, search_pending)
-          values (${userId}, ${sessionTitle(text)}, ${when}::timestamptz, ${when}::timestamptz, 1,
-            array[${piece}])
-          returning id, thread_id)`
-      : sql`s as (
-          update ${chatSessions} cs set last_message_at = ${when}::timestamptz,
-            message_count = cs.message_count + 1, archived_at = null,
-            search_pending = array_append(cs.search_pending, ${piece})
-          where cs.id = ${sessionId} and cs.user_id = ${userId}
-          returning cs.id, cs.thread_id)`;
-  const result = await q.execute(sql`
-    with ${session},
-    m as (
-      insert into ${chatMessages} (session_id, user_id, role, content, created_at)
-      select id, ${userId}, 'user', ${text}, ${when}::timestamptz from s)
-    select s.id, s.thread_id, e.n as sent_before,
-      (e.n + 1 <> ${TEN_MESSAGES} and ${ready}) as commit_now${history}
-    from s, (select ${sentBefore} as n) e`);
+      ? questions.created
+      : historyTurns > 0
+        ? questions.continuedWithHistory
+        : questions.continued;
+  const result = await statement(q, {
+    userId,
+    sessionId,
+    title: sessionTitle(text),
+    text,
+    at: at.toISOString(),
+    rateKey: rate.key,
+    rateLimit: rate.limit,
+    historyTurns,
+  });
   const row = rowsOf(result)[0];
   if (!row) return null;
   const turns: unknown = row.history ?? [];
@@ -377,27 +404,37 @@ async function storeQuestion(
  * added to `search_pending` for the search filer. The caller holds the session's lock, taken in an
  * earlier statement, so this statement's snapshot sees the session's last message.
  */
-async function storeReply(
-  q: Queryable,
-  userId: string,
-  sessionId: string,
-  reply: string,
-  at: Date,
-) {
-  await q.execute(sql`
+const reply = compiled<'userId' | 'sessionId' | 'reply' | 'at'>(
+  (p) => sql`
     with s as (
       update ${chatSessions} cs set
-        last_message_at = greatest(${at.toISOString()}::timestamptz,
+        last_message_at = greatest(${p.at}::timestamptz,
           cs.last_message_at + interval '1 millisecond'),
         message_count = cs.message_count + 1,
-        search_pending = array_append(cs.search_pending, ${chunkPiece(reply)})
-      where cs.id = ${sessionId} and cs.user_id = ${userId}
+        search_pending = array_append(cs.search_pending, ${chunkPiece(p.reply)})
+      where cs.id = ${p.sessionId} and cs.user_id = ${p.userId}
       returning cs.id, cs.last_message_at),
     m as (
       insert into ${chatMessages} (session_id, user_id, role, content, created_at)
-      select id, ${userId}, 'assistant', ${reply}, last_message_at from s)
-    select true as commit_now`);
+      select id, ${p.userId}, 'assistant', ${p.reply}, last_message_at from s)
+    select true as commit_now`,
+);
+
+async function storeReply(q: Queryable, userId: string, sessionId: string, text: string, at: Date) {
+  await reply(q, {
+    userId,
+    sessionId,
+    reply: text,
+    at: at.toISOString(),
+  });
 }
+
+/** The user's lock, then the session's (`finish`): its row when it is the user's. */
+const lockSession = compiled<'userId' | 'sessionId'>(
+  (p) => sql`
+    select s.id from (${userLock(p.userId)}) first, ${chatSessions} s
+    where s.id = ${p.sessionId} and s.user_id = ${p.userId} for update of s`,
+);
 
 /**
  * Rebuilds the search chunks of the sessions `where` selects (`s` is the session) from their titles
@@ -733,7 +770,7 @@ export function createChatService({ db, now, config, logger }: Deps, ledger: Poi
           // statement that starts once the lock is held (`storeQuestion`). A refused send's
           // question is rolled back with its count.
           const [, stored] = await inOrder([
-            () => enforce(tx, rateKey, rule, at, CHAT_MESSAGES.rateLimited, userLock(userId)),
+            () => enforce(tx, rateKey, rule, at, CHAT_MESSAGES.rateLimited, userId),
             () =>
               storeQuestion(
                 tx,
@@ -741,7 +778,7 @@ export function createChatService({ db, now, config, logger }: Deps, ledger: Poi
                 created ? null : sessionId!,
                 text,
                 at,
-                withinLimit(rateKey, rule),
+                { key: rateKey, limit: rule.limit },
                 historyTurns,
               ),
           ]);
@@ -786,10 +823,7 @@ export function createChatService({ db, now, config, logger }: Deps, ledger: Poi
           // statement starts once the locks are held, and writes nothing to a session deleted
           // while the reply was being written (its every part hangs on the session's row).
           await inOrder([
-            () =>
-              tx.execute(sql`
-                select s.id from (${userLock(userId)}) first, ${chatSessions} s
-                where s.id = ${sessionId} and s.user_id = ${userId} for update of s`),
+            () => lockSession(tx, { userId, sessionId }),
             () => storeReply(tx, userId, sessionId, reply, now()),
           ]);
         },

@@ -3,39 +3,56 @@
  * server instances. Counting and checking is one statement: of any number of concurrent calls on one
  * key exactly `limit` get through in a window.
  */
-import type { SQL } from 'drizzle-orm';
+import type { Placeholder, SQL } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 
 import type { RateRule } from '../config';
 import type { Queryable } from '../db';
 import { rowsOf } from '../db';
+import type { Placeholders } from '../db/compiled';
+import { compiled } from '../db/compiled';
+import { userLock } from '../db/locks';
 import { rateLimits } from '../db/schema';
 import { AppError } from './errors';
 
+/** The counting statement, after a query of one row (`after`) or not. */
+function counting(p: Placeholders<'key' | 'at' | 'expired'>, after: SQL | null) {
+  // `where true`: without it, ON CONFLICT after a FROM would read as a join's ON.
+  return sql`
+    insert into ${rateLimits} (key, window_start, count)
+    select ${p.key}, ${p.at}::timestamptz, 1 ${after ? sql`from (${after}) first` : sql``} where true
+    on conflict (key) do update set
+      count = case when ${rateLimits.windowStart} <= ${p.expired}::timestamptz then 1
+        else ${rateLimits.count} + 1 end,
+      window_start = case when ${rateLimits.windowStart} <= ${p.expired}::timestamptz
+        then ${p.at}::timestamptz else ${rateLimits.windowStart} end
+    returning count, (extract(epoch from window_start) * 1000)::float8 as window_ms`;
+}
+const count = compiled<'key' | 'at' | 'expired'>((p) => counting(p, null));
+const countAfterUserLock = compiled<'key' | 'at' | 'expired' | 'userId'>((p) =>
+  counting(p, userLock(p.userId)),
+);
+
 /**
  * Counts one use of `key`; answers 0 when it is allowed, else the seconds until the window ends.
- * `after`, a query of one row (a row lock: `lockUser`'s), is run first in the same statement: the
- * count waits for it, and is not made when it finds no row (issue 26: one round trip less a send).
+ * `lockUser`, a user whose row lock (`lockUser`'s) is taken first in the same statement: the count
+ * waits for it, and is not made when there is no such user (issue 26: one round trip less a send).
  */
 export async function consume(
   q: Queryable,
   key: string,
   rule: RateRule,
   now: Date,
-  after?: SQL,
+  lockUser?: string,
 ): Promise<number> {
-  const expired = new Date(now.getTime() - rule.windowMs).toISOString();
-  const at = now.toISOString();
-  // `where true`: without it, ON CONFLICT after a FROM would read as a join's ON.
-  const result = await q.execute(sql`
-    insert into ${rateLimits} (key, window_start, count)
-    select ${key}, ${at}::timestamptz, 1 ${after ? sql`from (${after}) first` : sql``} where true
-    on conflict (key) do update set
-      count = case when ${rateLimits.windowStart} <= ${expired}::timestamptz then 1
-        else ${rateLimits.count} + 1 end,
-      window_start = case when ${rateLimits.windowStart} <= ${expired}::timestamptz
-        then ${at}::timestamptz else ${rateLimits.windowStart} end
-    returning count, (extract(epoch from window_start) * 1000)::float8 as window_ms`);
+  const values = {
+    key,
+    at: now.toISOString(),
+    expired: new Date(now.getTime() - rule.windowMs).toISOString(),
+  };
+  const result = await (lockUser === undefined
+    ? count(q, values)
+    : countAfterUserLock(q, { ...values, userId: lockUser }));
   const [row] = rowsOf<{ count: number; window_ms: number }>(result);
   if (!row || Number(row.count) <= rule.limit) return 0;
   const endsIn = Number(row.window_ms) + rule.windowMs - now.getTime();
@@ -49,18 +66,19 @@ export async function enforce(
   rule: RateRule,
   now: Date,
   detail: string,
-  after?: SQL,
+  lockUser?: string,
 ): Promise<void> {
-  const retryAfter = await consume(q, key, rule, now, after);
+  const retryAfter = await consume(q, key, rule, now, lockUser);
   if (retryAfter > 0) throw new AppError(429, detail, { 'Retry-After': String(retryAfter) });
 }
 
 /**
- * True while `key`'s count is within `rule`, in a statement after `consume` in the same transaction:
- * what `enforce` checks of its answer, said in SQL (for `TransactionOptions.commitWhen`, db/index.ts).
+ * True while `key`'s count is within `limit` (a rule's), in a statement after `consume` in the same
+ * transaction: what `enforce` checks of its answer, said in SQL (for `TransactionOptions.commitWhen`,
+ * db/index.ts). Placeholders in a `compiled` statement.
  */
-export const withinLimit = (key: string, rule: RateRule): SQL =>
-  sql`coalesce((select ${rateLimits.count} from ${rateLimits} where ${rateLimits.key} = ${key}) <= ${rule.limit}, false)`;
+export const withinLimit = (key: Placeholder, limit: Placeholder): SQL =>
+  sql`coalesce((select ${rateLimits.count} from ${rateLimits} where ${rateLimits.key} = ${key}) <= ${limit}, false)`;
 
 export const TOO_MANY_NEW_ACCOUNTS =
   'Too many new accounts from this address. Please try again later.';

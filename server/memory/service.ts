@@ -8,11 +8,12 @@
  * the endpoint fails) search ranks by PostgreSQL full-text search (`ts_rank_cd`, any word may match).
  * Every query is scoped to the caller's user id.
  */
-import type { SQL } from 'drizzle-orm';
+import type { Placeholder, SQL } from 'drizzle-orm';
 import { asc, eq, sql } from 'drizzle-orm';
 
 import { inOrder, rowsOf, transaction } from '../db';
-import { userLock } from '../db/locks';
+import type { Placeholders } from '../db/compiled';
+import { compiled } from '../db/compiled';
 import { learningMemories } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
@@ -36,12 +37,17 @@ const MAX_QUERY_WORDS = 32;
  * every reply, and made a statement of its own for each number of words (issue 26).
  */
 function anyWordQuery(query: string): SQL | null {
+  const words = anyWords(query);
+  return words === null ? null : sql`to_tsquery('english', ${words})`;
+}
+
+/** `anyWordQuery`'s words, OR-ed (null when there are none). */
+function anyWords(query: string): string | null {
   const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(
     0,
     MAX_QUERY_WORDS,
   );
-  if (words.length === 0) return null;
-  return sql`to_tsquery('english', ${words.join(' | ')})`;
+  return words.length === 0 ? null : words.join(' | ');
 }
 
 /**
@@ -63,7 +69,7 @@ export const RECALL_WINDOW = 200;
 const TUTOR_SOURCE = 'chat';
 
 /** The student's latest `window` memories, as a table `learning_memories` of the same columns. */
-const latestOf = (userId: string, window: number) =>
+const latestOf = (userId: string | Placeholder, window: number) =>
   sql`(select * from ${learningMemories} where user_id = ${userId}
     order by created_at desc limit ${window}) ${learningMemories}`;
 
@@ -73,6 +79,47 @@ export const MEMORY_MESSAGES = {
   tooFast: 'Too many things remembered at once. Please wait a moment and try again.',
   full: 'The learning memory is full.',
 } as const;
+
+/** `recallByText`'s statement (see there), its text made once (`compiled`). */
+const recalling = compiled<'userId' | 'words' | 'most'>(
+  (p) => sql`
+    select id, text, metadata, created_at, score from (
+      select id, text, metadata, created_at,
+        case when tsv @@ q.query then ts_rank_cd(tsv, q.query, 32) end as score,
+        row_number() over (order by created_at desc) as newest
+      from ${latestOf(p.userId, RECALL_WINDOW)},
+        ${queryOnce(sql`to_tsquery('english', ${p.words})`)} q) scored
+    where score is not null or newest <= 2
+    order by score desc nulls last, created_at desc
+    limit ${p.most}`,
+);
+
+type StoreValues = 'userId' | 'text' | 'metadata' | 'at' | 'rolling' | 'most' | 'key' | 'limit';
+
+/**
+ * A memory's row, unless the student already has the most kept (`most`) — or, `rolling`, in place
+ * of the oldest of the tutor's own memories. The sub-statements of one WITH share a snapshot: the
+ * insert counts what was evicted itself. `commit_now` when the write was within its limit.
+ */
+function storing(p: Placeholders<StoreValues>, rolling: boolean) {
+  const evicted = rolling
+    ? sql`evicted as (
+        delete from ${learningMemories} where id in (
+          select id from ${learningMemories}
+          where user_id = ${p.userId} and by_tutor
+          order by created_at limit (select greatest(kept.n - ${p.most} + 1, 0) from kept))
+        returning 1)`
+    : sql`evicted as (select 1 where false)`;
+  return sql`
+    with kept as (select count(*) as n from ${learningMemories} where user_id = ${p.userId}),
+    ${evicted}
+    insert into ${learningMemories} (user_id, text, metadata, created_at, by_tutor)
+    select ${p.userId}, ${p.text}, ${p.metadata}::jsonb, ${p.at}::timestamptz, ${p.rolling}
+    where (select n from kept) - (select count(*) from evicted) < ${p.most}
+    returning id, ${withinLimit(p.key, p.limit)} as commit_now`;
+}
+const store = compiled<StoreValues>((p) => storing(p, false));
+const storeRolling = compiled<StoreValues>((p) => storing(p, true));
 
 /** A date of the account export (auth's GET /export). */
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -179,20 +226,10 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
    * took 754 µs a call in PGlite's thread for a student with 2 memories, this 572 µs, and never more.
    */
   async function recallByText(userId: string, message: string, limit: number) {
-    const tsquery = anyWordQuery(message);
-    if (!tsquery) return latestTwo(userId);
+    const words = anyWords(message);
+    if (words === null) return latestTwo(userId);
     const rows = rowsOf<Parameters<typeof toHit>[0]>(
-      await db.execute(
-        sql`
-          select id, text, metadata, created_at, score from (
-            select id, text, metadata, created_at,
-              case when tsv @@ q.query then ts_rank_cd(tsv, q.query, 32) end as score,
-              row_number() over (order by created_at desc) as newest
-            from ${latestOf(userId, RECALL_WINDOW)}, ${queryOnce(tsquery)} q) scored
-          where score is not null or newest <= 2
-          order by score desc nulls last, created_at desc
-          limit ${limit + 2}`,
-      ),
+      await recalling(db, { userId, words, most: limit + 2 }),
     );
     const hits = rows.filter((row) => row.score !== null).slice(0, limit);
     return (hits.length > 0 ? hits : rows.map((row) => ({ ...row, score: 0 }))).map(toHit);
@@ -226,30 +263,22 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
     const at = now();
     const key = `memory-write:${userId}`;
     const rule = config.limits.memoryWrites;
-    const most = config.limits.memoryMaxRows;
-    // The sub-statements of one WITH share a snapshot: the insert counts what was evicted itself.
-    const evicted = rolling
-      ? sql`evicted as (
-          delete from ${learningMemories} where id in (
-            select id from ${learningMemories}
-            where user_id = ${userId} and by_tutor
-            order by created_at limit (select greatest(kept.n - ${most} + 1, 0) from kept))
-          returning 1)`
-      : sql`evicted as (select 1 where false)`;
     const id = await transaction(
       db,
       async (tx) => {
         const [, added] = await inOrder([
-          () => enforce(tx, key, rule, at, MEMORY_MESSAGES.tooFast, userLock(userId)),
+          () => enforce(tx, key, rule, at, MEMORY_MESSAGES.tooFast, userId),
           () =>
-            tx.execute(sql`
-              with kept as (select count(*) as n from ${learningMemories} where user_id = ${userId}),
-              ${evicted}
-              insert into ${learningMemories} (user_id, text, metadata, created_at, by_tutor)
-              select ${userId}, ${text}, ${JSON.stringify(metadata)}::jsonb,
-                ${at.toISOString()}::timestamptz, ${rolling}
-              where (select n from kept) - (select count(*) from evicted) < ${most}
-              returning id, ${withinLimit(key, rule)} as commit_now`),
+            (rolling ? storeRolling : store)(tx, {
+              userId,
+              text,
+              metadata: JSON.stringify(metadata),
+              at: at.toISOString(),
+              rolling,
+              most: config.limits.memoryMaxRows,
+              key,
+              limit: rule.limit,
+            }),
         ]);
         const [row] = rowsOf<{ id: string }>(added);
         if (!row) throw new AppError(409, MEMORY_MESSAGES.full);

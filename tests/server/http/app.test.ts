@@ -346,11 +346,14 @@ describeServer('with the app built', () => {
 
 /** A password-reset request to an app whose every database call throws `failure`, and what it logged. */
 async function resetOnFailingDatabase(failure: Error) {
-  const failing = new Proxy(h.database.db, {
-    get: () => () => {
+  // Whatever the app reaches for on it (a method, or its session's: db/compiled.ts) fails.
+  const explode: () => never = new Proxy(
+    () => {
       throw failure;
     },
-  });
+    { get: () => explode },
+  );
+  const failing = new Proxy(h.database.db, { get: () => explode });
   const logged = { warn: [] as unknown[][], error: [] as unknown[][] };
   const app = createApp({
     ...deps({ ...h.database, db: failing }),
