@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database, Db, Tx } from '../../../server/db';
 import { openDatabase, pgErrorCode, transaction, UNIQUE_VIOLATION } from '../../../server/db';
 import { REQUEST_BOUNDS } from '../../../server/db/bounds';
+import { compiled } from '../../../server/db/compiled';
 import type { PgliteThread } from '../../../server/db/pglite-thread';
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, Loose } from '../harness';
@@ -371,6 +372,22 @@ async function countingProxy(target: string) {
     },
   };
 }
+
+describeServer('a compiled statement', () => {
+  it('runs with each run’s own values, on the database and in a transaction', async () => {
+    // Rendered on its first run, whatever database that is on; then only filled.
+    const add = compiled<'a' | 'b'>(
+      (p) => sql`select ${p.a}::int + ${p.b}::int as sum, ${p.a}::text as a`,
+    );
+    const rows = (result: unknown) => (result as { rows: unknown[] }).rows;
+    const { db } = h.database;
+    expect(rows(await add(db, { a: 1, b: 2 }))).toEqual([{ sum: 3, a: '1' }]);
+    expect(rows(await add(db, { a: 5, b: 7 }))).toEqual([{ sum: 12, a: '5' }]);
+    const inside = await transaction(db, async (tx) => rows(await add(tx, { a: 2, b: 2 })));
+    expect(inside).toEqual([{ sum: 4, a: '2' }]);
+    await expect(add(db, { a: 1 } as never)).rejects.toThrow(/placeholder/i);
+  });
+});
 
 describeServer('a transaction on PostgreSQL', () => {
   // PGlite's thread has its own count (above); this is the wire.
