@@ -35,8 +35,9 @@ const countAfterUserLock = compiled<'key' | 'at' | 'expired' | 'userId'>((p) =>
 
 /**
  * Counts one use of `key`; answers 0 when it is allowed, else the seconds until the window ends.
- * `lockUser`, a user whose row lock (`lockUser`'s) is taken first in the same statement: the count
- * waits for it, and is not made when there is no such user (issue 26: one round trip less a send).
+ * `lockUser`: a user whose row is locked first (db/locks.ts `userLock`), in the same statement: the
+ * count waits for the lock, and is not made when there is no such user (issue 26: one round trip
+ * less a send).
  */
 export async function consume(
   q: Queryable,
