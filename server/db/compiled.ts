@@ -21,7 +21,7 @@ import type { Queryable } from '.';
 export type Placeholders<K extends string> = { readonly [P in K]: Placeholder<P> };
 
 /** The values a run fills in, by placeholder. */
-export type Values<K extends string> = Readonly<Record<K, unknown>>;
+type Values<K extends string> = Readonly<Record<K, unknown>>;
 
 const dialect = new PgDialect();
 const placeholders = new Proxy({} as Record<string, Placeholder>, {

@@ -94,7 +94,7 @@ const recalling = compiled<'userId' | 'words' | 'most'>(
     limit ${p.most}`,
 );
 
-type StoreValues = 'userId' | 'text' | 'metadata' | 'at' | 'rolling' | 'most' | 'key' | 'limit';
+type StoreValues = 'userId' | 'text' | 'metadata' | 'at' | 'most' | 'key' | 'limit';
 
 /**
  * A memory's row, unless the student already has the most kept (`most`) — or, `rolling`, in place
@@ -114,7 +114,7 @@ function storing(p: Placeholders<StoreValues>, rolling: boolean) {
     with kept as (select count(*) as n from ${learningMemories} where user_id = ${p.userId}),
     ${evicted}
     insert into ${learningMemories} (user_id, text, metadata, created_at, by_tutor)
-    select ${p.userId}, ${p.text}, ${p.metadata}::jsonb, ${p.at}::timestamptz, ${p.rolling}
+    select ${p.userId}, ${p.text}, ${p.metadata}::jsonb, ${p.at}::timestamptz, ${rolling}
     where (select n from kept) - (select count(*) from evicted) < ${p.most}
     returning id, ${withinLimit(p.key, p.limit)} as commit_now`;
 }
@@ -274,7 +274,6 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
               text,
               metadata: JSON.stringify(metadata),
               at: at.toISOString(),
-              rolling,
               most: config.limits.memoryMaxRows,
               key,
               limit: rule.limit,
