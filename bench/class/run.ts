@@ -4,7 +4,8 @@
  * the same instant; the model is a scripted OpenAI-compatible endpoint in a process of its own
  * (tests/server/fake-openai.ts: a 400-token reply, 100 chunks 25 ms apart). As the baseline, the same
  * N streams are taken straight from that endpoint in the same run, each burst after a warm-up burst of
- * up to 30 streams each way (`--cold`: three). For N = 30 and N = 300, on PGlite
+ * up to 30 streams each way (`--cold`: three), the first after 1,500 quick sends through the app
+ * (`warmJit`; none with `--cold`). For N = 30 and N = 300, on PGlite
  * and on PostgreSQL (`DATABASE_URL` as an admin URL, else a throwaway cluster like the server-pg
  * tests; skipped with a message where there is none), it prints time to first chunk p50/p95, the gap
  * between chunks p95/max, total time p95, failures, the server's peak RSS (and how far above its idle
@@ -59,7 +60,7 @@ import { arg } from '../support';
 import type { CpuShare } from './machine';
 import { cpuMeter, describeShare } from './machine';
 import { type ClientView, type PhaseReport, printPhases, printTimeline } from './phases';
-import { REPLY_CHUNKS, serveChild } from './serve';
+import { QUICK_QUESTION, REPLY_CHUNKS, serveChild } from './serve';
 
 const SELF = fileURLToPath(import.meta.url);
 const text = (name: string, fallback: string) => {
@@ -333,6 +334,72 @@ function warmUp(url: string, token: string | null, body: unknown): Promise<void>
   });
 }
 
+/**
+ * Sends made through each app before its first measured burst (unless `--cold`), WARM_AT_ONCE at a
+ * time, each answered at once by the endpoint (serve.ts `QUICK_QUESTION`), in new chats of the
+ * students: most of the send's code optimized by V8, as in a server that has served the school a
+ * while. The warm-up burst of 30 before each measured one alone did not do that: V8's code log
+ * (`--log-code`) showed TurboFan optimizing 36–47 of the send's functions for the first time
+ * (`IncomingMessage`, `authenticate`, `storeQuestion` …) in the second and third measured bursts of
+ * 300 on PostgreSQL, its threads busy a third as long again as the app's main thread until 95% had
+ * their first words (perf). A function run once a send is optimized only after hundreds of sends.
+ * With these, 20–24 functions a burst were left, and TurboFan's threads took 12–18% as long as the
+ * main thread in that span.
+ */
+const WARM_SENDS = 1500;
+const WARM_AT_ONCE = 30;
+
+async function warmJit(apps: Child[], tokens: string[]) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: WARM_AT_ONCE });
+  const send = (app: Child, token: string, i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({
+        messages: [
+          { role: 'user', content: `${QUICK_QUESTION} ${question(i).messages[0]!.content}` },
+        ],
+      });
+      const request = http.request(
+        `${String(app.shown.url)}/api/v1/chat/send/stream`,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (piece: string) => (text += piece));
+          response.once('end', () =>
+            response.statusCode === 200 && text.includes('event: done')
+              ? resolve()
+              : reject(
+                  new Error(
+                    `bench:class JIT warm-up: ${response.statusCode} ${text.slice(0, 200)}`,
+                  ),
+                ),
+          );
+          response.once('error', reject);
+        },
+      );
+      request.once('error', reject);
+      request.end(body);
+    });
+  try {
+    for (const app of apps) {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: WARM_AT_ONCE }, async () => {
+          for (let i = next++; i < WARM_SENDS; i = next++)
+            await send(app, tokens[i % tokens.length]!, i);
+        }),
+      );
+      await app.ask('settle');
+    }
+  } finally {
+    agent.destroy();
+  }
+}
+
 /** Where the `p`th percentile of `count` values stands once they are sorted (0: the smallest). */
 const percentileAt = (count: number, p: number) =>
   Math.min(count - 1, Math.floor((p / 100) * count));
@@ -412,8 +479,8 @@ async function burst(
   side = 'through Ayah',
 ) {
   // Warm-up, so that JIT and connection pools are not what is measured: a burst of its own each way
-  // (up to 30 streams: the code a send runs is then compiled, as in a server that has been serving
-  // the school), or with `--cold` only three streams, the first burst finding the code cold.
+  // (up to 30 streams of the whole reply, after `warmJit`'s quick sends), or with `--cold` only
+  // three streams, the first burst finding the code cold.
   await Promise.all(
     [0, 1, 2].flatMap((i) => [
       direct(endpoint, i),
@@ -635,6 +702,7 @@ async function onFloor(endpoint: string, sizes: number[]): Promise<Burst[]> {
   const students = 3 + Math.max(...sizes);
   const relay = await child(['relay', '--llm', endpoint, '--students', String(students)], true);
   try {
+    if (!COLD) await warmJit([relay], relay.shown.tokens as string[]);
     return await repeated(
       'A bare relay (the floor)',
       sizes,
@@ -679,8 +747,9 @@ async function onDatabase(
     const tokens = first.shown.tokens as string[];
     const chats = (first.shown.sessions ?? []) as string[];
     chats.forEach((chat, i) => chatOf.set(tokens[i]!, chat));
-    // A student sends at most twice a burst (its warm-up, then the burst; serve.ts lifts the rate
-    // limit out of reach).
+    if (!COLD) await warmJit(apps, tokens);
+    // A student sends a few times in `warmJit`, then at most twice a burst (its warm-up, then the
+    // burst; serve.ts lifts the rate limit out of reach).
     const results = await repeated(label, sizes, endpoint, apps, tokens);
     return results;
   } finally {

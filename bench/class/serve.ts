@@ -2,7 +2,8 @@
  * The processes of `npm run bench:class` besides the client (run.ts starts itself with `--serve …`):
  *
  * - `endpoint`: the scripted OpenAI-compatible endpoint (tests/server/fake-openai.ts), every
- *   completion a 400-token reply in 100 chunks 25 ms apart. Prints `{url}`.
+ *   completion a 400-token reply in 100 chunks 25 ms apart (a warm-up's, `QUICK_QUESTION`, three
+ *   chunks at once). Prints `{url}`.
  * - `app --url postgres://… | --data-dir dir --llm url --students n [--seed] [--history m]
  *   [--memories k] [--untraced]`: the real app over that database with that endpoint as its model,
  *   `n` signed-in students made straight in the database (`--seed`; a second process on the same
@@ -45,6 +46,12 @@ import { keepPhases } from './phases';
 /** The reply every completion streams: 100 chunks of 4 words ("tokens"), 25 ms apart. */
 export const REPLY_CHUNKS = Array.from({ length: 100 }, (_, i) => ` step ${i + 1} of the`);
 export const CHUNK_DELAY_MS = 25;
+/**
+ * A question that starts so is answered at once, in three chunks (run.ts `warmJit`: the sends that
+ * warm the app's code before the first measured burst).
+ */
+export const QUICK_QUESTION = 'Warm-up:';
+const QUICK_REPLY = REPLY_CHUNKS.slice(0, 3);
 /** The JWT secret every app process of a run shares (so tokens from one work on the other). */
 const SECRET = 'bench-class-secret-0123456789-abcdefghijklmnop';
 
@@ -57,7 +64,12 @@ function option(name: string): string | undefined {
 
 async function endpoint() {
   const fake = new FakeOpenAI();
-  fake.fallback = { kind: 'chunks', chunks: REPLY_CHUNKS, delayMs: CHUNK_DELAY_MS };
+  const reply = { kind: 'chunks', chunks: REPLY_CHUNKS, delayMs: CHUNK_DELAY_MS } as const;
+  const quick = { kind: 'chunks', chunks: QUICK_REPLY } as const;
+  fake.fallback = {
+    kind: 'respond',
+    to: ({ messages }) => (messages.at(-1)?.content?.startsWith(QUICK_QUESTION) ? quick : reply),
+  };
   await fake.start();
   return {
     shown: { url: fake.url },
