@@ -15,8 +15,8 @@ import type { SearchFiling } from '../config';
 import type { Db, Queryable } from '../db';
 import { inOrder, rowsOf, transaction } from '../db';
 import { REPLY_BOUNDS, REQUEST_BOUNDS } from '../db/bounds';
-import type { Placeholders } from '../db/compiled';
-import { compiled } from '../db/compiled';
+import type { AnyColumn, ColumnValues, Placeholders } from '../db/compiled';
+import { compiled, compiledWith, jsonOf } from '../db/compiled';
 import { userLock } from '../db/locks';
 import { chatMessages, chatSearchChunks, chatSessions, safetyEvents } from '../db/schema';
 import type { Deps } from '../deps';
@@ -297,8 +297,16 @@ export interface StoredTurn {
 type QuestionValues =
   'userId' | 'sessionId' | 'title' | 'text' | 'at' | 'rateKey' | 'rateLimit' | 'historyTurns';
 
-/** `storeQuestion`'s statement: for a new session or the caller's, with its history or without. */
-function question(p: Placeholders<QuestionValues>, created: boolean, withHistory: boolean) {
+/**
+ * `storeQuestion`'s statement: for a new session or the caller's, with its history or without, and
+ * `extra` columns (`compiledWith`).
+ */
+function question(
+  p: Placeholders<QuestionValues>,
+  extra: SQL,
+  created: boolean,
+  withHistory: boolean,
+) {
   const history = withHistory
     ? sql`, (select coalesce(json_agg(json_build_object('role', t.role, 'content', t.content)
           order by t.created_at, t.id), '[]'::json)
@@ -328,13 +336,13 @@ function question(p: Placeholders<QuestionValues>, created: boolean, withHistory
       insert into ${chatMessages} (session_id, user_id, role, content, created_at)
       select id, ${p.userId}, 'user', ${p.text}, ${p.at}::timestamptz from s)
     select s.id, s.thread_id, e.n as sent_before,
-      (e.n + 1 <> ${TEN_MESSAGES} and ${withinLimit(p.rateKey, p.rateLimit)}) as commit_now${history}
+      (e.n + 1 <> ${TEN_MESSAGES} and ${withinLimit(p.rateKey, p.rateLimit)}) as commit_now${history}${extra}
     from s, (select ${sentBefore} as n) e`;
 }
 const questions = {
-  created: compiled<QuestionValues>((p) => question(p, true, false)),
-  continued: compiled<QuestionValues>((p) => question(p, false, false)),
-  continuedWithHistory: compiled<QuestionValues>((p) => question(p, false, true)),
+  created: compiledWith<QuestionValues>((p, extra) => question(p, extra, true, false)),
+  continued: compiledWith<QuestionValues>((p, extra) => question(p, extra, false, false)),
+  continuedWithHistory: compiledWith<QuestionValues>((p, extra) => question(p, extra, false, true)),
 };
 
 /**
@@ -352,10 +360,11 @@ const questions = {
  * are the session's last `historyTurns` stored turns before this message read (oldest first): what
  * the model sees of the conversation, in this statement rather than a round trip after it.
  * `commit_now` says that nothing is left to do but commit (the send within its rate limit, `rate`,
- * and no award to write): the transaction's `commitWhen`. The statement is `compiled` (one of three
- * shapes), its text made once.
+ * and no award to write): the transaction's `commitWhen`. `columns` are read in the statement too
+ * (`Column`: the tutor's goals and recall), from its snapshot. The statement is `compiledWith` (one
+ * of three shapes), its text made once for each list of columns.
  */
-async function storeQuestion(
+async function storeQuestion<C extends readonly AnyColumn[]>(
   q: Queryable,
   userId: string,
   sessionId: string | null,
@@ -363,11 +372,13 @@ async function storeQuestion(
   at: Date,
   rate: { key: string; limit: number },
   historyTurns: number,
+  columns: C,
 ): Promise<{
   id: string;
   threadId: string;
   sentBefore: number;
   history: StoredTurn[];
+  read: ColumnValues<C>;
 } | null> {
   // A new session has no turns before this one.
   const statement =
@@ -376,24 +387,28 @@ async function storeQuestion(
       : historyTurns > 0
         ? questions.continuedWithHistory
         : questions.continued;
-  const result = await statement(q, {
-    userId,
-    sessionId,
-    title: sessionTitle(text),
-    text,
-    at: at.toISOString(),
-    rateKey: rate.key,
-    rateLimit: rate.limit,
-    historyTurns,
-  });
+  const { result, read } = await statement(
+    q,
+    {
+      userId,
+      sessionId,
+      title: sessionTitle(text),
+      text,
+      at: at.toISOString(),
+      rateKey: rate.key,
+      rateLimit: rate.limit,
+      historyTurns,
+    },
+    columns,
+  );
   const row = rowsOf(result)[0];
   if (!row) return null;
-  const turns: unknown = row.history ?? [];
   return {
     id: String(row.id),
     threadId: String(row.thread_id),
     sentBefore: Number(row.sent_before),
-    history: (typeof turns === 'string' ? JSON.parse(turns) : turns) as StoredTurn[],
+    history: (jsonOf(row.history) ?? []) as StoredTurn[],
+    read: read(row),
   };
 }
 
@@ -747,12 +762,14 @@ export function createChatService({ db, now, config, logger }: Deps, ledger: Poi
     /**
      * Stores the student's message: rate limit, session (found or created, titled from the first
      * message), the message, and the one-time award for the 10th message, in one transaction.
+     * `columns` are read in the message's statement (`storeQuestion`), answered as `read`.
      */
-    async begin(
+    async begin<const C extends readonly AnyColumn[]>(
       userId: string,
       sessionId: string | null | undefined,
       text: string,
-      historyTurns = 0,
+      historyTurns: number,
+      columns: C,
     ) {
       const at = now();
       const { rateLimit, rateWindowMs } = config.chat;
@@ -780,6 +797,7 @@ export function createChatService({ db, now, config, logger }: Deps, ledger: Poi
                 at,
                 { key: rateKey, limit: rule.limit },
                 historyTurns,
+                columns,
               ),
           ]);
           // Someone else's session (or none): nothing was written, and the count rolls back too.
@@ -801,6 +819,7 @@ export function createChatService({ db, now, config, logger }: Deps, ledger: Poi
             session: { id: stored.id, threadId: stored.threadId },
             created,
             history: stored.history,
+            read: stored.read,
           };
         },
         // On PGlite the question's statement commits it when it says so (issue 26): the send

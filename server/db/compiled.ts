@@ -28,14 +28,93 @@ const placeholders = new Proxy({} as Record<string, Placeholder>, {
   get: (made, name: string) => (made[name] ??= sql.placeholder(name)),
 });
 
+type Run<K extends string> = (q: Queryable, values: Values<K>) => Promise<unknown>;
+
 /** A raw statement rendered on its first run; runs it on `q` (a db or a transaction). */
-export function compiled<K extends string>(
-  build: (p: Placeholders<K>) => SQL,
-): (q: Queryable, values: Values<K>) => Promise<unknown> {
+export function compiled<K extends string>(build: (p: Placeholders<K>) => SQL): Run<K> {
   let query: Query | undefined;
   return (q, values) => {
     query ??= dialect.sqlToQuery(build(placeholders as unknown as Placeholders<K>));
     const { session } = q as unknown as { session: PgSession };
     return session.prepareQuery(query, undefined, undefined, false).execute(values);
   };
+}
+
+/**
+ * A read of one domain that travels as a column of another's statement (issue 26: before the model
+ * a send read the week's goals and recalled the student's memories in statements of their own, on
+ * connections of their own; as columns of the question's statement they cost no statement, no round
+ * trip and no connection). `sql` is a scalar expression (a subquery answering json, say) over the
+ * column's own placeholders, which no other column or the statement sees; `values` fill them, and
+ * `read` turns the column's value into what the reader answers. A column's `name` stands for its
+ * `sql`: the same name, the same expression (a statement is rendered once for its names).
+ */
+export interface Column<T, K extends string = string> {
+  name: string;
+  sql: (p: Placeholders<K>) => SQL;
+  values: Values<K>;
+  read: (value: unknown) => T;
+}
+
+/** A column that reads a `T` (its placeholders' names are its own business). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ColumnOf<T> = Column<T, any>;
+export type AnyColumn = ColumnOf<unknown>;
+
+/** What each column of a list reads. */
+export type ColumnValues<C extends readonly AnyColumn[]> = {
+  -readonly [I in keyof C]: C[I] extends Column<infer T, infer _> ? T : never;
+};
+
+/**
+ * `compiled` for a statement that selects `columns` besides its own: `build` puts `extra` (the
+ * columns, each `, <sql> as "<name>"`) at the end of its select list. One rendering for each list of
+ * column names; each column's placeholders are its name, a dot, then theirs.
+ */
+export function compiledWith<K extends string>(
+  build: (p: Placeholders<K>, extra: SQL) => SQL,
+): <C extends readonly AnyColumn[]>(
+  q: Queryable,
+  values: Values<K>,
+  columns: C,
+) => Promise<{ result: unknown; read: (row: Record<string, unknown>) => ColumnValues<C> }> {
+  const byNames = new Map<string, Run<string>>();
+  return async (q, values, columns) => {
+    const names = columns.map((column) => column.name).join(',');
+    let run = byNames.get(names);
+    if (!run) {
+      run = compiled<string>((p) =>
+        build(
+          p as Placeholders<K>,
+          sql.join(
+            columns.map(
+              (column) =>
+                sql`, ${column.sql(scoped(column.name))} as ${sql.identifier(column.name)}`,
+            ),
+          ),
+        ),
+      );
+      byNames.set(names, run);
+    }
+    const all: Record<string, unknown> = { ...values };
+    for (const column of columns)
+      for (const [key, value] of Object.entries(column.values as Values<string>))
+        all[`${column.name}.${key}`] = value;
+    return {
+      result: await run(q, all),
+      read: (row) =>
+        columns.map((column) => column.read(row[column.name])) as ColumnValues<typeof columns>,
+    };
+  };
+}
+
+/** A column's placeholders: `p.userId` of the column `goals` is `sql.placeholder('goals.userId')`. */
+const scoped = (name: string) =>
+  new Proxy({} as Placeholders<string>, {
+    get: (_, key: string) => (placeholders as Record<string, Placeholder>)[`${name}.${key}`],
+  });
+
+/** A json column's value: node-postgres and PGlite parse json, a driver may leave it as text. */
+export function jsonOf(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
 }

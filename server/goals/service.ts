@@ -13,6 +13,8 @@ import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 
 import type { Queryable } from '../db';
 import { transaction } from '../db';
+import type { Column, Placeholders } from '../db/compiled';
+import { jsonOf } from '../db/compiled';
 import { lockUser } from '../db/locks';
 import { goalMilestones, goalProgress, goals } from '../db/schema';
 import type { Deps } from '../deps';
@@ -37,6 +39,16 @@ export const GOAL_AWARDS_PER_WEEK = 3;
 type GoalRow = typeof goals.$inferSelect;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** A goal of the week as the tutor's prompt shows it (`currentColumn`). */
+export interface WeekGoal {
+  subject: (typeof GOALS.subjects)[number];
+  goal_type: (typeof GOALS.goalTypes)[number];
+  target_value: number;
+  total_progress: number;
+}
+
+type WeekValues = 'userId' | 'at' | 'tz';
+
 /**
  * Monday 00:00 in `tz` of the week `at` falls in, `weeks` later, as an instant (SQL). The local
  * wall-clock time is truncated and moved, then read back in the zone, so a DST change inside the
@@ -54,6 +66,18 @@ function createdInWeekOf(at: Date | Placeholder, tz: string | Placeholder) {
     lt(goals.createdAt, zonedWeekStart(at, tz, 1)),
   );
 }
+
+/**
+ * The week's goals of a student (`currentColumn`) as one json value: what the tutor's prompt shows
+ * of each, in `list`'s order.
+ */
+const weekGoals = (p: Placeholders<WeekValues>) => sql`(
+  select coalesce(json_agg(json_build_object(
+      'subject', ${goals.subject}, 'goal_type', ${goals.goalType},
+      'target_value', ${goals.targetValue}, 'total_value', ${goals.totalValue})
+    order by ${goals.weekStart} desc, ${goals.createdAt}, ${goals.id}), '[]'::json)
+  from ${goals}
+  where ${goals.userId} = ${p.userId} and ${createdInWeekOf(p.at, p.tz)})`;
 
 /**
  * 'YYYY-MM-DD' of a timestamp column's calendar day in `tz`. The zone is a literal, not a parameter:
@@ -215,6 +239,26 @@ export function createGoalsService({ db, now, config }: Deps, ledger: PointsLedg
               .where(eq(goals.userId, userId))
               .orderBy(desc(goals.weekStart), asc(goals.createdAt), asc(goals.id));
       return publicGoals(db, rows);
+    },
+
+    /**
+     * The week's goals as `list(userId, 'current', tz)` answers them, with what the tutor's prompt
+     * shows of each, as a column of another statement (`Column`, db/compiled.ts): the tutor reads
+     * them in the statement that stores the student's question (issue 26).
+     */
+    currentColumn(userId: string, tz = DEFAULT_TIMEZONE): Column<WeekGoal[], WeekValues> {
+      return {
+        name: 'goals',
+        sql: weekGoals,
+        values: { userId, at: now().toISOString(), tz },
+        read: (value) =>
+          (jsonOf(value) as (Omit<WeekGoal, 'total_progress'> & { total_value: number })[]).map(
+            ({ total_value, ...goal }) => ({
+              ...goal,
+              total_progress: percentOf(total_value, goal.target_value),
+            }),
+          ),
+      };
     },
 
     async create(

@@ -12,8 +12,8 @@ import type { Placeholder, SQL } from 'drizzle-orm';
 import { asc, eq, sql } from 'drizzle-orm';
 
 import { inOrder, rowsOf, transaction } from '../db';
-import type { Placeholders } from '../db/compiled';
-import { compiled } from '../db/compiled';
+import type { Column, Placeholders } from '../db/compiled';
+import { compiled, jsonOf } from '../db/compiled';
 import { learningMemories } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError } from '../http/errors';
@@ -80,9 +80,43 @@ export const MEMORY_MESSAGES = {
   full: 'The learning memory is full.',
 } as const;
 
-/** `recallByText`'s statement (see there), its text made once (`compiled`). */
-const recalling = compiled<'userId' | 'words' | 'most'>(
-  (p) => sql`
+/** A memory's row as a search answers it (its `created_at` a Date, or json's text). */
+interface HitRow {
+  id: string;
+  text: string;
+  metadata: unknown;
+  score: unknown;
+  created_at: unknown;
+}
+
+function toHit(row: HitRow): MemoryHit {
+  const created =
+    row.created_at instanceof Date ? row.created_at : new Date(String(row.created_at));
+  return {
+    id: row.id,
+    text: row.text,
+    metadata: (row.metadata ?? {}) as Record<string, unknown>,
+    score: Math.round(Number(row.score) * 1e6) / 1e6,
+    createdAt: created.toISOString(),
+  };
+}
+
+/**
+ * The recall's answer from `recalled`'s rows: the `limit` best matches, or when none matched the two
+ * newest (score 0).
+ */
+function recallOf(rows: HitRow[], limit: number): MemoryHit[] {
+  const hits = rows.filter((row) => row.score !== null).slice(0, limit);
+  return (hits.length > 0 ? hits : rows.map((row) => ({ ...row, score: 0 }))).map(toHit);
+}
+
+type RecallValues = 'userId' | 'words' | 'most';
+
+/**
+ * `recallByText`'s rows (see there): the matches of `words` among the student's latest RECALL_WINDOW
+ * memories, best first, then the two newest; with no `words` (null) only those two.
+ */
+const recalled = (p: Placeholders<RecallValues>) => sql`
     select id, text, metadata, created_at, score from (
       select id, text, metadata, created_at,
         case when tsv @@ q.query then ts_rank_cd(tsv, q.query, 32) end as score,
@@ -91,8 +125,13 @@ const recalling = compiled<'userId' | 'words' | 'most'>(
         ${queryOnce(sql`to_tsquery('english', ${p.words})`)} q) scored
     where score is not null or newest <= 2
     order by score desc nulls last, created_at desc
-    limit ${p.most}`,
-);
+    limit ${p.most}`;
+/** `recalled` as a statement of its own, its text made once (`compiled`). */
+const recalling = compiled<RecallValues>(recalled);
+/** `recalled` as one json value, for a column of another statement (`recallColumn`). */
+const recalledJson = (p: Placeholders<RecallValues>) =>
+  sql`(select coalesce(json_agg(r order by r.score desc nulls last, r.created_at desc), '[]'::json)
+    from (${recalled(p)}) r)`;
 
 type StoreValues = 'userId' | 'text' | 'metadata' | 'at' | 'most' | 'key' | 'limit';
 
@@ -155,24 +194,6 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
     }
   }
 
-  function toHit(row: {
-    id: string;
-    text: string;
-    metadata: unknown;
-    score: unknown;
-    created_at: unknown;
-  }): MemoryHit {
-    const created =
-      row.created_at instanceof Date ? row.created_at : new Date(String(row.created_at));
-    return {
-      id: row.id,
-      text: row.text,
-      metadata: (row.metadata ?? {}) as Record<string, unknown>,
-      score: Math.round(Number(row.score) * 1e6) / 1e6,
-      createdAt: created.toISOString(),
-    };
-  }
-
   /**
    * The student's memories `limit` best first. `window` (the tutor's recall): only among their
    * latest `window` memories; without it, among all of them.
@@ -214,7 +235,7 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
           limit ${limit}`),
       );
     }
-    return (rows as Parameters<typeof toHit>[0][]).map(toHit);
+    return (rows as HitRow[]).map(toHit);
   }
 
   /**
@@ -228,20 +249,16 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
   async function recallByText(userId: string, message: string, limit: number) {
     const words = anyWords(message);
     if (words === null) return latestTwo(userId);
-    const rows = rowsOf<Parameters<typeof toHit>[0]>(
-      await recalling(db, { userId, words, most: limit + 2 }),
-    );
-    const hits = rows.filter((row) => row.score !== null).slice(0, limit);
-    return (hits.length > 0 ? hits : rows.map((row) => ({ ...row, score: 0 }))).map(toHit);
+    return recallOf(rowsOf<HitRow>(await recalling(db, { userId, words, most: limit + 2 })), limit);
   }
 
   /** The student's two most recent memories (score 0): what the tutor recalls when none matches. */
   async function latestTwo(userId: string): Promise<MemoryHit[]> {
-    const rows = rowsOf(
+    const rows = rowsOf<HitRow>(
       await db.execute(sql`select id, text, metadata, created_at, 0::real as score
         from ${learningMemories} where user_id = ${userId} order by created_at desc limit 2`),
     );
-    return (rows as Parameters<typeof toHit>[0][]).map(toHit);
+    return rows.map(toHit);
   }
 
   /**
@@ -316,6 +333,25 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
      * For the tutor: memories among the latest RECALL_WINDOW that match the message, else the most
      * recent ones.
      */
+    /**
+     * `recall` without an embedding model as a column of another statement (`Column`,
+     * db/compiled.ts): the tutor recalls in the statement that stores the student's question
+     * (issue 26). Null with an embedding model: the recall asks the model first.
+     */
+    recallColumn(
+      userId: string,
+      message: string,
+      count = 3,
+    ): Column<MemoryHit[], RecallValues> | null {
+      if (llm.embed) return null;
+      return {
+        name: 'recall',
+        sql: recalledJson,
+        values: { userId, words: anyWords(message), most: count + 2 },
+        read: (value) => recallOf(jsonOf(value) as HitRow[], count),
+      };
+    },
+
     async recall(userId: string, message: string, count = 3): Promise<MemoryHit[]> {
       if (!llm.embed) return recallByText(userId, message, count);
       const hits = await search(userId, message, count, RECALL_WINDOW);

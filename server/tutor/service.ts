@@ -10,6 +10,7 @@
  */
 import { CHAT, TRUSTED_ADULT_NOTICE } from 'ayah-coach/rules';
 
+import type { AnyColumn, ColumnOf, ColumnValues } from '../db/compiled';
 import type { User } from '../db/schema';
 import type { Deps } from '../deps';
 import { markSend, traceReply } from '../http/send-trace';
@@ -37,27 +38,37 @@ const HISTORY_TURNS = 20;
 export interface TutorChat {
   /**
    * Stores the question; answers with the session's last `historyTurns` stored turns before it,
-   * oldest first (none in a session it created).
+   * oldest first (none in a session it created), and what `columns` read in the same statement.
    */
-  begin(
+  begin<const C extends readonly AnyColumn[]>(
     userId: string,
     sessionId: string | null | undefined,
     text: string,
     historyTurns: number,
+    columns: C,
   ): Promise<{
     session: { id: string; threadId: string };
     created: boolean;
     history: Turn[];
+    read: ColumnValues<C>;
   }>;
   finish(userId: string, sessionId: string, reply: string): Promise<void>;
   recordSafety(userId: string, sessionId: string, event: SafetyEvent): Promise<void>;
 }
 
+/**
+ * The tutor's reads before the model travel as columns of the question's statement (`Column`,
+ * db/compiled.ts; issue 26: one statement and one round trip before the model, where there were
+ * three on three connections).
+ */
 export interface GoalsReader {
-  list(userId: string, scope: 'current', tz?: string): Promise<GoalSummary[]>;
+  /** The week's goals in the student's time zone. */
+  currentColumn(userId: string, tz?: string): ColumnOf<GoalSummary[]>;
 }
 
 export interface TutorMemory {
+  /** What the student studied that the message recalls; null when it needs the model first. */
+  recallColumn(userId: string, message: string): ColumnOf<MemorySummary[]> | null;
   recall(userId: string, message: string): Promise<MemorySummary[]>;
   /** Stores what a reply covered; when the student's memory is full, in place of the oldest such. */
   remember(userId: string, text: string, metadata: Record<string, unknown>): Promise<unknown>;
@@ -99,26 +110,23 @@ export function createTutor(
   let stopped = false;
 
   /**
-   * The student's goals and what they studied, for the prompt. Read beside the send's transaction
-   * (`taken` is it), so the two waits overlap (issue 26): a refused send (rate limit, someone else's
-   * session) has read them for nothing, and that is all, except that with an embedding model recall
-   * calls the endpoint, so then it waits until the send is taken.
+   * The student's goals and what they studied, for the prompt: `read` by the question's statement
+   * (`TutorChat.begin`), except that with an embedding model the recall calls the endpoint first, so
+   * then it is asked once the send is taken. A recall that fails then leaves the prompt without
+   * memories; one in the question's statement fails with it, as the question does.
    */
   async function context(
     user: User,
     question: string,
     input: TurnInput,
-    taken: Promise<unknown>,
+    [current, recalled]: readonly [GoalSummary[], MemorySummary[]?],
   ): Promise<StudentContext> {
-    const recall = () =>
-      memory.recall(user.id, question).catch((error: unknown) => {
+    const memories =
+      recalled ??
+      (await memory.recall(user.id, question).catch((error: unknown) => {
         logger.warn(`[chat] learning memory unavailable: ${(error as Error).message}`);
         return [];
-      });
-    const [current, memories] = await Promise.all([
-      goals.list(user.id, 'current', input.timeZone),
-      llm.embed ? taken.then(recall, () => []) : recall(),
-    ]);
+      }));
     return {
       name: user.displayName,
       goals: current,
@@ -161,8 +169,16 @@ export function createTutor(
   return {
     async begin(user: User, input: TurnInput, signal: AbortSignal): Promise<TutorTurn> {
       const question = input.messages.at(-1)!.content.trim();
-      const taken = chat.begin(user.id, input.sessionId, question, HISTORY_TURNS);
-      const student = context(user, question, input, taken);
+      const current = goals.currentColumn(user.id, input.timeZone);
+      const recall = memory.recallColumn(user.id, question);
+      const taken = chat.begin(
+        user.id,
+        input.sessionId,
+        question,
+        HISTORY_TURNS,
+        recall ? [current, recall] : [current],
+      );
+      const student = taken.then(({ read }) => context(user, question, input, read));
       // AYAH_TRACE_SENDS=1: each phase's end (http/send-trace.ts); nothing otherwise.
       void taken.then(
         () => markSend('begin'),

@@ -132,6 +132,14 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     const last = fake.completions().at(-1)!.body.messages as { content: string }[];
     expect(last[0]!.content).toContain('Asked Ayah: Explain squares');
     expect(last[0]!.content).toContain('Asked Ayah: More about squares please');
+    // So does one with no word to match at all.
+    await remembered(user, 'Thanks a lot');
+    fake.script({ kind: 'chunks', chunks: ['Glad to help.'] });
+    await stream(user, say('🙂?!', done.sessionId));
+    const wordless = fake.completions().at(-1)!.body.messages as { content: string }[];
+    expect(wordless[0]!.content).toContain('Asked Ayah: Thanks a lot');
+    expect(wordless[0]!.content).toContain('Asked Ayah: More about squares please');
+    expect(wordless[0]!.content).not.toContain('Asked Ayah: Explain squares');
   });
 
   it('turns an upstream 500 into an error event, keeping the question and no reply', async () => {

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database, Db, Tx } from '../../../server/db';
 import { openDatabase, pgErrorCode, transaction, UNIQUE_VIOLATION } from '../../../server/db';
 import { REQUEST_BOUNDS } from '../../../server/db/bounds';
-import { compiled } from '../../../server/db/compiled';
+import type { Column } from '../../../server/db/compiled';
+import { compiled, compiledWith, jsonOf } from '../../../server/db/compiled';
 import type { PgliteThread } from '../../../server/db/pglite-thread';
 import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, Loose } from '../harness';
@@ -235,6 +236,8 @@ function recordStatements() {
       heard.push({ conn: message.tx, text: message.commit ? 'commit' : 'rollback' });
     } else if (message.tx) {
       heard.push({ conn: message.tx, text: message.sql });
+    } else if (message.op === 'query' || message.op === 'exec') {
+      heard.push({ conn: message.id, text: message.sql });
     }
     return post.call(this, message, ...(rest as []));
   } as typeof post;
@@ -282,6 +285,9 @@ describeServer("a send's transaction", () => {
     expect(sent.status).toBe(200);
     const [question, reply, memory, ...rest] = transactionsOf(heard);
     expect(rest).toEqual([]);
+    // Nothing else: the tutor's reads before the model (the week's goals, the recall) are columns of
+    // the question's statement, not statements of their own.
+    expect(heard).toHaveLength(question!.length + reply!.length + memory!.length);
     const begin = onPostgres
       ? "begin; select set_config('lock_timeout', '3000ms', true), " +
         "set_config('statement_timeout', '10000ms', true)"
@@ -294,6 +300,7 @@ describeServer("a send's transaction", () => {
     expect(question![2]).toMatch(
       /update "chat_sessions" cs .* and cs\.user_id = .*insert into "chat_messages"/s,
     );
+    expect(question![2]).toMatch(/from "goals"\s+where .* as "goals".*to_tsquery.* as "recall"/s);
     expect(question![3]).toBe('commit');
     // The reply's, with its longer lock wait (on PostgreSQL): the user's and the session's locks,
     // then the reply (it was sent before the locks, the lock order user → session broken).
@@ -386,6 +393,40 @@ describeServer('a compiled statement', () => {
     const inside = await transaction(db, async (tx) => rows(await add(tx, { a: 2, b: 2 })));
     expect(inside).toEqual([{ sum: 4, a: '2' }]);
     await expect(add(db, { a: 1 } as never)).rejects.toThrow(/placeholder/i);
+  });
+
+  it("selects other reads' columns, each filled with its own values", async () => {
+    const base = compiledWith<'a'>((p, extra) => sql`select ${p.a}::int as a${extra}`);
+    // Each column names its placeholder `a` too: the statement's and theirs are apart.
+    const twice: Column<number, 'a'> = {
+      name: 'twice',
+      sql: (p) => sql`${p.a}::int * 2`,
+      values: { a: 5 },
+      read: Number,
+    };
+    const upTo = (n: number): Column<number[], 'a'> => ({
+      name: 'up_to',
+      sql: (p) => sql`(select json_agg(x order by x) from generate_series(1, ${p.a}::int) x)`,
+      values: { a: n },
+      read: (value) => jsonOf(value) as number[],
+    });
+    const { db } = h.database;
+    const first = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows[0]!;
+    const both = await base(db, { a: 1 }, [twice, upTo(3)] as const);
+    expect(first(both.result).a).toBe(1);
+    const [doubled, counted] = both.read(first(both.result));
+    expect(doubled).toBe(10);
+    expect(counted).toEqual([1, 2, 3]);
+    // The same columns with other values; the statement alone; one column, in a transaction.
+    const again = await base(db, { a: 2 }, [twice, upTo(2)] as const);
+    expect(again.read(first(again.result))).toEqual([10, [1, 2]]);
+    const alone = await base(db, { a: 3 }, [] as const);
+    expect(first(alone.result)).toEqual({ a: 3 });
+    const inside = await transaction(db, async (tx) => {
+      const { result, read } = await base(tx, { a: 4 }, [upTo(1)] as const);
+      return [first(result).a, ...read(first(result))];
+    });
+    expect(inside).toEqual([4, [1]]);
   });
 });
 
