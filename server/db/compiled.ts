@@ -78,30 +78,50 @@ export function compiledWith<K extends string>(
   values: Values<K>,
   columns: C,
 ) => Promise<{ result: unknown; read: (row: Record<string, unknown>) => ColumnValues<C> }> {
-  const byNames = new Map<string, Run<string>>();
+  /**
+   * By the columns' names, one after another (no key made a run): the statement, and each column's
+   * placeholders as it names them.
+   */
+  interface Node {
+    made?: { run: Run<string>; keys: [string, string][][] };
+    next: Map<string, Node>;
+  }
+  const byNames: Node = { next: new Map() };
   return async (q, values, columns) => {
-    const names = columns.map((column) => column.name).join(',');
-    let run = byNames.get(names);
-    if (!run) {
-      run = compiled<string>((p) =>
-        build(
-          p as Placeholders<K>,
-          sql.join(
-            columns.map(
-              (column) =>
-                sql`, ${column.sql(scoped(column.name))} as ${sql.identifier(column.name)}`,
+    let node = byNames;
+    for (const { name } of columns) {
+      let next = node.next.get(name);
+      if (!next) node.next.set(name, (next = { next: new Map() }));
+      node = next;
+    }
+    let made = node.made;
+    if (!made) {
+      made = node.made = {
+        run: compiled<string>((p) =>
+          build(
+            p as Placeholders<K>,
+            sql.join(
+              columns.map(
+                (column) =>
+                  sql`, ${column.sql(scoped(column.name))} as ${sql.identifier(column.name)}`,
+              ),
             ),
           ),
         ),
-      );
-      byNames.set(names, run);
+        // The statement's names of the placeholders, made once: names made again each run were
+        // looked up in V8's string table each time (1.6% of the app's thread under a class's burst).
+        keys: columns.map((column) =>
+          Object.keys(column.values).map((key): [string, string] => [key, `${column.name}.${key}`]),
+        ),
+      };
     }
     const all: Record<string, unknown> = { ...values };
-    for (const column of columns)
-      for (const [key, value] of Object.entries(column.values as Values<string>))
-        all[`${column.name}.${key}`] = value;
+    columns.forEach((column, i) => {
+      const own = column.values as Values<string>;
+      for (const [key, named] of made.keys[i]!) all[named] = own[key];
+    });
     return {
-      result: await run(q, all),
+      result: await made.run(q, all),
       read: (row) =>
         columns.map((column) => column.read(row[column.name])) as ColumnValues<typeof columns>,
     };
