@@ -119,27 +119,31 @@ describeServer('the tutor over an OpenAI-compatible endpoint', () => {
     expect(system!.content).toContain('"tokens":7');
     expect(system!.content).toContain("The student's name: Lina");
 
-    // The conversation is remembered: the next turn's prompt recalls it.
-    await remembered(user, 'Explain squares');
-    fake.script({ kind: 'chunks', chunks: ['Sure.'] });
-    await stream(user, say('More about squares please', done.sessionId));
-    const next = fake.completions().at(-1)!.body.messages as { content: string }[];
-    expect(next[0]!.content).toContain('Asked Ayah: Explain squares');
+    // The conversation is remembered: the next turn's prompt recalls it. Each turn is asked once
+    // the one before it is remembered; what its prompt recalled is answered.
+    const recalledAfter = async (before: string, question: string) => {
+      await remembered(user, before);
+      fake.script({ kind: 'chunks', chunks: ['Sure.'] });
+      await stream(user, say(question, done.sessionId));
+      const [prompt] = fake.completions().at(-1)!.body.messages as { content: string }[];
+      return prompt!.content.match(/Asked Ayah: [^\n]*/g) ?? [];
+    };
+    expect(await recalledAfter('Explain squares', 'More about squares please')).toContain(
+      'Asked Ayah: Explain squares',
+    );
     // A question matching no memory recalls the two most recent.
-    await remembered(user, 'More about squares please');
-    fake.script({ kind: 'chunks', chunks: ['You are welcome.'] });
-    await stream(user, say('Thanks a lot', done.sessionId));
-    const last = fake.completions().at(-1)!.body.messages as { content: string }[];
-    expect(last[0]!.content).toContain('Asked Ayah: Explain squares');
-    expect(last[0]!.content).toContain('Asked Ayah: More about squares please');
+    expect(await recalledAfter('More about squares please', 'Thanks a lot')).toEqual(
+      expect.arrayContaining([
+        'Asked Ayah: Explain squares',
+        'Asked Ayah: More about squares please',
+      ]),
+    );
     // So does one with no word to match at all.
-    await remembered(user, 'Thanks a lot');
-    fake.script({ kind: 'chunks', chunks: ['Glad to help.'] });
-    await stream(user, say('🙂?!', done.sessionId));
-    const wordless = fake.completions().at(-1)!.body.messages as { content: string }[];
-    expect(wordless[0]!.content).toContain('Asked Ayah: Thanks a lot');
-    expect(wordless[0]!.content).toContain('Asked Ayah: More about squares please');
-    expect(wordless[0]!.content).not.toContain('Asked Ayah: Explain squares');
+    const wordless = await recalledAfter('Thanks a lot', '🙂?!');
+    expect(wordless).toEqual(
+      expect.arrayContaining(['Asked Ayah: Thanks a lot', 'Asked Ayah: More about squares please']),
+    );
+    expect(wordless).not.toContain('Asked Ayah: Explain squares');
   });
 
   it('turns an upstream 500 into an error event, keeping the question and no reply', async () => {
