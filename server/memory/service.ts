@@ -113,8 +113,13 @@ function recallOf(rows: HitRow[], limit: number): MemoryHit[] {
 type RecallValues = 'userId' | 'words' | 'most';
 
 /**
- * `recallByText`'s rows (see there): the matches of `words` among the student's latest RECALL_WINDOW
- * memories, best first, then the two newest; with no `words` (null) only those two.
+ * The recall without an embedding model (`recallColumn`, `recallByText`; `recallOf` reads its rows),
+ * in one statement and one pass over the student's latest RECALL_WINDOW memories (issue 26: it runs
+ * before every reply): the full-text matches of `words` among them as `search` ranks them, else the
+ * two most recent (with no `words`, null, only those). Each memory is scored (null when it does not
+ * match) and numbered from the newest; the matches come first, then the two newest, and the two
+ * newest count only when nothing matched. Two CTEs (the window, and the matches read twice) took
+ * 754 µs a call in PGlite's thread for a student with 2 memories, this 572 µs, and never more.
  */
 const recalled = (p: Placeholders<RecallValues>) => sql`
     select id, text, metadata, created_at, score from (
@@ -238,17 +243,9 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
     return (rows as HitRow[]).map(toHit);
   }
 
-  /**
-   * `recall` without an embedding model, in one statement and one pass over the student's latest
-   * RECALL_WINDOW memories (issue 26: it runs before every reply): the full-text matches among them
-   * as `search` ranks them, else the two most recent. Each memory is scored (null when it does not
-   * match) and numbered from the newest; the matches come first, then the two newest, and the
-   * two newest count only when nothing matched. Two CTEs (the window, and the matches read twice)
-   * took 754 µs a call in PGlite's thread for a student with 2 memories, this 572 µs, and never more.
-   */
+  /** `recall` without an embedding model, in a statement of its own (`recalled`). */
   async function recallByText(userId: string, message: string, limit: number) {
     const words = anyWords(message);
-    if (words === null) return latestTwo(userId);
     return recallOf(rowsOf<HitRow>(await recalling(db, { userId, words, most: limit + 2 })), limit);
   }
 
@@ -330,10 +327,6 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
     search,
 
     /**
-     * For the tutor: memories among the latest RECALL_WINDOW that match the message, else the most
-     * recent ones.
-     */
-    /**
      * `recall` without an embedding model as a column of another statement (`Column`,
      * db/compiled.ts): the tutor recalls in the statement that stores the student's question
      * (issue 26). Null with an embedding model: the recall asks the model first.
@@ -352,6 +345,10 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
       };
     },
 
+    /**
+     * For the tutor: memories among the latest RECALL_WINDOW that match the message, else the most
+     * recent ones.
+     */
     async recall(userId: string, message: string, count = 3): Promise<MemoryHit[]> {
       if (!llm.embed) return recallByText(userId, message, count);
       const hits = await search(userId, message, count, RECALL_WINDOW);
