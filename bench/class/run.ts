@@ -275,16 +275,19 @@ function timed(
   });
 }
 
-const question = (i: number, sessionId?: string) => ({
-  messages: [{ role: 'user', content: `Student ${i}: how do I add 3/4 and 5/6?` }],
+const question = (i: number, sessionId?: string, start = '') => ({
+  messages: [{ role: 'user', content: `${start}Student ${i}: how do I add 3/4 and 5/6?` }],
   ...(sessionId && { sessionId }),
 });
 
-function throughAyah(url: string, token: string, i: number) {
+/** One stream through the app: student `i`'s question, or with `quick` a `warmJit` send. */
+function throughAyah(url: string, token: string, i: number, quick = false) {
   return timed(
     `${url}/api/v1/chat/send/stream`,
     { authorization: `Bearer ${token}` },
-    JSON.stringify(question(i, chatOf.get(token))),
+    JSON.stringify(
+      quick ? question(i, undefined, `${QUICK_QUESTION} `) : question(i, chatOf.get(token)),
+    ),
     (block) => block.startsWith('event: chunk'),
     (block) => block.startsWith('event: done'),
     (block) => block.startsWith('event: error'),
@@ -350,53 +353,22 @@ const WARM_SENDS = 1500;
 const WARM_AT_ONCE = 30;
 
 async function warmJit(apps: Child[], tokens: string[]) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: WARM_AT_ONCE });
-  const send = (app: Child, token: string, i: number) =>
-    new Promise<void>((resolve, reject) => {
-      const body = JSON.stringify({
-        messages: [
-          { role: 'user', content: `${QUICK_QUESTION} ${question(i).messages[0]!.content}` },
-        ],
-      });
-      const request = http.request(
-        `${String(app.shown.url)}/api/v1/chat/send/stream`,
-        {
-          method: 'POST',
-          agent,
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        },
-        (response) => {
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (piece: string) => (text += piece));
-          response.once('end', () =>
-            response.statusCode === 200 && text.includes('event: done')
-              ? resolve()
-              : reject(
-                  new Error(
-                    `bench:class JIT warm-up: ${response.statusCode} ${text.slice(0, 200)}`,
-                  ),
-                ),
+  for (const app of apps) {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: WARM_AT_ONCE }, async () => {
+        for (let i = next++; i < WARM_SENDS; i = next++) {
+          const { failure } = await throughAyah(
+            String(app.shown.url),
+            tokens[i % tokens.length]!,
+            i,
+            true,
           );
-          response.once('error', reject);
-        },
-      );
-      request.once('error', reject);
-      request.end(body);
-    });
-  try {
-    for (const app of apps) {
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: WARM_AT_ONCE }, async () => {
-          for (let i = next++; i < WARM_SENDS; i = next++)
-            await send(app, tokens[i % tokens.length]!, i);
-        }),
-      );
-      await app.ask('settle');
-    }
-  } finally {
-    agent.destroy();
+          if (failure) throw new Error(`bench:class JIT warm-up: ${failure}`);
+        }
+      }),
+    );
+    await app.ask('settle');
   }
 }
 
