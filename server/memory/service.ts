@@ -113,7 +113,7 @@ function recallOf(rows: HitRow[], limit: number): MemoryHit[] {
 type RecallValues = 'userId' | 'words' | 'most';
 
 /**
- * The recall without an embedding model (`recallColumn`, `recallByText`; `recallOf` reads its rows),
+ * The recall without an embedding model (`recallColumn`; `recallOf` reads its rows),
  * in one statement and one pass over the student's latest RECALL_WINDOW memories (issue 26: it runs
  * before every reply): the full-text matches of `words` among them as `search` ranks them, else the
  * two most recent (with no `words`, null, only those). Each memory is scored (null when it does not
@@ -131,8 +131,6 @@ const recalled = (p: Placeholders<RecallValues>) => sql`
     where score is not null or newest <= 2
     order by score desc nulls last, created_at desc
     limit ${p.most}`;
-/** `recalled` as a statement of its own, its text made once (`compiled`). */
-const recalling = compiled<RecallValues>(recalled);
 /** `recalled` as one json value, for a column of another statement (`recallColumn`). */
 const recalledJson = (p: Placeholders<RecallValues>) =>
   sql`(select coalesce(json_agg(r order by r.score desc nulls last, r.created_at desc), '[]'::json)
@@ -243,12 +241,6 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
     return (rows as HitRow[]).map(toHit);
   }
 
-  /** `recall` without an embedding model, in a statement of its own (`recalled`). */
-  async function recallByText(userId: string, message: string, limit: number) {
-    const words = anyWords(message);
-    return recallOf(rowsOf<HitRow>(await recalling(db, { userId, words, most: limit + 2 })), limit);
-  }
-
   /** The student's two most recent memories (score 0): what the tutor recalls when none matches. */
   async function latestTwo(userId: string): Promise<MemoryHit[]> {
     const rows = rowsOf<HitRow>(
@@ -346,11 +338,10 @@ export function createMemoryService({ db, logger, now, config }: Deps, llm: LlmC
     },
 
     /**
-     * For the tutor: memories among the latest RECALL_WINDOW that match the message, else the most
-     * recent ones.
+     * For the tutor with an embedding model (without one it reads `recallColumn`): memories among
+     * the latest RECALL_WINDOW that match the message, else the most recent ones.
      */
     async recall(userId: string, message: string, count = 3): Promise<MemoryHit[]> {
-      if (!llm.embed) return recallByText(userId, message, count);
       const hits = await search(userId, message, count, RECALL_WINDOW);
       return hits.length > 0 ? hits : latestTwo(userId);
     },

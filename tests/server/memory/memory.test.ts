@@ -124,6 +124,31 @@ describeServer('learning memory with embeddings from the endpoint', () => {
       expect(after.at(-1)!.body.model).toBe('embed-test');
     });
 
+    it('recalls by embeddings before a reply, once the send is taken', async () => {
+      const user = await embedded.user();
+      await embedded
+        .as(user)
+        .post(`${V}/store-user-data`, { text: 'Built a compass with a needle' });
+      const question = 'What makes a needle point north?';
+      fake.script({ kind: 'chunks', chunks: ['Magnetism!'] });
+      const response = await fetch(`${embedded.url}/api/v1/chat/send/stream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: question }] }),
+      });
+      expect(await response.text()).toContain('event: done');
+      // The question was embedded to recall by, before the model was called (the turn's own memory
+      // is embedded after), and the model's prompt has what it recalled.
+      const called = fake.requests.findLastIndex((r) => r.path.endsWith('/chat/completions'));
+      const recalledBy = fake.requests.findIndex(
+        (r) => r.path.endsWith('/embeddings') && JSON.stringify(r.body.input).includes(question),
+      );
+      expect(recalledBy).toBeGreaterThanOrEqual(0);
+      expect(recalledBy).toBeLessThan(called);
+      const [system] = fake.completions().at(-1)!.body.messages as { content: string }[];
+      expect(system!.content).toContain('Built a compass with a needle');
+    });
+
     it('ends a reply’s stream at done; the tutor remembers the turn after', async () => {
       const user = await embedded.user();
       fake.embeddingDelayMs = 600;
