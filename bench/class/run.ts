@@ -43,6 +43,7 @@
  *   npm run bench:class -- --memories 2000     # each student with 2,000 learning memories
  *   npm run bench:class -- --repeat 5          # each burst 5 times, the median kept (3 by default)
  *   npm run bench:class -- --floor             # also the floor: a bare relay in the app's place
+ *   npm run bench:class -- --endpoint-keep-alive 5  # the endpoint closes idle connections after 5 s
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -60,7 +61,7 @@ import { arg } from '../support';
 import type { CpuShare } from './machine';
 import { cpuMeter, describeShare } from './machine';
 import { type ClientView, type PhaseReport, printPhases, printTimeline } from './phases';
-import { QUICK_QUESTION, REPLY_CHUNKS, serveChild } from './serve';
+import { ENDPOINT_KEEP_ALIVE_S, QUICK_QUESTION, REPLY_CHUNKS, serveChild } from './serve';
 
 const SELF = fileURLToPath(import.meta.url);
 const text = (name: string, fallback: string) => {
@@ -109,6 +110,8 @@ const chatOf = new Map<string, string>();
  * have a line of their own and count for none of the app's.
  */
 const FLOOR = process.argv.includes('--floor');
+/** `--endpoint-keep-alive s`: how long the endpoint keeps an idle connection (serve.ts). */
+const ENDPOINT_KEEP_ALIVE = arg('endpoint-keep-alive', ENDPOINT_KEEP_ALIVE_S);
 const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR =
   profileAt === -1 ? null : path.resolve(process.argv[profileAt + 1] ?? 'profiles');
@@ -733,7 +736,7 @@ async function main() {
   console.log(
     `bench:class: ${REPLY_CHUNKS.length}-chunk replies, students ${SIZES.join(' and ')}${HISTORY > 0 ? `, each going on with a chat of ${HISTORY} messages` : ''}${MEMORIES > 0 ? `, each with ${MEMORIES} learning memories` : ''}, Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
-  const endpoint = await child(['endpoint']);
+  const endpoint = await child(['endpoint', '--keep-alive', String(ENDPOINT_KEEP_ALIVE)]);
   endpointPid = endpoint.pid;
   const url = String(endpoint.shown.url);
   const found: Record<string, Burst[]> = {};

@@ -1,9 +1,10 @@
 /**
  * The processes of `npm run bench:class` besides the client (run.ts starts itself with `--serve …`):
  *
- * - `endpoint`: the scripted OpenAI-compatible endpoint (tests/server/fake-openai.ts), every
- *   completion a 400-token reply in 100 chunks 25 ms apart (a warm-up's, `QUICK_QUESTION`, three
- *   chunks at once). Prints `{url}`.
+ * - `endpoint [--keep-alive s]`: the scripted OpenAI-compatible endpoint
+ *   (tests/server/fake-openai.ts), every completion a 400-token reply in 100 chunks 25 ms apart (a
+ *   warm-up's, `QUICK_QUESTION`, three chunks at once), keeping an idle connection `s` seconds
+ *   (`ENDPOINT_KEEP_ALIVE_S`). Prints `{url}`.
  * - `app --url postgres://… | --data-dir dir --llm url --students n [--seed] [--history m]
  *   [--memories k] [--untraced]`: the real app over that database with that endpoint as its model,
  *   `n` signed-in students made straight in the database (`--seed`; a second process on the same
@@ -52,6 +53,14 @@ export const CHUNK_DELAY_MS = 25;
  */
 export const QUICK_QUESTION = 'Warm-up:';
 const QUICK_REPLY = REPLY_CHUNKS.slice(0, 3);
+/**
+ * How long the endpoint keeps a client's idle connection, in seconds: as Cloudflare does in front of
+ * hosted APIs (OpenAI's among them), 400 s. So a burst finds the connections the app kept from the
+ * one before, as a class's next question would within minutes (server/llm/completions.ts
+ * `MODEL_KEEP_ALIVE_MS`); `--endpoint-keep-alive 5`, Node's default (a model served by a bare Node
+ * or Python server), has the app open a connection a reply after 5 s.
+ */
+export const ENDPOINT_KEEP_ALIVE_S = 400;
 /** The JWT secret every app process of a run shares (so tokens from one work on the other). */
 const SECRET = 'bench-class-secret-0123456789-abcdefghijklmnop';
 
@@ -70,6 +79,7 @@ async function endpoint() {
     kind: 'respond',
     to: ({ messages }) => (messages.at(-1)?.content?.startsWith(QUICK_QUESTION) ? quick : reply),
   };
+  fake.keepIdleConnections(Number(option('keep-alive') ?? ENDPOINT_KEEP_ALIVE_S) * 1000);
   await fake.start();
   return {
     shown: { url: fake.url },

@@ -125,6 +125,29 @@ async function* arriving(response: http.IncomingMessage): AsyncGenerator<string,
 }
 
 /**
+ * How long a connection to the model may sit idle and still take the next reply. Hosted endpoints keep
+ * a client's idle connection for minutes (Cloudflare, in front of OpenAI's API, 400 s; Google's load
+ * balancers 610 s; nginx 75 s); Node's global agent closed ours after 5 s and kept at most 256 idle,
+ * so a class asking again after a pause opened a connection a reply (and over TLS, a handshake each):
+ * bench:class at 300 at once, the connects were a tenth of the app's CPU until the first words. A
+ * shorter time the endpoint announces (`Keep-Alive: timeout=…`) wins (Node's agent reads it).
+ */
+const MODEL_KEEP_ALIVE_MS = 5 * 60_000;
+
+/**
+ * The connections to the model, kept for the next reply: every idle one a burst leaves (each closed
+ * after `MODEL_KEEP_ALIVE_MS` unused), the most recently used taken first, so that those a quieter
+ * spell does not need are the ones that time out.
+ */
+const keptAlive = {
+  keepAlive: true,
+  timeout: MODEL_KEEP_ALIVE_MS,
+  maxFreeSockets: Infinity,
+  scheduling: 'lifo',
+} as const;
+const agents = { http: new http.Agent(keptAlive), https: new https.Agent(keptAlive) };
+
+/**
  * Sends the request; resolves with the response once its head has arrived. A kept-alive connection
  * the endpoint closed while it sat idle (its keep-alive timeout, or this process too busy to hear the
  * close in time) fails before anything was read: then, and only then, the request goes once more on a
@@ -143,10 +166,12 @@ function post(
     'content-length': Buffer.byteLength(body),
   };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-  const send = url.protocol === 'https:' ? https.request : http.request;
+  const secure = url.protocol === 'https:';
+  const send = secure ? https.request : http.request;
+  const agent = secure ? agents.https : agents.http;
   return new Promise((resolve, reject) => {
     let answered = false;
-    const request = send(url, { method: 'POST', headers, signal }, (response) => {
+    const request = send(url, { method: 'POST', headers, signal, agent }, (response) => {
       answered = true;
       resolve(response);
     });

@@ -88,6 +88,12 @@ export class FakeOpenAI {
     this.scripts.push(...scripts);
   }
 
+  /** How long an idle connection is kept for the client's next request (Node's default: 5 s). */
+  keepIdleConnections(ms: number): this {
+    this.server.keepAliveTimeout = ms;
+    return this;
+  }
+
   async start(): Promise<this> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;

@@ -142,3 +142,58 @@ describe('the wire client reading a reply', () => {
     await expect(read()).rejects.toThrow();
   });
 });
+
+/**
+ * The connections to the model between a class's questions: every one a burst opened is there for
+ * the next burst, minutes later, when the endpoint keeps them (Node's global agent closed an idle
+ * one after 5 s, and kept at most 256).
+ */
+describe('the wire client between bursts', () => {
+  let kept: Server;
+  let keptUrl = '';
+  let opened = 0;
+
+  beforeAll(async () => {
+    kept = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Hi' } }] })}\n\n`);
+        res.end(
+          `data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`,
+        );
+      });
+    });
+    kept.on('connection', () => opened++);
+    // As a hosted endpoint behind a CDN keeps an idle connection (Cloudflare: 400 s).
+    kept.keepAliveTimeout = 400_000;
+    await new Promise<void>((resolve) => kept.listen(0, '127.0.0.1', () => resolve()));
+    keptUrl = `http://127.0.0.1:${(kept.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(async () => {
+    kept.closeAllConnections();
+    await new Promise((resolve) => kept.close(resolve));
+  });
+
+  const burst = (n: number) =>
+    Promise.all(
+      Array.from({ length: n }, async () => {
+        let out = '';
+        const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Hello' }] };
+        const signal = new AbortController().signal;
+        for await (const part of streamCompletion(keptUrl, null, request, signal))
+          if (part.type === 'text') out += part.text;
+        return out;
+      }),
+    );
+
+  it('keeps every connection of a 300-reply burst for the next one after a pause', async () => {
+    expect(new Set(await burst(300))).toEqual(new Set(['Hi']));
+    const first = opened;
+    expect(first).toBe(300);
+    // Longer than Node's global agent keeps an idle connection.
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    expect(new Set(await burst(300))).toEqual(new Set(['Hi']));
+    expect(opened).toBe(first);
+  }, 30_000);
+});
