@@ -5,7 +5,15 @@
  * same cores, so a burst through Ayah is slower than the same burst straight from the endpoint by
  * what the app and PostgreSQL take of them; the line under each burst says how much that was.
  *
- * Read from Linux's /proc (user + system time, in clock ticks of 10 ms); elsewhere it says nothing.
+ * And the app's main thread (its JavaScript): how long it ran, and how long it stood ready to run
+ * while another task had its core. At 300 at once on PostgreSQL that wait was a third of the span
+ * until the first words (on a core 222–270 ms, waiting 120–156 ms), while a core sat idle part of
+ * it: each socket write wakes the process that reads it, and Linux puts a task woken by a socket
+ * write on the writer's core, where it takes the core from the app (perf's sched_switch, one burst:
+ * 639 times in 384 ms, PostgreSQL 261 of them, the endpoint and this client 318).
+ *
+ * Read from Linux's /proc (user + system time, in clock ticks of 10 ms; a thread's schedstat, in
+ * ns); elsewhere it says nothing.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +30,21 @@ function ticksOf(pid: number): number {
     return Number(fields[11]) + Number(fields[12]);
   } catch {
     return 0;
+  }
+}
+
+/**
+ * A thread's time on a core and its time ready to run but waiting for one, ns since it started
+ * (/proc/<pid>/task/<tid>/schedstat); zeros once it is gone.
+ */
+function scheduled(pid: number, tid = pid): { onCore: number; waiting: number } {
+  try {
+    const [onCore, waiting] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8')
+      .split(' ')
+      .map(Number);
+    return { onCore: onCore!, waiting: waiting! };
+  } catch {
+    return { onCore: 0, waiting: 0 };
   }
 }
 
@@ -53,6 +76,8 @@ export interface CpuShare {
   coresBusy: number;
   /** CPU ms of each role over the span. */
   byRole: Record<string, number>;
+  /** The app's main threads over the span: ms on a core, and ms ready to run but waiting. */
+  appThread?: { onCoreMs: number; waitingMs: number };
 }
 
 /**
@@ -66,6 +91,15 @@ export function cpuMeter(roles: Record<string, number[]>): { stop(): CpuShare } 
   const all: Record<string, number[]> = pg.length > 0 ? { ...roles, PostgreSQL: pg } : roles;
   const sum = (pids: number[]) => pids.reduce((total, pid) => total + ticksOf(pid), 0);
   const before = Object.fromEntries(Object.entries(all).map(([role, pids]) => [role, sum(pids)]));
+  const apps = roles.app ?? [];
+  const threads = () =>
+    apps
+      .map((pid) => scheduled(pid))
+      .reduce(
+        (total, t) => ({ onCore: total.onCore + t.onCore, waiting: total.waiting + t.waiting }),
+        { onCore: 0, waiting: 0 },
+      );
+  const threadsBefore = threads();
   const machine = machineTicks();
   const start = performance.now();
   return {
@@ -74,12 +108,19 @@ export function cpuMeter(roles: Record<string, number[]>): { stop(): CpuShare } 
       const now = machineTicks();
       const cores = os.cpus().length;
       const allTicks = now.all - machine.all;
+      const threadsNow = threads();
       return {
         wallMs,
         coresBusy: allTicks > 0 ? ((now.busy - machine.busy) / allTicks) * cores : 0,
         byRole: Object.fromEntries(
           Object.entries(all).map(([role, pids]) => [role, (sum(pids) - before[role]!) * TICK_MS]),
         ),
+        ...(apps.length > 0 && {
+          appThread: {
+            onCoreMs: (threadsNow.onCore - threadsBefore.onCore) / 1e6,
+            waitingMs: (threadsNow.waiting - threadsBefore.waiting) / 1e6,
+          },
+        }),
       };
     },
   };
@@ -91,5 +132,8 @@ export function describeShare(share: CpuShare): string {
   const roles = Object.entries(share.byRole)
     .map(([role, used]) => `${role} ${ms(used)}`)
     .join(', ');
-  return `${share.coresBusy.toFixed(2)} of ${os.cpus().length} cores busy over ${ms(share.wallMs)} ms (CPU ms: ${roles})`;
+  const thread = share.appThread
+    ? `; the app's main thread on a core ${ms(share.appThread.onCoreMs)} ms, ready but waiting for one ${ms(share.appThread.waitingMs)} ms`
+    : '';
+  return `${share.coresBusy.toFixed(2)} of ${os.cpus().length} cores busy over ${ms(share.wallMs)} ms (CPU ms: ${roles})${thread}`;
 }
