@@ -11,6 +11,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { streamCompletion } from '../../../server/llm/completions';
 
+/** A whole completion streamed: "Hi", then the end. */
+function sayHi(res: ServerResponse) {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Hi' } }] })}\n\n`);
+  res.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`);
+  res.end('data: [DONE]\n\n');
+}
+
+/** Starts `server` on a free port; answers its base URL (`…/v1`). */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+async function closing(server: Server) {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+
 let server: Server;
 let url = '';
 /** Set: every request is reset, on whatever connection. */
@@ -26,21 +45,12 @@ beforeAll(async () => {
       return;
     }
     req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Hi' } }] })}\n\n`);
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`);
-      res.end('data: [DONE]\n\n');
-    });
+    req.on('end', () => sayHi(res));
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  url = await listening(server);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => closing(server));
 
 async function text() {
   let out = '';
@@ -82,13 +92,9 @@ describe('the wire client reading a reply', () => {
         void answer(res);
       });
     });
-    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', () => resolve()));
-    rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`;
+    rawUrl = await listening(raw);
   });
-  afterAll(async () => {
-    raw.closeAllConnections();
-    await new Promise((resolve) => raw.close(resolve));
-  });
+  afterAll(() => closing(raw));
 
   const event = (delta: object, finish: string | null = null) =>
     `data: ${JSON.stringify({ choices: [{ delta, finish_reason: finish }] })}\n\n`;
@@ -156,24 +162,14 @@ describe('the wire client between bursts', () => {
   beforeAll(async () => {
     kept = createServer((req, res) => {
       req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Hi' } }] })}\n\n`);
-        res.end(
-          `data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`,
-        );
-      });
+      req.on('end', () => sayHi(res));
     });
     kept.on('connection', () => opened++);
     // As a hosted endpoint behind a CDN keeps an idle connection (Cloudflare: 400 s).
     kept.keepAliveTimeout = 400_000;
-    await new Promise<void>((resolve) => kept.listen(0, '127.0.0.1', () => resolve()));
-    keptUrl = `http://127.0.0.1:${(kept.address() as AddressInfo).port}/v1`;
+    keptUrl = await listening(kept);
   });
-  afterAll(async () => {
-    kept.closeAllConnections();
-    await new Promise((resolve) => kept.close(resolve));
-  });
+  afterAll(() => closing(kept));
 
   const burst = (n: number) =>
     Promise.all(
