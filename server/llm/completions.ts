@@ -136,29 +136,27 @@ const MODEL_KEEP_ALIVE_MS = 5 * 60_000;
 
 /**
  * The connections to the model, kept for the next reply: every idle one a burst leaves (each closed
- * after `MODEL_KEEP_ALIVE_MS` unused), the most recently used taken first, so that those a quieter
- * spell does not need are the ones that time out.
+ * after `MODEL_KEEP_ALIVE_MS` unused; Node's agent takes the most recently used first, so those a
+ * quieter spell does not need are the ones that time out). The timeout only closes an idle one: a
+ * reply whose model is silent a while is not cut (Node's agent destroys a socket that times out in
+ * its free list, and nothing else).
  */
-const keptAlive = {
-  keepAlive: true,
-  timeout: MODEL_KEEP_ALIVE_MS,
-  maxFreeSockets: Infinity,
-  scheduling: 'lifo',
-} as const;
+const keptAlive = { keepAlive: true, timeout: MODEL_KEEP_ALIVE_MS, maxFreeSockets: Infinity };
 const agents = { http: new http.Agent(keptAlive), https: new https.Agent(keptAlive) };
 
 /**
  * Sends the request; resolves with the response once its head has arrived. A kept-alive connection
  * the endpoint closed while it sat idle (its keep-alive timeout, or this process too busy to hear the
- * close in time) fails before anything was read: then, and only then, the request goes once more on a
- * new connection (Node's documented remedy, `request.reusedSocket`).
+ * close in time) fails before anything was read: then, and only then, the request goes again, on the
+ * next kept connection or a new one (Node's documented remedy, `request.reusedSocket`). Each failure
+ * uses one kept connection up (a burst's may have been closed together), and a new connection is
+ * never retried: a reset on it is the request's failure.
  */
 function post(
   url: URL,
   body: string,
   apiKey: string | null,
   signal: AbortSignal,
-  retried = false,
 ): Promise<http.IncomingMessage> {
   const headers: http.OutgoingHttpHeaders = {
     'content-type': 'application/json',
@@ -179,7 +177,7 @@ function post(
       // Once answered, a failure is the response's to report (the reader sees it).
       if (answered) return;
       const stale = request.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted;
-      if (stale && !retried) resolve(post(url, body, apiKey, signal, true));
+      if (stale) resolve(post(url, body, apiKey, signal));
       else reject(error);
     });
     request.end(body);

@@ -1,8 +1,8 @@
 /**
  * The tutor's wire client (server/llm/completions.ts) against an endpoint that drops a kept-alive
  * connection: the second request on any connection is reset unread, as an endpoint whose keep-alive
- * timeout closed the idle socket just as the next request went out on it. The request goes once more
- * on a new connection; a reset on a fresh connection is a failure.
+ * timeout closed the idle socket just as the next request went out on it. The request goes again,
+ * on the next kept connection or a new one; a reset on a new connection is a failure.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -61,10 +61,16 @@ async function text() {
 }
 
 describe('the wire client on a dropped kept-alive connection', () => {
-  it('sends the request again on a new connection, once', async () => {
+  it('sends the request again when its kept connection is reset', async () => {
     expect(await text()).toBe('Hi');
     // The same kept-alive connection is reused, and reset: the answer still comes.
     expect(await text()).toBe('Hi');
+    expect(await text()).toBe('Hi');
+  });
+
+  it('goes on past every kept connection the endpoint closed, to a new one', async () => {
+    // Two connections kept, each answered once: the endpoint resets both at the next request.
+    expect(await Promise.all([text(), text()])).toEqual(['Hi', 'Hi']);
     expect(await text()).toBe('Hi');
   });
 
