@@ -35,16 +35,16 @@ function ticksOf(pid: number): number {
 
 /**
  * A thread's time on a core and its time ready to run but waiting for one, ns since it started
- * (/proc/<pid>/task/<tid>/schedstat); zeros once it is gone.
+ * (/proc/<pid>/task/<tid>/schedstat); null once it is gone.
  */
-function scheduled(pid: number, tid = pid): { onCore: number; waiting: number } {
+function scheduled(pid: number, tid = pid): { onCore: number; waiting: number } | null {
   try {
     const [onCore, waiting] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8')
       .split(' ')
       .map(Number);
     return { onCore: onCore!, waiting: waiting! };
   } catch {
-    return { onCore: 0, waiting: 0 };
+    return null;
   }
 }
 
@@ -76,8 +76,8 @@ export interface CpuShare {
   coresBusy: number;
   /** CPU ms of each role over the span. */
   byRole: Record<string, number>;
-  /** The app's main threads over the span: ms on a core, and ms ready to run but waiting. */
-  appThread?: { onCoreMs: number; waitingMs: number };
+  /** The app processes' main threads over the span, summed: ms on a core, and ready but waiting. */
+  appThreads?: { count: number; onCoreMs: number; waitingMs: number };
 }
 
 /**
@@ -92,14 +92,7 @@ export function cpuMeter(roles: Record<string, number[]>): { stop(): CpuShare } 
   const sum = (pids: number[]) => pids.reduce((total, pid) => total + ticksOf(pid), 0);
   const before = Object.fromEntries(Object.entries(all).map(([role, pids]) => [role, sum(pids)]));
   const apps = roles.app ?? [];
-  const threads = () =>
-    apps
-      .map((pid) => scheduled(pid))
-      .reduce(
-        (total, t) => ({ onCore: total.onCore + t.onCore, waiting: total.waiting + t.waiting }),
-        { onCore: 0, waiting: 0 },
-      );
-  const threadsBefore = threads();
+  const threadsBefore = apps.map((pid) => scheduled(pid));
   const machine = machineTicks();
   const start = performance.now();
   return {
@@ -108,7 +101,14 @@ export function cpuMeter(roles: Record<string, number[]>): { stop(): CpuShare } 
       const now = machineTicks();
       const cores = os.cpus().length;
       const allTicks = now.all - machine.all;
-      const threadsNow = threads();
+      // Each main thread's own difference; one that ended meanwhile counts for nothing.
+      const threads = apps.map((pid, i) => {
+        const [then, now] = [threadsBefore[i], scheduled(pid)];
+        return then && now
+          ? { onCore: now.onCore - then.onCore, waiting: now.waiting - then.waiting }
+          : { onCore: 0, waiting: 0 };
+      });
+      const msOf = (ns: number) => ns / 1e6;
       return {
         wallMs,
         coresBusy: allTicks > 0 ? ((now.busy - machine.busy) / allTicks) * cores : 0,
@@ -116,9 +116,10 @@ export function cpuMeter(roles: Record<string, number[]>): { stop(): CpuShare } 
           Object.entries(all).map(([role, pids]) => [role, (sum(pids) - before[role]!) * TICK_MS]),
         ),
         ...(apps.length > 0 && {
-          appThread: {
-            onCoreMs: (threadsNow.onCore - threadsBefore.onCore) / 1e6,
-            waitingMs: (threadsNow.waiting - threadsBefore.waiting) / 1e6,
+          appThreads: {
+            count: apps.length,
+            onCoreMs: msOf(threads.reduce((total, t) => total + t.onCore, 0)),
+            waitingMs: msOf(threads.reduce((total, t) => total + t.waiting, 0)),
           },
         }),
       };
@@ -132,8 +133,11 @@ export function describeShare(share: CpuShare): string {
   const roles = Object.entries(share.byRole)
     .map(([role, used]) => `${role} ${ms(used)}`)
     .join(', ');
-  const thread = share.appThread
-    ? `; the app's main thread on a core ${ms(share.appThread.onCoreMs)} ms, ready but waiting for one ${ms(share.appThread.waitingMs)} ms`
+  const threads = share.appThreads;
+  const whose =
+    threads?.count === 1 ? "the app's main thread" : `the ${threads?.count} apps' main threads`;
+  const thread = threads
+    ? `; ${whose} on a core ${ms(threads.onCoreMs)} ms, ready but waiting for one ${ms(threads.waitingMs)} ms`
     : '';
   return `${share.coresBusy.toFixed(2)} of ${os.cpus().length} cores busy over ${ms(share.wallMs)} ms (CPU ms: ${roles})${thread}`;
 }
