@@ -52,10 +52,11 @@ beforeAll(async () => {
 });
 afterAll(() => closing(server));
 
-async function text() {
+/** The text of one completion from `base` (the resetting endpoint's by default). */
+async function text(base = url) {
   let out = '';
   const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Hello' }] };
-  for await (const part of streamCompletion(url, null, request, new AbortController().signal))
+  for await (const part of streamCompletion(base, null, request, new AbortController().signal))
     if (part.type === 'text') out += part.text;
   return out;
 }
@@ -177,17 +178,7 @@ describe('the wire client between bursts', () => {
   });
   afterAll(() => closing(kept));
 
-  const burst = (n: number) =>
-    Promise.all(
-      Array.from({ length: n }, async () => {
-        let out = '';
-        const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Hello' }] };
-        const signal = new AbortController().signal;
-        for await (const part of streamCompletion(keptUrl, null, request, signal))
-          if (part.type === 'text') out += part.text;
-        return out;
-      }),
-    );
+  const burst = (n: number) => Promise.all(Array.from({ length: n }, () => text(keptUrl)));
 
   it('keeps every connection of a 300-reply burst for the next one after a pause', async () => {
     expect(new Set(await burst(300))).toEqual(new Set(['Hi']));
