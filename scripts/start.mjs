@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { compressDir } from './compress-assets.mjs';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const appDir = path.join(root, 'app');
@@ -161,11 +162,15 @@ buildServer();
 if (process.env.AYAH_BUILD_ONLY === '1') process.exit(0);
 
 console.log('[start] starting the server …');
-const server = spawn(process.execPath, [path.join(serverDir, 'dist', 'main.js')], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { AYAH_APP_DIR: outDir, ...process.env },
-});
+const server = spawn(
+  process.execPath,
+  [...SERVER_NODE_FLAGS, path.join(serverDir, 'dist', 'main.js')],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { AYAH_APP_DIR: outDir, ...process.env },
+  },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.kill(signal));
 }

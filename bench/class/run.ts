@@ -44,6 +44,7 @@
  *   npm run bench:class -- --repeat 5          # each burst 5 times, the median kept (3 by default)
  *   npm run bench:class -- --floor             # also the floor: a bare relay in the app's place
  *   npm run bench:class -- --endpoint-keep-alive 5  # the endpoint closes idle connections after 5 s
+ *   npm run bench:class -- --plain-node        # the app without npm start's Node flags
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -56,6 +57,7 @@ import { fileURLToPath } from 'node:url';
 
 import pg from 'pg';
 
+import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 import startPostgres from '../../tests/server/pg-global-setup';
 import { arg } from '../support';
 import type { CpuShare } from './machine';
@@ -112,6 +114,11 @@ const chatOf = new Map<string, string>();
 const FLOOR = process.argv.includes('--floor');
 /** `--endpoint-keep-alive s`: how long the endpoint keeps an idle connection (serve.ts). */
 const ENDPOINT_KEEP_ALIVE = arg('endpoint-keep-alive', ENDPOINT_KEEP_ALIVE_S);
+/**
+ * `--plain-node`: the app (and the relay) without `npm start`'s Node flags for the server
+ * (scripts/server-flags.mjs), to see what they change.
+ */
+const NODE_FLAGS = process.argv.includes('--plain-node') ? [] : SERVER_NODE_FLAGS;
 const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR =
   profileAt === -1 ? null : path.resolve(process.argv[profileAt + 1] ?? 'profiles');
@@ -123,9 +130,15 @@ interface Child {
   stop(): Promise<void>;
 }
 
-/** Starts this file with `--serve …` in a child process and reads its first line. */
-async function child(argv: string[], profile = false): Promise<Child> {
-  const flags = profile && PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
+/**
+ * Starts this file with `--serve …` in a child process and reads its first line. A `server` (the app,
+ * the relay) runs with the flags `npm start` gives the server (unless `--plain-node`), and under
+ * `--profile` with the profiler.
+ */
+async function child(argv: string[], server = false): Promise<Child> {
+  const flags = server
+    ? [...NODE_FLAGS, ...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])]
+    : [];
   const proc: ChildProcess = spawn(
     process.execPath,
     [...flags, '--import', 'tsx', SELF, '--serve', ...argv],

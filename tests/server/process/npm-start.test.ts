@@ -2,7 +2,8 @@
  * `npm start` as a supervisor runs it (issue 25, items 10 and 11): the start log names the portals
  * allowed and trusted, and a SIGTERM to the npm process (what `docker stop` or a service manager sends
  * to the process it started) stops the server gracefully instead of orphaning it with the data dir's
- * lock. PGlite only: one whole product process on a scratch data dir.
+ * lock; and it runs the server with the Node flags of scripts/server-flags.mjs (issue 26). PGlite
+ * only: one whole product process on a scratch data dir.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { SERVER_NODE_FLAGS } from '../../../scripts/server-flags.mjs';
 import { lockFileOf } from '../../../server/db/data-dir';
 import { withLock } from '../../built-package';
 import { START_LOCK } from '../../e2e/product-build';
@@ -117,6 +119,11 @@ describe.skipIf(onPostgres)('npm start under a supervisor', () => {
     { timeout: 300_000 },
     async () => {
       const product = await startProduct('npm', ['start']);
+      // The server runs with the Node flags scripts/server-flags.mjs gives a server (Linux's view).
+      const { pid } = JSON.parse(readFileSync(lockFileOf(pgdata), 'utf8')) as { pid: number };
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      expect(argv.slice(1, 1 + SERVER_NODE_FLAGS.length)).toEqual(SERVER_NODE_FLAGS);
+      expect(argv[1 + SERVER_NODE_FLAGS.length]).toMatch(/server\/dist\/main\.js$/);
       // The lines after "listening" are written in the same tick.
       await new Promise((r) => setTimeout(r, 200));
       const log = product.output();
