@@ -9,7 +9,8 @@
  * At 300 at once on PostgreSQL (bench:class, 2 cores): 21–22 scavenges a burst and 73–84 ms of the
  * main thread with the default, 5–6 and 36–50 ms with 64; the first words' p95 above the model's own
  * +319 ms against +385 (the means of five runs' medians of 3 bursts, run each way in turns). V8
- * grows the young generation towards it only while a scavenge finds much alive: the process starts
- * as small as before, and at the burst's peak its RSS was ~60 MB larger.
+ * grows the young generation towards it only while a scavenge finds much alive: at rest 25 s after
+ * its start the server's RSS was the same either way (688–704 MB with the embedded database, two
+ * starts each), and at a burst's peak ~60 MB larger.
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
