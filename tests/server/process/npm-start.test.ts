@@ -23,6 +23,10 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ayah-npm-start-'));
 const pgdata = path.join(dataDir, 'pgdata');
 const started: ChildProcess[] = [];
 
+/** The pid of the server holding the data dir (its lock file says). */
+const lockHolder = () =>
+  (JSON.parse(readFileSync(lockFileOf(pgdata), 'utf8')) as { pid: number }).pid;
+
 afterAll(() => {
   // Whatever a failed test left running: the process groups we started, and the lock's holder.
   for (const child of started) {
@@ -33,9 +37,8 @@ afterAll(() => {
     }
   }
   if (existsSync(lockFileOf(pgdata))) {
-    const { pid } = JSON.parse(readFileSync(lockFileOf(pgdata), 'utf8')) as { pid: number };
     try {
-      process.kill(pid, 'SIGKILL');
+      process.kill(lockHolder(), 'SIGKILL');
     } catch {
       // already gone
     }
@@ -120,8 +123,7 @@ describe.skipIf(onPostgres)('npm start under a supervisor', () => {
     async () => {
       const product = await startProduct('npm', ['start']);
       // The server runs with the Node flags scripts/server-flags.mjs gives a server (Linux's view).
-      const { pid } = JSON.parse(readFileSync(lockFileOf(pgdata), 'utf8')) as { pid: number };
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const argv = readFileSync(`/proc/${lockHolder()}/cmdline`, 'utf8').split('\0');
       expect(argv.slice(1, 1 + SERVER_NODE_FLAGS.length)).toEqual(SERVER_NODE_FLAGS);
       expect(argv[1 + SERVER_NODE_FLAGS.length]).toMatch(/server\/dist\/main\.js$/);
       // The lines after "listening" are written in the same tick.
