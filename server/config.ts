@@ -87,6 +87,8 @@ export interface ChatSettings {
   searchFiling: SearchFiling;
   /** How a reply's text is paced when this process writes many replies at once (chat/routes.ts). */
   pacing: ReplyPacing;
+  /** When a streaming reply gives way to replies still waiting for their first words. */
+  firstWords: FirstWordsFirst;
 }
 
 /**
@@ -101,6 +103,17 @@ export interface ReplyPacing {
 }
 
 export const DEFAULT_REPLY_PACING: ReplyPacing = { above: 50, everyMs: 50 };
+
+/**
+ * While more than `above` replies of this process wait for their first words, a reply that has its
+ * first words out reads no more of the model for up to `holdMs` (http/stream-gate.ts).
+ */
+export interface FirstWordsFirst {
+  above: number;
+  holdMs: number;
+}
+
+export const DEFAULT_FIRST_WORDS_FIRST: FirstWordsFirst = { above: 10, holdMs: 250 };
 
 /**
  * Messages wait for the search chunks until no send has been stored for `quietMs`, or at the latest
@@ -394,6 +407,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrentReplies: 3,
       searchFiling: DEFAULT_SEARCH_FILING,
       pacing: DEFAULT_REPLY_PACING,
+      firstWords: DEFAULT_FIRST_WORDS_FIRST,
     },
     limits: {
       ...DEFAULT_LIMITS,

@@ -5,6 +5,7 @@
  */
 import type { Queryable } from './db';
 import type { User } from './db/schema';
+import type { GiveWay } from './llm/completions';
 import type { ReplyPiece, Turn } from './llm/model';
 
 /** A one-time award, or a take-back, written to a user's points ledger. */
@@ -70,7 +71,8 @@ export interface TutorTurn {
 
 /** What chat's send routes ask of the tutor (server/tutor/ implements it). */
 export interface Tutor {
-  begin(user: User, input: TurnInput, signal: AbortSignal): Promise<TutorTurn>;
+  /** Takes the send and starts the reply; `giveWay`: when the reply waits its turn to read on. */
+  begin(user: User, input: TurnInput, signal: AbortSignal, giveWay?: GiveWay): Promise<TutorTurn>;
   /** Waits for the follow-ups still running (before the database closes). */
   stop(): Promise<void>;
 }

@@ -62,6 +62,7 @@ export function chatRoutes(
   const gate = createStreamGate({
     maxStreams: deps.config.chat.maxStreams,
     queueSize: deps.config.chat.streamQueue,
+    firstWords: deps.config.chat.firstWords,
   });
   // The search filer waits while replies are written or wait here: a class's burst is quiet only
   // once its replies are stored, not in the seconds between its questions and its replies.
@@ -169,7 +170,7 @@ export function chatRoutes(
       const release = replies.acquire(c.var.auth.user.id);
       let place: StreamTicket;
       try {
-        place = gate.enter();
+        place = gate.enter({ awaitingFirstWords: true });
       } catch (error) {
         release();
         requestSignal.removeEventListener('abort', cancel);
@@ -177,7 +178,9 @@ export function chatRoutes(
       }
       let turn: TutorTurn;
       try {
-        turn = await tutor.begin(c.var.auth.user, input, upstream.signal);
+        // First words first (http/stream-gate.ts): once its first words are out, the reply reads
+        // more of the model only when its turn comes.
+        turn = await tutor.begin(c.var.auth.user, input, upstream.signal, () => place.turn());
       } catch (error) {
         place.release();
         requestSignal.removeEventListener('abort', cancel);
@@ -194,7 +197,10 @@ export function chatRoutes(
             }
             const response = await collect(
               turn,
-              (piece) => events.send('chunk', JSON.stringify(piece)),
+              (piece) => {
+                place.spoke();
+                events.send('chunk', JSON.stringify(piece));
+              },
               (status) => events.send('status', JSON.stringify(status)),
             );
             events.send(

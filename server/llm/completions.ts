@@ -58,6 +58,13 @@ interface Chunk {
   error?: { message?: string };
 }
 
+/**
+ * How a reply gives way to others (a class's first words, server/http/stream-gate.ts): asked each
+ * time the reply has taken all it read and would read on, it answers a promise to wait for first
+ * (or null: read on now).
+ */
+export type GiveWay = () => Promise<void> | null;
+
 /** Reads a whole (error) response body as text, at most 64 kB of it. */
 async function bodyText(response: http.IncomingMessage): Promise<string> {
   let text = '';
@@ -68,29 +75,38 @@ async function bodyText(response: http.IncomingMessage): Promise<string> {
   return text;
 }
 
-/** Past this much text read and not yet taken, the response is paused until it is taken. */
-const HELD_MOST = 65_536;
-
 /**
  * The response's text as it arrives, everything that arrived since the last `next()` in one piece
  * (issue 26). A Readable's own async iterator gives each socket read as its own piece, each through
  * its stream's machinery and a promise: under a class's burst this thread reads a stream's chunks
  * late, several at a time, and they now cost one piece, one promise and one pass of the lines.
+ * Reads no further than asked: while the reader is away, or gives way to other replies (`giveWay`),
+ * the response is paused, and the socket with it (the agents' `highWaterMark`); what the model
+ * sends meanwhile waits in the socket and comes in one read once the reader is back.
  * Ends with the response; throws what broke it (an error, or a close before its end).
  */
-async function* arriving(response: http.IncomingMessage): AsyncGenerator<string, void, undefined> {
+async function* arriving(
+  response: http.IncomingMessage,
+  giveWay: GiveWay | undefined,
+): AsyncGenerator<string, void, undefined> {
   let held = '';
   let ended = false;
   let failure: Error | null = null;
   let wake: (() => void) | null = null;
+  // Woken and not yet back for `held`: text arriving meanwhile joins it.
+  let coming = false;
+  // False from the end of a wait until the event loop has polled the socket again.
+  let mayGiveWay = true;
   const woken = () => {
-    wake?.();
+    if (!wake) return;
+    wake();
     wake = null;
+    coming = true;
   };
   const onData = (piece: string) => {
     held += piece;
-    if (held.length > HELD_MOST) response.pause();
-    woken();
+    if (wake) woken();
+    else if (!coming) response.pause();
   };
   const onEnd = () => {
     ended = true;
@@ -108,15 +124,31 @@ async function* arriving(response: http.IncomingMessage): AsyncGenerator<string,
   response.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   try {
     for (;;) {
+      coming = false;
+      // What arrived as the reader left waits in the paused response, to come a piece a turn
+      // once it flows: all of it now (`read` hands it to `onData`).
+      if (response.isPaused() && response.readableLength > 0) response.read();
       if (held !== '') {
         const piece = held;
         held = '';
-        if (response.isPaused()) response.resume();
         yield piece;
         continue;
       }
       if (failure) throw failure;
       if (ended) return;
+      // Caught up with what was read. Waiting its turn, the reply reads nothing: what the model
+      // sends meanwhile waits in the socket. After a wait it may not wait again until the event
+      // loop has polled the socket: what waited comes in that read (a reply held again at once
+      // took a piece a wait, the one its streams held when paused).
+      const turn = mayGiveWay ? giveWay?.() : null;
+      if (turn) {
+        response.pause();
+        await turn;
+        mayGiveWay = false;
+        setImmediate(() => (mayGiveWay = true));
+        continue;
+      }
+      if (response.isPaused()) response.resume();
       await new Promise<void>((resolve) => (wake = resolve));
     }
   } finally {
@@ -141,7 +173,15 @@ const MODEL_KEEP_ALIVE_MS = 5 * 60_000;
  * reply whose model is silent a while is not cut (Node's agent destroys a socket that times out in
  * its free list, and nothing else).
  */
-const keptAlive = { keepAlive: true, timeout: MODEL_KEEP_ALIVE_MS, maxFreeSockets: Infinity };
+const keptAlive = {
+  keepAlive: true,
+  timeout: MODEL_KEEP_ALIVE_MS,
+  maxFreeSockets: Infinity,
+  // A paused response stops its socket at once: Node's client reads on into a paused response
+  // until it holds the socket's high-water mark (16 kB, a whole reply), a read a chunk. (A TLS
+  // socket takes `highWaterMark` only, not `readableHighWaterMark`: checked by hand with https.)
+  highWaterMark: 1,
+};
 const agents = { http: new http.Agent(keptAlive), https: new https.Agent(keptAlive) };
 
 /**
@@ -194,6 +234,7 @@ export async function* streamCompletion(
   apiKey: string | null,
   request: CompletionRequest,
   signal: AbortSignal,
+  giveWay?: GiveWay,
 ): AsyncGenerator<CompletionPart, void, undefined> {
   const url = new URL(`${baseUrl.replace(/\/+$/, '')}/chat/completions`);
   const payload = { ...request, stream: true };
@@ -213,7 +254,7 @@ export async function* streamCompletion(
     let finishReason: string | null = null;
     let finished = false;
     let buffer = '';
-    for await (const piece of arriving(response)) {
+    for await (const piece of arriving(response, giveWay)) {
       buffer += piece;
       let end: number;
       while ((end = buffer.indexOf('\n')) !== -1) {

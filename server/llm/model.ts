@@ -9,7 +9,13 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, asSchema, embed } from 'ai';
 
 import type { LlmSettings } from '../config';
-import type { CompletionRequest, WireMessage, WireTool, WireToolCall } from './completions';
+import type {
+  CompletionRequest,
+  GiveWay,
+  WireMessage,
+  WireTool,
+  WireToolCall,
+} from './completions';
 import { streamCompletion } from './completions';
 import { mathTools, runMathTool } from './tools';
 
@@ -40,10 +46,14 @@ export type { Turn };
 /** A piece of the reply's text, or a short status while the tutor works (not part of the reply). */
 export type ReplyPiece = string | { status: string };
 
-/** Streams text; rejects with a TutorError. Leaving the loop early cancels the upstream request. */
+/**
+ * Streams text; rejects with a TutorError. Leaving the loop early cancels the upstream request.
+ * `giveWay`: when the reply waits before it reads more of the model (completions.ts).
+ */
 export type ReplyStream = (
   input: { system: string; messages: Turn[] },
   signal: AbortSignal,
+  giveWay?: GiveWay,
 ) => AsyncGenerator<ReplyPiece, void, undefined>;
 
 /** Whether an error is an endpoint refusing tool calling (a 400 that names tools or tool_choice). */
@@ -132,12 +142,13 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
   async function* stream(
     input: { system: string; messages: Turn[] },
     signal: AbortSignal,
+    giveWay?: GiveWay,
   ): AsyncGenerator<ReplyPiece, void, undefined> {
     for (;;) {
       const withTools = !toolsRefused;
       let wrote = false;
       try {
-        for await (const piece of attempt(input, signal, withTools)) {
+        for await (const piece of attempt(input, signal, withTools, giveWay)) {
           wrote = true;
           yield piece;
         }
@@ -157,6 +168,7 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
     input: { system: string; messages: Turn[] },
     signal: AbortSignal,
     withTools: boolean,
+    giveWay: GiveWay | undefined,
   ): AsyncGenerator<ReplyPiece, void, undefined> {
     const controller = new AbortController();
     let timedOut = false;
@@ -197,6 +209,7 @@ export function createLlmClient(settings: LlmSettings): LlmClient {
           settings.apiKey,
           request,
           controller.signal,
+          giveWay,
         )) {
           rearm();
           if (part.type === 'text') {

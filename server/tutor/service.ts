@@ -14,6 +14,7 @@ import type { AnyColumn, ColumnOf, ColumnValues } from '../db/compiled';
 import type { User } from '../db/schema';
 import type { Deps } from '../deps';
 import { markSend, traceReply } from '../http/send-trace';
+import type { GiveWay } from '../llm/completions';
 import { runMaths } from '../llm/maths-pool';
 import type { LlmClient, ReplyPiece, Turn } from '../llm/model';
 import type { GoalSummary, MemorySummary, StudentContext } from '../llm/prompt';
@@ -167,7 +168,12 @@ export function createTutor(
   }
 
   return {
-    async begin(user: User, input: TurnInput, signal: AbortSignal): Promise<TutorTurn> {
+    async begin(
+      user: User,
+      input: TurnInput,
+      signal: AbortSignal,
+      giveWay?: GiveWay,
+    ): Promise<TutorTurn> {
       const question = input.messages.at(-1)!.content.trim();
       const current = goals.currentColumn(user.id, input.timeZone);
       const recall = memory.recallColumn(user.id, question);
@@ -239,6 +245,7 @@ export function createTutor(
           ? llm.stream(
               { system, messages: [...history, { role: 'user', content: question }] },
               signal,
+              giveWay,
             )
           : fromText(await coach(studentContext, question, history)),
       );

@@ -551,3 +551,31 @@ export function parseSse(text: string): SseEvent[] {
   }
   return events;
 }
+
+/**
+ * An event stream read to its end, each event with the moment (`performance.now()`) the read that
+ * brought it arrived; `onEvent` hears each as it comes.
+ */
+export async function timedSse(
+  response: Response,
+  onEvent?: (event: SseEvent) => void,
+): Promise<(SseEvent & { at: number })[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const events: (SseEvent & { at: number })[] = [];
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const at = performance.now();
+    buffer += decoder.decode(value, { stream: true });
+    const end = buffer.lastIndexOf('\n\n');
+    if (end === -1) continue;
+    for (const event of parseSse(buffer.slice(0, end + 2))) {
+      events.push({ ...event, at });
+      onEvent?.(event);
+    }
+    buffer = buffer.slice(end + 2);
+  }
+  return events;
+}

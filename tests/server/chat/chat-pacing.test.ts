@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import { FakeOpenAI } from '../fake-openai';
-import type { HarnessOptions, SseEvent, TestUser } from '../harness';
-import { describeServer, parseSse, useTestServer } from '../harness';
+import type { HarnessOptions, TestUser } from '../harness';
+import { describeServer, timedSse, useTestServer } from '../harness';
 
 const STEP_MS = 250;
 const fake = new FakeOpenAI();
@@ -33,20 +33,7 @@ async function timedStream(user: TestUser, content: string) {
     body: JSON.stringify({ messages: [{ role: 'user', content }] }),
   });
   expect(response.status).toBe(200);
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const events: (SseEvent & { at: number })[] = [];
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    const at = performance.now();
-    buffer += decoder.decode(value, { stream: true });
-    const end = buffer.lastIndexOf('\n\n');
-    if (end === -1) continue;
-    for (const event of parseSse(buffer.slice(0, end + 2))) events.push({ ...event, at });
-    buffer = buffer.slice(end + 2);
-  }
+  const events = await timedSse(response);
   const chunks = events.filter((e) => e.event === 'chunk');
   const done = events.find((e) => e.event === 'done');
   // The reads that brought text: a write of the server's arrives in one read.

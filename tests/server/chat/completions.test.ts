@@ -4,8 +4,9 @@
  * timeout closed the idle socket just as the next request went out on it. The request goes again,
  * on the next kept connection or a new one; a reset on a new connection is a failure.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import diagnostics from 'node:diagnostics_channel';
+import { type ClientRequest, createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -105,7 +106,8 @@ describe('the wire client reading a reply', () => {
 
   const event = (delta: object, finish: string | null = null) =>
     `data: ${JSON.stringify({ choices: [{ delta, finish_reason: finish }] })}\n\n`;
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  const tick = () => sleep(5);
 
   /** The text read, and how many text parts it came in; slow: a pause after the first part. */
   async function read(slow = false) {
@@ -137,7 +139,7 @@ describe('the wire client reading a reply', () => {
   });
 
   it('keeps every part, in order, of a reply written faster than it is read', async () => {
-    // Far more than the reader holds before it pauses the response (64 kB).
+    // Far more than a socket's buffers hold while the reader is away.
     const words = Array.from({ length: 4000 }, (_, i) => ` w${i}`);
     answer = async (res) => {
       for (const word of words) res.write(event({ content: word }));
@@ -145,6 +147,91 @@ describe('the wire client reading a reply', () => {
     };
     expect(await read(true)).toEqual({ text: words.join(''), parts: words.length });
   });
+
+  it('reads no more of the socket while its reader is away, then all of it in order', async () => {
+    // 200 events 5 ms apart, 36 kB: Node's client would read on into a paused response until it
+    // held 16 kB.
+    const words = Array.from({ length: 200 }, (_, i) => ` w${i}${'.'.repeat(160)}`);
+    answer = async (res) => {
+      for (const word of words) {
+        res.write(event({ content: word }));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      res.end(event({}, 'stop') + 'data: [DONE]\n\n');
+    };
+    // The request's socket, as Node's diagnostics channel shows it (given once the request starts).
+    let socket: Socket | null = null;
+    const started = ({ request }: { request: ClientRequest }) => (socket = request.socket);
+    diagnostics.subscribe('http.client.request.start', started as (message: unknown) => void);
+    let text = '';
+    const read: number[] = [];
+    try {
+      const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Hello' }] };
+      const signal = new AbortController().signal;
+      for await (const part of streamCompletion(rawUrl, null, request, signal)) {
+        if (part.type !== 'text') continue;
+        text += part.text;
+        if (text !== words[0]) continue;
+        // Away 600 ms after the first words: what the socket read 100 ms in, and 500 ms in.
+        await sleep(100);
+        read.push(socket!.bytesRead);
+        await sleep(400);
+        read.push(socket!.bytesRead);
+        await sleep(100);
+      }
+    } finally {
+      diagnostics.unsubscribe('http.client.request.start', started as (message: unknown) => void);
+    }
+    // The endpoint wrote on meanwhile (about 13 kB), and none of it was read.
+    expect(read[1]).toBe(read[0]);
+    expect(text).toBe(words.join(''));
+  });
+
+  /** The text of a reply read while it gives way for `ms` each time it is asked. */
+  async function readGivingWay(ms: number) {
+    let text = '';
+    let asked = 0;
+    const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Hello' }] };
+    const giveWay = () => {
+      asked++;
+      return sleep(ms);
+    };
+    const signal = new AbortController().signal;
+    for await (const part of streamCompletion(rawUrl, null, request, signal, giveWay))
+      if (part.type === 'text') text += part.text;
+    return { text, asked };
+  }
+
+  it('reads all of a reply, in order, that gives way each time it could read on', async () => {
+    const words = Array.from({ length: 60 }, (_, i) => ` w${i}`);
+    answer = async (res) => {
+      for (const word of words) {
+        res.write(event({ content: word }));
+        await tick();
+      }
+      res.end(event({}, 'stop') + 'data: [DONE]\n\n');
+    };
+    const { text, asked } = await readGivingWay(30);
+    expect(text).toBe(words.join(''));
+    // Each wait brought what the model sent during it: 300 ms of it in about ten waits, not sixty.
+    expect(asked).toBeGreaterThan(2);
+    expect(asked).toBeLessThan(30);
+  });
+
+  it('ends a reply that gave way with all of it read, and one that did with none of it', async () => {
+    // Everything at once: the reader has it all when it first gives way; the end is yet to come.
+    answer = async (res) => {
+      res.end(event({ content: 'All' }) + event({}, 'stop') + 'data: [DONE]\n\n');
+    };
+    expect((await readGivingWay(50)).text).toBe('All');
+    // Nothing yet when it gives way, nor when its wait ends: the head first, the reply after.
+    answer = async (res) => {
+      res.flushHeaders();
+      await sleep(150);
+      res.end(event({ content: 'Late' }) + event({}, 'stop') + 'data: [DONE]\n\n');
+    };
+    expect((await readGivingWay(50)).text).toBe('Late');
+  }, 5_000);
 
   it('fails when the connection closes before the reply ended', async () => {
     answer = async (res) => {
