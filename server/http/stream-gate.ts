@@ -94,29 +94,20 @@ export function createStreamGate({ maxStreams, queueSize, firstWords }: StreamGa
     let released = false;
     let since = Date.now();
     let spoken = !awaitingFirstWords;
-    // Counted in `unspoken` from when it holds a slot (a reply in line is not being written) until
-    // its first words are out or it is released.
-    let counted = false;
-    const count = () => {
-      if (spoken) return;
-      counted = true;
-      unspoken++;
-    };
+    // Counted in `unspoken` while it holds a slot (a reply in line is not being written), its first
+    // words not out and the ticket not released.
+    const counted = () => holding && !spoken && !released;
     const uncount = () => {
-      if (!counted) return;
-      counted = false;
       if (--unspoken <= firstWords.above) endCrowd();
     };
     let promote: () => void = () => {};
+    if (counted()) unspoken++;
     const granted = new Promise<void>((resolve) => {
-      if (holding) {
-        count();
-        return resolve();
-      }
+      if (holding) return resolve();
       promote = () => {
         holding = true;
         since = Date.now();
-        count();
+        if (counted()) unspoken++;
         resolve();
       };
       line.push(promote);
@@ -142,14 +133,14 @@ export function createStreamGate({ maxStreams, queueSize, firstWords }: StreamGa
         });
       },
       spoke() {
+        if (counted()) uncount();
         spoken = true;
-        uncount();
       },
       turn: () => (spoken && awaitingFirstWords ? crowded() : null),
       release() {
         if (released) return;
+        if (counted()) uncount();
         released = true;
-        uncount();
         if (!holding) {
           const at = line.indexOf(promote);
           if (at !== -1) line.splice(at, 1);
