@@ -111,8 +111,9 @@ const firstLoadFiles = [
 // other pass, describe.skipIf; left out here, that pass does not even load them.)
 const onceOnPglite = [
   // No database at all: configuration parsing, the maths worker pool, an event stream's pacing, the
-  // reply gate's first words first, the tutor's wire client, the search filer's packing, the Node server's own connection limits (its
-  // process on an embedded database in either pass: it is never given a DATABASE_URL).
+  // reply gate's first words first, the tutor's wire client, the search filer's packing, the Node
+  // server's own connection limits (its process on an embedded database in either pass: it is never
+  // given a DATABASE_URL).
   'tests/server/auth/auth-config.test.ts',
   'tests/server/process/config.test.ts',
   'tests/server/chat/maths-pool.test.ts',

@@ -35,6 +35,7 @@ import { openDatabase } from '../../server/db';
 import { pointsLedger } from '../../server/db/schema';
 import type { Mail } from '../../server/mailer';
 import { createMailer } from '../../server/mailer';
+import { FakeOpenAI } from './fake-openai';
 import { leasePglite } from './pglite-lease';
 import { insertSignedInUser } from './seed-user';
 
@@ -503,6 +504,20 @@ export function useTestServer(options: HarnessOptions = {}): Harness {
     if (harness.url) await harness.close();
   });
   return harness;
+}
+
+/**
+ * `useTestServer` with a scripted model as the tutor's endpoint (fake-openai.ts), started before the
+ * server and closed after it; a reply may stall 5 s and take 10 s in all.
+ */
+export function useTestServerWithModel(options: HarnessOptions = {}) {
+  const fake = new FakeOpenAI();
+  beforeAll(async () => {
+    await fake.start();
+    options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 10_000 };
+  });
+  afterAll(() => fake.close());
+  return { fake, h: useTestServer(options) };
 }
 
 /** True when a reply is FastAPI-shaped: `{detail: string}` or `{detail: [{loc, msg, type}]}`. */

@@ -5,21 +5,14 @@
  * is stored. A student who leaves the line gives the place up.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 import { BUSY_DETAIL, BUSY_STATUS } from '../../../server/http/stream-gate';
-import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, SseEvent, TestUser } from '../harness';
-import { describeServer, isFastApiError, parseSse, useTestServer } from '../harness';
+import { describeServer, isFastApiError, parseSse, useTestServerWithModel } from '../harness';
 
-const fake = new FakeOpenAI();
 const options: HarnessOptions = { chat: { maxStreams: 1, streamQueue: 1 } };
-beforeAll(async () => {
-  await fake.start();
-  options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 10_000 };
-});
-afterAll(() => fake.close());
-const h = useTestServer(options);
+const { fake, h } = useTestServerWithModel(options);
 const C = '/api/v1/chat';
 
 const say = (content: string) => ({ messages: [{ role: 'user', content }] });

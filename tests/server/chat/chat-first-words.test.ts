@@ -4,22 +4,16 @@
  * `holdMs` at a time, and loses nothing by it. One reply streams; a second student asks a model
  * that is slow to begin.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
-import { FakeOpenAI } from '../fake-openai';
+import type { Script } from '../fake-openai';
 import type { HarnessOptions, TestUser } from '../harness';
-import { describeServer, timedSse, useTestServer } from '../harness';
+import { describeServer, timedSse, useTestServerWithModel } from '../harness';
 
-const fake = new FakeOpenAI();
 /** Holds up to 300 ms at a time; `above: 0`: one reply waiting for its words is a crowd. */
 const HOLD_MS = 300;
 const options: HarnessOptions = { chat: { firstWords: { above: 0, holdMs: HOLD_MS } } };
-beforeAll(async () => {
-  await fake.start();
-  options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 10_000 };
-});
-afterAll(() => fake.close());
-const h = useTestServer(options);
+const { fake, h } = useTestServerWithModel(options);
 
 /** 20 pieces 25 ms apart: half a second of the model's. */
 const PIECES = Array.from({ length: 20 }, (_, i) => `piece ${i}; `);
@@ -45,18 +39,27 @@ function stream(user: TestUser, content: string) {
   return { firstWords, read };
 }
 
+/**
+ * One student's reply of PIECES streams; once its first words are out, a second student asks, and
+ * the model answers them with `second`. Both read to their end.
+ */
+async function whileStreaming(second: Script) {
+  fake.script({ kind: 'chunks', chunks: PIECES, delayMs: 25 }, second);
+  const [first, other] = [await h.user(), await h.user()];
+  const streaming = stream(first, 'What is a fraction?');
+  await streaming.firstWords;
+  const waiting = stream(other, 'What is a decimal?');
+  return Promise.all([streaming.read, waiting.read]);
+}
+
 describeServer('first words first', () => {
   it('holds a streaming reply while another waits for its first words, and loses nothing', async () => {
     // The second model begins after 1.2 s: the first reply is held in steps of at most 300 ms.
-    fake.script(
-      { kind: 'chunks', chunks: PIECES, delayMs: 25 },
-      { kind: 'chunks', chunks: ['At last.'], startDelayMs: 1200 },
-    );
-    const [first, second] = [await h.user(), await h.user()];
-    const streaming = stream(first, 'What is a fraction?');
-    await streaming.firstWords;
-    const waiting = stream(second, 'What is a decimal?');
-    const [a, b] = await Promise.all([streaming.read, waiting.read]);
+    const [a, b] = await whileStreaming({
+      kind: 'chunks',
+      chunks: ['At last.'],
+      startDelayMs: 1200,
+    });
 
     // Everything, in order, both times.
     expect(a.texts.map((t) => t.text).join('')).toBe(PIECES.join(''));
@@ -77,15 +80,7 @@ describeServer('first words first', () => {
   });
 
   it('lets a streaming reply go on as soon as the other has its first words', async () => {
-    fake.script(
-      { kind: 'chunks', chunks: PIECES, delayMs: 25 },
-      { kind: 'chunks', chunks: ['Soon.'], startDelayMs: 100 },
-    );
-    const [first, second] = [await h.user(), await h.user()];
-    const streaming = stream(first, 'What is a fraction?');
-    await streaming.firstWords;
-    const waiting = stream(second, 'What is a decimal?');
-    const [a, b] = await Promise.all([streaming.read, waiting.read]);
+    const [a, b] = await whileStreaming({ kind: 'chunks', chunks: ['Soon.'], startDelayMs: 100 });
     expect(a.done?.response).toBe(PIECES.join(''));
     expect(b.done?.response).toBe('Soon.');
     // Held until the second reply spoke, not for a whole hold: the pieces after it come on.

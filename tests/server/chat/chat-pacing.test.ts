@@ -5,21 +5,14 @@
  * model sends it. Two at once go out in steps: the first words alone and at once, what the model sent
  * meanwhile in one write, no two writes closer than the pace, and the end.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
-import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, TestUser } from '../harness';
-import { describeServer, timedSse, useTestServer } from '../harness';
+import { describeServer, timedSse, useTestServerWithModel } from '../harness';
 
 const STEP_MS = 250;
-const fake = new FakeOpenAI();
 const options: HarnessOptions = { chat: { pacing: { above: 1, everyMs: STEP_MS } } };
-beforeAll(async () => {
-  await fake.start();
-  options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 10_000 };
-});
-afterAll(() => fake.close());
-const h = useTestServer(options);
+const { fake, h } = useTestServerWithModel(options);
 
 /** 24 pieces 25 ms apart, after 300 ms: both replies of a test are being written by then. */
 const PIECES = Array.from({ length: 24 }, (_, i) => `piece ${i}; `);

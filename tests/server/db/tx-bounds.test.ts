@@ -18,20 +18,13 @@ import { REQUEST_BOUNDS } from '../../../server/db/bounds';
 import type { Column } from '../../../server/db/compiled';
 import { compiled, compiledWith, jsonOf } from '../../../server/db/compiled';
 import type { PgliteThread } from '../../../server/db/pglite-thread';
-import { FakeOpenAI } from '../fake-openai';
 import type { HarnessOptions, Loose } from '../harness';
-import { describeServer, freshPgDatabase, onPostgres, useTestServer } from '../harness';
+import { describeServer, freshPgDatabase, onPostgres, useTestServerWithModel } from '../harness';
 
 const C = '/api/v1/chat';
 // A model endpoint (its default reply), so that a send costs the server nothing of its own coach.
-const fake = new FakeOpenAI();
 const options: HarnessOptions = {};
-beforeAll(async () => {
-  await fake.start();
-  options.llm = { baseUrl: fake.url, model: 'tutor-test', stallMs: 5000, timeoutMs: 10_000 };
-});
-afterAll(() => fake.close());
-const h = useTestServer(options);
+const { h } = useTestServerWithModel(options);
 
 const say = (content: string, sessionId?: string) => ({
   messages: [{ role: 'user', content }],
