@@ -226,6 +226,7 @@ export default defineConfig({
           ...component,
           name: 'component',
           ...sharedModules,
+          setupFiles: [...component.setupFiles, 'tests/setup-dom-toaster.ts'],
           exclude: [...configDefaults.exclude, ...firstLoadFiles],
         },
       },

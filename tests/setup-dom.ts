@@ -3,8 +3,6 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll } from 'vitest';
 
-import { loadToaster } from '../src/ui/toast';
-
 // jsdom lacks these: react-hot-toast and the tagline ask matchMedia about reduced motion, and
 // Radix's popper and dialogs reach for the rest.
 globalThis.ResizeObserver ??= class {
@@ -26,10 +24,6 @@ window.matchMedia ??= (query: string) =>
 Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
-
-// The toast area's code loads apart from a page's (src/ui/toast.tsx): loaded here once a file, so a
-// test's first toast never waits within findBy's second for that module on a busy runner.
-await loadToaster();
 
 // A worker's files share one jsdom window (isolate: false, vitest.config.ts): each file starts with
 // the storage a fresh page has. A file that left a session value behind (the chat's, the tagline's)

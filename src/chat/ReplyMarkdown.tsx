@@ -1,6 +1,6 @@
-import { Suspense, useState } from 'react';
+import { Suspense } from 'react';
 
-import type { Markdown as MarkdownComponent, MarkdownProps } from '../markdown';
+import type { MarkdownProps } from '../markdown';
 import { lazyComponent } from '../ui/lazy-component';
 import { TypingIndicator } from './TypingIndicator';
 
@@ -9,14 +9,11 @@ import { TypingIndicator } from './TypingIndicator';
  * JavaScript) is its own chunk, so a portal's first load of the chat does not wait for it. The chat
  * starts fetching it before a reply can arrive (Chat.tsx); KaTeX still loads on the first formula.
  */
-let loaded: typeof MarkdownComponent | null = null;
-const load = () =>
-  import('../markdown').then((module) => {
-    loaded = module.Markdown;
-    return module;
-  });
 /** `preloadMarkdown` starts fetching the renderer (a failure shows replies as text). */
-const [Markdown, preloadMarkdown] = lazyComponent(load, 'Markdown');
+const [Markdown, preloadMarkdown, markdownReady] = lazyComponent(
+  () => import('../markdown'),
+  'Markdown',
+);
 export { preloadMarkdown };
 
 /**
@@ -24,23 +21,16 @@ export { preloadMarkdown };
  * frame of plain text (a story, a screenshot). A failure resolves too: replies then show as text.
  */
 export function loadReplyRenderer(): Promise<void> {
-  return load().then(
-    () => undefined,
-    () => undefined,
-  );
+  return markdownReady().catch(() => undefined);
 }
 
 /**
  * A reply rendered by `ayah-coach/markdown`. Until the renderer has loaded, a streaming reply keeps
  * the typing dots (half-written markup such as `$n^2` is never shown) and a finished one (a restored
  * conversation shown at once) shows its text as it is; once it has, the DOM is exactly the renderer's.
- * A reply mounted after the renderer has loaded (preloaded) renders it at once: React.lazy would
- * still suspend its first render for a turn, and show the plain text for a frame.
+ * A reply mounted after the renderer has loaded (preloaded) renders it at once (`lazyComponent`).
  */
 export function ReplyMarkdown(props: MarkdownProps) {
-  // Chosen once per mount, so a reply never remounts (and loses its state) as the chunk arrives.
-  const [Loaded] = useState(() => loaded);
-  if (Loaded) return <Loaded {...props} />;
   return (
     <Suspense
       fallback={

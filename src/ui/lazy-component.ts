@@ -1,9 +1,17 @@
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 
 /**
- * A module's named component, loaded on demand (`React.lazy` takes only a default export), and a
+ * A module's named component, loaded on demand (`React.lazy` takes only a default export); a
  * `preload` that starts the load early (the opener hovered or focused, a menu opened, an idle moment)
- * and ignores a failure there: rendering the component meets it again, through its Suspense.
+ * and ignores a failure there: rendering the component meets it again, through its Suspense; and
+ * `ready`, which loads it now and resolves once the component renders at once (a test, a story, a
+ * screenshot), or rejects with the load's failure. The three share one load at a time (a failed one
+ * is tried again).
+ *
+ * Once the module has loaded, the component renders in the same render that first meets it. React.lazy
+ * alone suspends that first render for a turn even then, showing its fallback for a frame (a dialog
+ * opened after its preload, a reply's plain text before its markdown): it is handed a thenable that
+ * is already fulfilled, which React reads at once.
  *
  * ```tsx
  * const [SearchPopup, preloadSearch] = lazyComponent(() => import('./SearchPopup'), 'SearchPopup');
@@ -14,8 +22,29 @@ import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 export function lazyComponent<M extends Record<K, ComponentType<any>>, K extends keyof M>(
   load: () => Promise<M>,
   name: K,
-): readonly [LazyExoticComponent<M[K]>, () => void] {
-  const Component = lazy(() => load().then((module) => ({ default: module[name] })));
-  const preload = () => void load().catch(() => {});
-  return [Component, preload];
+): readonly [LazyExoticComponent<M[K]>, () => void, () => Promise<void>] {
+  let loaded: M | undefined;
+  let loading: Promise<M> | undefined;
+  const fetch = () =>
+    (loading ??= load().then(
+      (module) => (loaded = module),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
+  const Component = lazy(() =>
+    loaded
+      ? fulfilled({ default: loaded[name] })
+      : fetch().then((module) => ({ default: module[name] })),
+  );
+  const preload = () => void fetch().catch(() => {});
+  const ready = () => fetch().then(() => undefined);
+  return [Component, preload, ready];
+}
+
+/** A thenable already fulfilled with `value`: its `then` calls back at once, as React's lazy reads it. */
+function fulfilled<T>(value: T): Promise<T> {
+  const thenable = { then: (onFulfilled: (value: T) => unknown) => void onFulfilled(value) };
+  return thenable as unknown as Promise<T>;
 }

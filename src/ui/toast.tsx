@@ -14,15 +14,14 @@ export function showNotice({ tone, message }: Pick<Notice, 'tone' | 'message'>):
 // The toast area's code (toaster-view.tsx) is not part of a first load: it loads as the page comes
 // up, and a toast posted before it has waits in react-hot-toast's store (the headless part, which is
 // all the rest of Ayah imports) until it shows.
-const loadView = () => import('./toaster-view');
-const [ToasterView] = lazyComponent(loadView, 'ToasterView');
+const [ToasterView, , toasterReady] = lazyComponent(() => import('./toaster-view'), 'ToasterView');
 
 /**
  * Loads the toast area's code now, for a host that wants its first toast without that wait (a test,
  * a story's play function); otherwise it loads once a `Toaster` renders in the browser.
  */
-export async function loadToaster(): Promise<void> {
-  await loadView();
+export function loadToaster(): Promise<void> {
+  return toasterReady();
 }
 
 /**

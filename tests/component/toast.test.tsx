@@ -22,9 +22,10 @@ describe('<Toaster>', () => {
     toast.success('Saved before the toast area');
     toast.error('Failed before the toast area');
     render(<Toaster />);
-    // Its code is still on its way: no toast area yet.
+    // Its code is still on its way: no toast area yet (this file's module graph is its own, and
+    // nothing has loaded it: vitest.config.ts). It may take a busy runner a while to load.
     expect(document.querySelector('[data-slot="toaster"]')).toBeNull();
-    await findToast('Saved before the toast area');
+    await findToast('Saved before the toast area', 'status', 10_000);
     await findToast('Failed before the toast area', 'alert');
     expect(document.querySelector('[data-slot="toaster"]')).not.toBeNull();
     // And one posted now shows as well.
