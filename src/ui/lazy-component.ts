@@ -25,7 +25,7 @@ export function lazyComponent<M extends Record<K, ComponentType<any>>, K extends
 ): readonly [LazyExoticComponent<M[K]>, () => void, () => Promise<void>] {
   let loaded: M | undefined;
   let loading: Promise<M> | undefined;
-  const fetch = () =>
+  const loadOnce = () =>
     (loading ??= load().then(
       (module) => (loaded = module),
       (error: unknown) => {
@@ -36,10 +36,10 @@ export function lazyComponent<M extends Record<K, ComponentType<any>>, K extends
   const Component = lazy(() =>
     loaded
       ? fulfilled({ default: loaded[name] })
-      : fetch().then((module) => ({ default: module[name] })),
+      : loadOnce().then((module) => ({ default: module[name] })),
   );
-  const preload = () => void fetch().catch(() => {});
-  const ready = () => fetch().then(() => undefined);
+  const preload = () => void loadOnce().catch(() => {});
+  const ready = () => loadOnce().then(() => undefined);
   return [Component, preload, ready];
 }
 
